@@ -1,0 +1,72 @@
+"""The one exception tree of ragwire.
+
+    RagwireError
+    ├── ConfigError(ValueError)        config.yaml is missing keys, has unknown keys, bad values
+    ├── MissingDependencyError(ImportError)   an optional package is not installed (message has the pip command)
+    ├── LoaderError                    a file could not be read or converted to text
+    ├── ProviderError                  an embedding / LLM / rerank provider call failed (``retryable`` says if a retry may help)
+    ├── StoreError                     the vector store refused an operation or is incompatible with the config
+    │   └── StoreLockedError           an embedded store folder is held by another process
+    └── IngestError                    a document could not be ingested (wraps the stage that failed)
+
+Every message says what failed, where, and how to fix it.  This module imports
+nothing from ragwire so that every other module can import it.
+"""
+
+from __future__ import annotations
+
+
+class RagwireError(Exception):
+    """Base class of every error raised by ragwire itself."""
+
+
+class ConfigError(RagwireError, ValueError):
+    """The configuration is invalid.  ``problems`` holds one line per problem."""
+
+    def __init__(self, problems: list[str] | str, source: str = "config.yaml") -> None:
+        if isinstance(problems, str):
+            problems = [problems]
+        self.problems = list(problems)
+        self.source = source
+        lines = [f"{source}: {p}" for p in self.problems]
+        super().__init__("\n".join(lines))
+
+
+class MissingDependencyError(RagwireError, ImportError):
+    """An optional dependency is missing.  The message carries the install command."""
+
+    def __init__(self, feature: str, package: str, extra: str) -> None:
+        self.feature = feature
+        self.package = package
+        self.extra = extra
+        super().__init__(
+            f"{feature} needs {package}. Install it with: pip install 'ragwire[{extra}]'"
+        )
+
+
+class LoaderError(RagwireError):
+    """A document could not be loaded."""
+
+
+class ProviderError(RagwireError):
+    """A provider (embeddings, LLM, reranker) failed.
+
+    ``retryable`` is true for network failures, timeouts, rate limits and 5xx
+    answers: a later attempt may succeed.
+    """
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+class StoreError(RagwireError):
+    """The vector store failed or does not match the configuration."""
+
+
+class StoreLockedError(StoreError):
+    """Another process holds the embedded store's folder."""
+
+
+class IngestError(RagwireError):
+    """A document failed somewhere between loading and writing."""
