@@ -1,0 +1,346 @@
+"""A ragwire collection on top of an engine: schema checks, write states, search, facets.
+
+Every point is a chunk, except one *meta* point (no vectors) that records the
+embedding model, its dimension and whether sparse vectors exist.  Chunks are
+written ``pending`` and flipped to ``complete`` once a whole file is in, so
+readers never see half a document and a crashed run is cleaned up by the next.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ..errors import StoreError
+from ..logs import get_logger
+from .engine import Engine, PointData, Record
+from .filters import (
+    CI_KEY,
+    KIND_KEY,
+    META_KEY,
+    RUN_KEY,
+    STATE_COMPLETE,
+    STATE_KEY,
+    STATE_PENDING,
+    TEXT_KEY,
+    Cond,
+    Filter,
+    ci_path,
+    lowercase_shadow,
+    meta_path,
+    visible,
+)
+
+log = get_logger(__name__)
+
+_NAMESPACE = uuid.UUID("6f1c3f0e-2b1d-4c55-9a57-5d0b0c1e7a21")
+META_POINT_ID = str(uuid.uuid5(_NAMESPACE, "ragwire:collection-meta"))
+SCHEMA_VERSION = 1
+
+# Fields never worth a payload index: unique per chunk or large.
+_UNINDEXED = {"content_hash", "chunk_id", "chunk_hash"}
+
+
+def chunk_point_id(source: str, file_hash: str, chunk_index: int) -> str:
+    """Deterministic id: rewriting the same version of a file overwrites, never duplicates."""
+    return str(uuid.uuid5(_NAMESPACE, f"{source}\x00{file_hash}\x00{chunk_index}"))
+
+
+@dataclass
+class ChunkRecord:
+    id: str
+    text: str
+    metadata: dict[str, Any]
+    dense: list[float] | None = None
+    sparse: tuple[list[int], list[float]] | None = None
+
+
+@dataclass
+class CollectionMeta:
+    embedding_model: str
+    dimension: int
+    sparse: str | None
+    created_at: float
+
+
+@dataclass
+class SourceState:
+    """What the collection holds for one source: complete versions and leftovers."""
+
+    complete: dict[str, int]  # file_hash -> chunk count
+    pending: int
+    expected: dict[str, int]  # file_hash -> total_chunks recorded on its chunks
+
+    def has_complete(self, file_hash: str) -> bool:
+        count = self.complete.get(file_hash, 0)
+        return count > 0 and count == self.expected.get(file_hash, count)
+
+    @property
+    def is_clean(self) -> bool:
+        return self.pending == 0 and len(self.complete) <= 1
+
+
+def source_filter(source: str) -> Filter:
+    return Filter(must=[Cond(meta_path("source"), value=source)])
+
+
+class Collection:
+    """The ragwire view of one Qdrant collection.  Use ``with collection.opened():`` around work."""
+
+    def __init__(self, engine: Engine, name: str) -> None:
+        self.engine = engine
+        self.name = name
+        self._depth = 0
+        self._meta: CollectionMeta | None = None
+        self._indexed: dict[str, str] | None = None
+
+    # -- lifecycle -------------------------------------------------------
+    @contextlib.contextmanager
+    def opened(self) -> Iterator[Collection]:
+        """Hold the engine open for the block; nested blocks share one open."""
+        if self._depth == 0:
+            self.engine.open()
+        self._depth += 1
+        try:
+            yield self
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self.engine.close()
+                self._indexed = None
+
+    def exists(self) -> bool:
+        return self.engine.exists()
+
+    def ensure(self, *, embedding_model: str, dimension: int, sparse: bool, force_recreate: bool = False) -> None:
+        """Create the collection, or check that the existing one matches this configuration.
+
+        Raises:
+            StoreError: the stored model, dimension or sparse setting differs from the config.
+        """
+        if force_recreate and self.engine.exists():
+            log.warning("force_recreate: dropping collection '%s' at %s", self.name, self.engine.location)
+            self.engine.drop()
+            self._meta = None
+        if not self.engine.exists():
+            self.engine.create(dimension, sparse)
+            self.engine.open()
+            self._write_meta(CollectionMeta(embedding_model, dimension, "bm25" if sparse else None, time.time()))
+            for key, kind in (
+                (STATE_KEY, "keyword"),
+                (meta_path("source"), "keyword"),
+                (meta_path("file_hash"), "keyword"),
+                (ci_path("source"), "keyword"),
+                (ci_path("file_name"), "keyword"),
+                (ci_path("file_type"), "keyword"),
+                (meta_path("file_name"), "keyword"),
+                (meta_path("chunk_index"), "integer"),
+            ):
+                self.engine.create_index(key, kind)
+            self._indexed = None
+            log.info("created collection '%s' (%s, %d-d, sparse=%s) at %s",
+                     self.name, embedding_model, dimension, sparse, self.engine.location)
+            return
+        meta = self.meta()
+        where = f"collection '{self.name}' at {self.engine.location}"
+        if meta is None:
+            raise StoreError(
+                f"{where} was not created by ragwire (no model record); "
+                "use another vectorstore.collection_name or set force_recreate: true"
+            )
+        if meta.embedding_model != embedding_model or meta.dimension != dimension:
+            raise StoreError(
+                f"{where} holds vectors from {meta.embedding_model} ({meta.dimension}-d) but the config "
+                f"embeds with {embedding_model} ({dimension}-d); mixing them would return garbage. "
+                "Use another vectorstore.collection_name, or set force_recreate: true and re-ingest."
+            )
+        if sparse and not meta.sparse:
+            raise StoreError(
+                f"{where} was created without sparse vectors, but use_sparse is true; hybrid and keyword "
+                "search need them. Set force_recreate: true and re-ingest (or set use_sparse: false)."
+            )
+
+    def _write_meta(self, meta: CollectionMeta) -> None:
+        payload = {
+            KIND_KEY: "meta",
+            "embedding_model": meta.embedding_model,
+            "dimension": meta.dimension,
+            "sparse": meta.sparse,
+            "created_at": meta.created_at,
+            "schema_version": SCHEMA_VERSION,
+        }
+        self.engine.upsert([PointData(id=META_POINT_ID, payload=payload)])
+        self._meta = meta
+
+    def meta(self) -> CollectionMeta | None:
+        if self._meta is None:
+            records = self.engine.retrieve([META_POINT_ID])
+            if not records:
+                return None
+            p = records[0].payload
+            self._meta = CollectionMeta(p["embedding_model"], int(p["dimension"]), p.get("sparse"), p.get("created_at", 0.0))
+        return self._meta
+
+    # -- indexes ---------------------------------------------------------
+    def indexes(self) -> dict[str, str]:
+        if self._indexed is None:
+            self._indexed = dict(self.engine.indexes())
+        return self._indexed
+
+    def ensure_indexes(self, metadata: dict[str, Any]) -> None:
+        """Index filterable metadata: strings as keywords (original and lower-cased), ints as integers."""
+        existing = self.indexes()
+        for key, value in metadata.items():
+            if key in _UNINDEXED or key.startswith("_"):
+                continue
+            wanted: list[tuple[str, str]] = []
+            sample = value[0] if isinstance(value, list) and value else value
+            if isinstance(sample, bool):
+                wanted.append((meta_path(key), "bool"))
+            elif isinstance(sample, int):
+                wanted.append((meta_path(key), "integer"))
+            elif isinstance(sample, float):
+                wanted.append((meta_path(key), "float"))
+            elif isinstance(sample, str):
+                wanted += [(meta_path(key), "keyword"), (ci_path(key), "keyword")]
+            for path, kind in wanted:
+                if path not in existing:
+                    self.engine.create_index(path, kind)
+                    existing[path] = kind
+
+    # -- writes ----------------------------------------------------------
+    def write_pending(self, chunks: list[ChunkRecord], run_id: str) -> None:
+        points = [
+            PointData(
+                id=c.id,
+                dense=c.dense,
+                sparse=c.sparse,
+                payload={
+                    TEXT_KEY: c.text,
+                    META_KEY: c.metadata,
+                    CI_KEY: lowercase_shadow(c.metadata),
+                    STATE_KEY: STATE_PENDING,
+                    RUN_KEY: run_id,
+                },
+            )
+            for c in chunks
+        ]
+        self.engine.upsert(points)
+
+    def commit_source(self, source: str, file_hash: str, run_id: str) -> int:
+        """Make one file's new version visible, then remove every other version of it.
+
+        The flip comes first: a crash between the two steps leaves both versions
+        complete, which :meth:`source_state` reports as unclean and the next run removes.
+        Returns the number of chunks of older versions removed.
+        """
+        mine = Filter(must=[
+            Cond(meta_path("source"), value=source),
+            Cond(meta_path("file_hash"), value=file_hash),
+            Cond(RUN_KEY, value=run_id),
+        ])
+        self.engine.set_payload(mine, {STATE_KEY: STATE_COMPLETE})
+        return self.remove_other_versions(source, file_hash)
+
+    def remove_other_versions(self, source: str, keep_hash: str | None) -> int:
+        stale = source_filter(source)
+        if keep_hash is not None:
+            stale.must_not.append(Cond(meta_path("file_hash"), value=keep_hash))
+        removed = self.engine.count(stale)
+        if removed:
+            self.engine.delete(stale)
+        return removed
+
+    def discard_pending(self, source: str) -> int:
+        leftovers = source_filter(source).and_(Filter(must=[Cond(STATE_KEY, value=STATE_PENDING)]))
+        count = self.engine.count(leftovers)
+        if count:
+            self.engine.delete(leftovers)
+        return count
+
+    def delete_source(self, source: str) -> int:
+        return self.remove_other_versions(source, None)
+
+    # -- state -----------------------------------------------------------
+    def source_state(self, source: str) -> SourceState:
+        complete: dict[str, int] = {}
+        expected: dict[str, int] = {}
+        pending = 0
+        offset = None
+        flt = source_filter(source)
+        while True:
+            records, offset = self.engine.scroll(
+                flt, limit=512, offset=offset,
+                fields=[STATE_KEY, meta_path("file_hash"), meta_path("total_chunks")],
+            )
+            for rec in records:
+                meta = rec.payload.get(META_KEY, {})
+                if rec.payload.get(STATE_KEY) == STATE_COMPLETE:
+                    fh = meta.get("file_hash", "")
+                    complete[fh] = complete.get(fh, 0) + 1
+                    if "total_chunks" in meta:
+                        expected[fh] = int(meta["total_chunks"])
+                else:
+                    pending += 1
+            if offset is None:
+                break
+        return SourceState(complete=complete, pending=pending, expected=expected)
+
+    def stored_vectors(self, source: str) -> dict[str, tuple[list[float] | None, Any]]:
+        """content_hash → (dense, sparse) of a source's complete chunks, for reuse."""
+        out: dict[str, tuple[list[float] | None, Any]] = {}
+        offset = None
+        flt = source_filter(source).and_(visible())
+        while True:
+            records, offset = self.engine.scroll(flt, limit=256, offset=offset, with_vectors=True)
+            for rec in records:
+                ch = rec.payload.get(META_KEY, {}).get("content_hash")
+                if ch and rec.dense is not None:
+                    out.setdefault(ch, (rec.dense, rec.sparse))
+            if offset is None:
+                break
+        return out
+
+    def sources(self) -> dict[str, str]:
+        """Every source with a complete version → its file hash."""
+        out: dict[str, str] = {}
+        for value, _count in self.engine.facet(meta_path("source"), limit=10_000_000, flt=visible()):
+            out[str(value)] = ""
+        for source in list(out):
+            hashes = self.engine.facet(meta_path("file_hash"), limit=10, flt=source_filter(source).and_(visible()))
+            out[source] = str(hashes[0][0]) if hashes else ""
+        return out
+
+    # -- reads -----------------------------------------------------------
+    def count(self, flt: Filter | None = None) -> int:
+        return self.engine.count(visible().and_(flt))
+
+    def search(self, *, dense=None, sparse=None, flt: Filter | None = None, limit: int = 5,
+               rrf_k: int = 60, prefetch_limit: int | None = None, with_vectors: bool = False) -> list[Record]:
+        return self.engine.search(
+            dense=dense, sparse=sparse, flt=visible().and_(flt), limit=limit, rrf_k=rrf_k,
+            prefetch_limit=prefetch_limit, with_vectors=with_vectors,
+        )
+
+    def facet(self, field: str, limit: int = 50) -> list[Any]:
+        path = meta_path(field)
+        if path not in self.indexes():
+            kind = "keyword"
+            sample = self.sample_metadata().get(field)
+            if isinstance(sample, bool):
+                kind = "bool"
+            elif isinstance(sample, int):
+                kind = "integer"
+            self.engine.create_index(path, kind)
+            self.indexes()[path] = kind
+        return [value for value, _count in self.engine.facet(path, limit=limit, flt=visible())]
+
+    def sample_metadata(self) -> dict[str, Any]:
+        records, _ = self.engine.scroll(visible(), limit=1)
+        return dict(records[0].payload.get(META_KEY, {})) if records else {}
+
+    def indexed_vectors(self) -> int:
+        return self.engine.indexed_vectors()
