@@ -44,9 +44,10 @@ SCHEMA_VERSION = 1
 _UNINDEXED = {"content_hash", "chunk_id", "chunk_hash"}
 
 
-def chunk_point_id(source: str, file_hash: str, chunk_index: int) -> str:
-    """Deterministic id: rewriting the same version of a file overwrites, never duplicates."""
-    return str(uuid.uuid5(_NAMESPACE, f"{source}\x00{file_hash}\x00{chunk_index}"))
+def chunk_point_id(source: str, file_hash: str, chunk_index: int, salt: str = "") -> str:
+    """Deterministic id.  A forced rewrite passes its run id as ``salt`` so the new
+    points never overwrite the visible ones before they are complete."""
+    return str(uuid.uuid5(_NAMESPACE, f"{source}\x00{file_hash}\x00{chunk_index}\x00{salt}"))
 
 
 @dataclass
@@ -131,6 +132,7 @@ class Collection:
             self._write_meta(CollectionMeta(embedding_model, dimension, "bm25" if sparse else None, time.time()))
             for key, kind in (
                 (STATE_KEY, "keyword"),
+                (RUN_KEY, "keyword"),
                 (meta_path("source"), "keyword"),
                 (meta_path("file_hash"), "keyword"),
                 (ci_path("source"), "keyword"),
@@ -230,12 +232,13 @@ class Collection:
         ]
         self.engine.upsert(points)
 
-    def commit_source(self, source: str, file_hash: str, run_id: str) -> int:
-        """Make one file's new version visible, then remove every other version of it.
+    def commit_source(self, source: str, file_hash: str, run_id: str, keep_other_versions: bool = False) -> int:
+        """Make one file's new version visible, then remove what it replaces.
 
         The flip comes first: a crash between the two steps leaves both versions
         complete, which :meth:`source_state` reports as unclean and the next run removes.
-        Returns the number of chunks of older versions removed.
+        With ``keep_other_versions`` only leftovers of this same content are removed.
+        Returns the number of chunks removed.
         """
         mine = Filter(must=[
             Cond(meta_path("source"), value=source),
@@ -243,7 +246,14 @@ class Collection:
             Cond(RUN_KEY, value=run_id),
         ])
         self.engine.set_payload(mine, {STATE_KEY: STATE_COMPLETE})
-        return self.remove_other_versions(source, file_hash)
+        stale = source_filter(source)
+        stale.must_not.append(Cond(RUN_KEY, value=run_id))
+        if keep_other_versions:
+            stale.must.append(Cond(meta_path("file_hash"), value=file_hash))
+        removed = self.engine.count(stale)
+        if removed:
+            self.engine.delete(stale)
+        return removed
 
     def remove_other_versions(self, source: str, keep_hash: str | None) -> int:
         stale = source_filter(source)

@@ -1,0 +1,181 @@
+"""The ``ragwire`` command.  Errors become one-line messages and exit codes here, in one place."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from . import __version__
+from .errors import ConfigError, RagwireError
+
+_CONFIG_HELP = "Path to config.yaml (default: ./config.yaml)."
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def handle_errors(fn: Callable) -> Callable:
+    """Turn library failures into `error: …` on stderr and exit 1; --debug shows the traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        debug = bool(ctx.find_root().params.get("debug"))
+        try:
+            return fn(*args, **kwargs)
+        except (RagwireError, FileNotFoundError, ValueError, ImportError) as exc:
+            if debug:
+                raise
+            if isinstance(exc, ConfigError) and len(exc.problems) > 1:
+                click.echo(f"error: {len(exc.problems)} problems in {exc.source}:", err=True)
+                for problem in exc.problems:
+                    click.echo(f"  {exc.source}: {problem}", err=True)
+                sys.exit(1)
+            _fail(" ".join(str(exc).split("\n")))
+        except KeyboardInterrupt:
+            _fail("interrupted; unfinished files are written as pending and redone by the next run")
+
+    return wrapper
+
+
+def _open(config: str):
+    from .logs import setup_colored_logging, setup_logging
+    from .pipeline import RAGWire
+
+    rag = RAGWire(config)
+    lg = rag.config.logging
+    if lg.colored and sys.stderr.isatty():
+        setup_colored_logging(lg.level, str(lg.log_file) if lg.log_file else None)
+    else:
+        setup_logging(lg.level, str(lg.log_file) if lg.log_file else None, lg.console_output)
+    return rag
+
+
+def _parse_filters(items: tuple[str, ...]) -> dict[str, Any] | None:
+    """``key=value`` (repeat a key for any-of), ``key>=v`` / ``key<=v`` for ranges."""
+    filters: dict[str, Any] = {}
+
+    def typed(text: str) -> Any:
+        try:
+            return int(text)
+        except ValueError:
+            try:
+                return float(text)
+            except ValueError:
+                return text
+
+    for item in items:
+        for op, bound in ((">=", "gte"), ("<=", "lte")):
+            if op in item:
+                key, value = item.split(op, 1)
+                filters.setdefault(key.strip(), {})[bound] = typed(value.strip())
+                break
+        else:
+            if "=" not in item:
+                raise click.BadParameter(f"{item!r}: write key=value, key>=value or key<=value", param_hint="--filter")
+            key, value = (part.strip() for part in item.split("=", 1))
+            if key in filters:
+                previous = filters[key]
+                filters[key] = [*previous, typed(value)] if isinstance(previous, list) else [previous, typed(value)]
+            else:
+                filters[key] = typed(value)
+    return filters or None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ragwire")
+@click.option("--debug", is_flag=True, help="Show full tracebacks on errors.")
+def main(debug: bool) -> None:
+    """ragwire: documents in, cited answers out — one config.yaml wires the pipeline."""
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--recursive", "-r", is_flag=True, help="Descend into subfolders.")
+@click.option("--json", "as_json", is_flag=True, help="Print the stats as JSON.")
+@handle_errors
+def ingest(path: Path, config: str, recursive: bool, as_json: bool) -> None:
+    """Ingest a file or a folder.  Unchanged files are skipped; exits 1 when every file failed."""
+    rag = _open(config)
+    stats = rag.ingest_directory(path, recursive=recursive) if path.is_dir() else rag.ingest_documents([str(path)])
+    if as_json:
+        click.echo(json.dumps(stats, indent=2))
+    else:
+        click.echo(
+            f"{path}: {stats['total']} files, {stats['processed']} processed, {stats['skipped']} skipped, "
+            f"{stats['failed']} failed; {stats['chunks_created']} chunks written "
+            f"({stats['embedded_chunks']} embedded, {stats['reused_chunks']} reused)"
+            + (f", {stats['replaced']} replaced" if stats["replaced"] else "")
+        )
+        for error in stats["errors"]:
+            click.echo(f"  failed: {error['error']}", err=True)
+    if stats["total"] and stats["failed"] == stats["total"]:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("query")
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--top-k", "-k", type=click.IntRange(min=1), default=None, help="Number of results.")
+@click.option("--filter", "-f", "filters", multiple=True, help="key=value, key>=value, key<=value; repeatable.")
+@click.option("--search-type", type=click.Choice(["similarity", "mmr", "hybrid", "keyword"]), default=None,
+              help="Override retriever.search_type.")
+@click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
+@handle_errors
+def retrieve(query: str, config: str, top_k: int | None, filters: tuple[str, ...],
+             search_type: str | None, as_json: bool) -> None:
+    """Print the chunks that best match QUERY, ranked."""
+    rag = _open(config)
+    docs = rag.retrieve(query, top_k=top_k, filters=_parse_filters(filters), search_type=search_type)
+    if as_json:
+        click.echo(json.dumps([{"text": d.page_content, "metadata": d.metadata} for d in docs], indent=2, default=str))
+        return
+    if not docs:
+        click.echo("no results (is the collection empty? run `ragwire ingest` first)")
+        return
+    for rank, doc in enumerate(docs, 1):
+        meta = doc.metadata
+        where = meta.get("file_name", "?")
+        if meta.get("heading_path"):
+            where += f" › {meta['heading_path']}"
+        if meta.get("page_number"):
+            where += f" (page {meta['page_number']})"
+        click.echo(f"{rank}. {where}  score={meta.get('score', 0):.4f}")
+        snippet = " ".join(doc.page_content.split())
+        click.echo(f"   {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
+
+
+@main.command()
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@handle_errors
+def stats(config: str, as_json: bool) -> None:
+    """Show the collection's size and settings."""
+    info = _open(config).get_stats()
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    for key, value in info.items():
+        click.echo(f"{key}: {value}")
+
+
+@main.command()
+@click.argument("path")
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@handle_errors
+def delete(path: str, config: str) -> None:
+    """Remove every chunk of PATH from the collection (the file may already be gone)."""
+    removed = _open(config).delete_document(path)
+    click.echo(f"{path}: {removed} chunks removed")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,136 @@
+"""Prepare one file for writing: load → split → chunk metadata.  Runs in worker threads; touches no store."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import IngestError
+from ..hashing import sha256_chunk, sha256_text
+
+
+@dataclass
+class Prepared:
+    """A file ready to embed and write.  ``error`` is set instead when it failed."""
+
+    index: int
+    path: Path
+    source: str
+    file_hash: str
+    chunks: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    error: str | None = None
+    metadata_failed: bool = False
+    replacing: bool = False
+    reuse: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+
+
+@dataclass
+class SplitSettings:
+    strategy: str = "markdown"
+    chunk_size: int = 1000
+    chunk_overlap: int = 200
+    separators: list[str] | None = None
+    page_marker: str = "<!-- pagebreak -->"
+    max_heading_level: int = 2
+
+
+def load_text(path: Path, strategy: str, max_file_size_mb: float) -> tuple[str, list[dict] | None, str]:
+    """Load a file; returns (text, pages or None, file_type).
+
+    Raises:
+        IngestError: the loader could not produce text (the message is its one-line reason).
+    """
+    from ..loaders import MarkItDownLoader, PageLoader
+
+    loader = PageLoader() if strategy == "page" else MarkItDownLoader(max_file_size_mb=max_file_size_mb)
+    result = loader.load(str(path))
+    if not result.get("success"):
+        raise IngestError(result.get("error") or f"{path.name}: could not be loaded")
+    return result["text_content"], result.get("pages"), result.get("file_type") or path.suffix.lstrip(".").lower()
+
+
+def prepare_file(
+    item: Prepared,
+    *,
+    split: SplitSettings,
+    max_file_size_mb: float,
+    dedup_chunks: bool,
+    extract_metadata: Callable[[str], tuple[dict[str, Any], bool]] | None = None,
+) -> Prepared:
+    """Fill ``item.chunks`` with (text, metadata); on failure set ``item.error`` instead of raising."""
+    from ..splitting import split_text
+
+    try:
+        text, pages, file_type = load_text(item.path, split.strategy, max_file_size_mb)
+        pieces = split_text(
+            text,
+            strategy=split.strategy,
+            chunk_size=split.chunk_size,
+            chunk_overlap=split.chunk_overlap,
+            separators=split.separators,
+            page_marker=split.page_marker,
+            max_heading_level=split.max_heading_level,
+            pages=pages,
+        )
+        if dedup_chunks:
+            seen: set[str] = set()
+            unique = []
+            for piece in pieces:
+                digest = sha256_text(piece.text)
+                if digest not in seen:
+                    seen.add(digest)
+                    unique.append(piece)
+            pieces = unique
+        if not pieces:
+            raise IngestError(f"{item.path.name}: no text to index after splitting")
+        extracted: dict[str, Any] = {}
+        if extract_metadata is not None:
+            extracted, ok = extract_metadata(text)
+            item.metadata_failed = not ok
+        created_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        total = len(pieces)
+        for i, piece in enumerate(pieces):
+            chunk_id = f"{item.file_hash[:16]}_{i}"
+            meta: dict[str, Any] = {
+                **extracted,
+                **piece.metadata,
+                "source": item.source,
+                "file_name": item.path.name,
+                "file_type": file_type,
+                "file_hash": item.file_hash,
+                "chunk_id": chunk_id,
+                "chunk_index": i,
+                "total_chunks": total,
+                "content_hash": sha256_text(piece.text),
+                "chunk_hash": sha256_chunk(chunk_id, piece.text),
+                "created_at": created_at,
+            }
+            if extract_metadata is not None and item.metadata_failed:
+                meta["metadata_status"] = "failed"
+            item.chunks.append((piece.text, meta))
+    except IngestError as exc:
+        item.error = str(exc)
+    except Exception as exc:  # a converter bug must fail this file, not the batch
+        if isinstance(exc, (TypeError, AttributeError, NameError)) and not _from_third_party(exc):
+            raise
+        item.error = f"{item.path.name}: {type(exc).__name__}: {_one_line(exc)}"
+    return item
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:300] if text else type(exc).__name__
+
+
+def _from_third_party(exc: BaseException) -> bool:
+    """True when the innermost frame of ``exc`` is outside ragwire (a converter's own bug)."""
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is None:
+        return True
+    return "/ragwire/" not in last.tb_frame.f_code.co_filename.replace("\\", "/")

@@ -1,0 +1,294 @@
+"""Ingest runs: plan (skip / replace) → prepare in parallel → embed in batches → write in input order.
+
+Writes are sequential and applied in input order, so stats and logs do not
+depend on which worker finishes first.  Each file is written ``pending`` and
+made visible in one flip once all its chunks are stored (see store.collection).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from ..errors import ProviderError, RagwireError
+from ..hashing import sha256_file_from_path
+from ..logs import get_logger
+from ..providers.retry import call_with_retries
+from ..store import ChunkRecord, Collection, chunk_point_id
+from .prepare import Prepared, SplitSettings, prepare_file
+
+log = get_logger(__name__)
+
+
+@dataclass
+class IngestSettings:
+    workers: int = 1
+    batch_size: int = 64
+    retries: int = 2
+    retry_backoff: float = 0.5
+    replace_changed: bool = True
+    dedup_chunks: bool = False
+    max_file_size_mb: float = 100
+    optimize_after_points: int = 1000
+    split: SplitSettings = field(default_factory=SplitSettings)
+
+
+def new_stats(total: int) -> dict[str, Any]:
+    return {
+        "total": total,
+        "processed": 0,
+        "skipped": 0,
+        "failed": 0,
+        "chunks_created": 0,
+        "metadata_failed": 0,
+        "replaced": 0,
+        "embedded_chunks": 0,
+        "reused_chunks": 0,
+        "errors": [],
+    }
+
+
+def source_id(path: str | Path) -> str:
+    """The identity a local file is stored under: its absolute, normalised path."""
+    return os.path.normpath(os.path.abspath(os.path.expanduser(str(path))))
+
+
+class _Outcome:
+    """A planned file that needs no preparation (skipped or failed before loading)."""
+
+    def __init__(self, index: int, path: Path, kind: str, reason: str = "") -> None:
+        self.index = index
+        self.path = path
+        self.kind = kind
+        self.reason = reason
+
+
+class IngestRunner:
+    """Runs one ingest over a list of paths against an open collection."""
+
+    def __init__(
+        self,
+        collection: Collection,
+        embedding: Any,
+        sparse: Any | None,
+        settings: IngestSettings,
+        extract_metadata: Callable[[str], tuple[dict[str, Any], bool]] | None = None,
+        progress: bool | None = None,
+    ) -> None:
+        self.collection = collection
+        self.embedding = embedding
+        self.sparse = sparse
+        self.settings = settings
+        self.extract_metadata = extract_metadata
+        self.progress = sys.stderr.isatty() if progress is None else progress
+
+    # -- planning (main thread; reads the store) --------------------------
+    def _plan(self, paths: list[str], force: bool, run_id: str) -> Iterator[Prepared | _Outcome]:
+        seen: set[str] = set()
+        for index, raw in enumerate(paths):
+            path = Path(raw)
+            source = source_id(raw)
+            if source in seen:
+                yield _Outcome(index, path, "skipped", "listed twice in this run")
+                continue
+            seen.add(source)
+            if not path.is_file():
+                yield _Outcome(index, path, "failed", f"{path.name}: file not found at {source}")
+                continue
+            try:
+                file_hash = sha256_file_from_path(path)
+            except OSError as exc:
+                yield _Outcome(index, path, "failed", f"{path.name}: cannot read ({exc.strerror or exc})")
+                continue
+            state = self.collection.source_state(source)
+            if not force and state.has_complete(file_hash):
+                if self.settings.replace_changed and not state.is_clean:
+                    # A run died between flip and cleanup: finish its job now.
+                    removed = self.collection.remove_other_versions(source, file_hash)
+                    log.info("%s: removed %d leftover chunks of an interrupted run", path.name, removed)
+                yield _Outcome(index, path, "skipped", "unchanged")
+                continue
+            item = Prepared(index=index, path=path, source=source, file_hash=file_hash)
+            item.replacing = bool(state.complete)
+            if state.complete:
+                item.reuse = self.collection.stored_vectors(source)
+            yield item
+
+    # -- the run ----------------------------------------------------------
+    def run(self, paths: Iterable[str | Path], force: bool = False) -> dict[str, Any]:
+        paths = [str(p) for p in paths]
+        stats = new_stats(len(paths))
+        run_id = uuid.uuid4().hex
+        self._written_points = 0
+        bar = self._bar(len(paths))
+        pending: list[Prepared] = []
+        pending_chunks = 0
+        window = max(2 * self.settings.workers, 2)
+        with ThreadPoolExecutor(max_workers=self.settings.workers, thread_name_prefix="ragwire-prep") as pool:
+            queue: deque[Future] = deque()
+            planned = self._plan(paths, force, run_id)
+
+            def submit_next() -> bool:
+                item = next(planned, None)
+                if item is None:
+                    return False
+                if isinstance(item, _Outcome):
+                    done: Future = Future()
+                    done.set_result(item)
+                    queue.append(done)
+                else:
+                    queue.append(pool.submit(
+                        prepare_file, item,
+                        split=self.settings.split,
+                        max_file_size_mb=self.settings.max_file_size_mb,
+                        dedup_chunks=self.settings.dedup_chunks,
+                        extract_metadata=self.extract_metadata,
+                    ))
+                return True
+
+            while len(queue) < window and submit_next():
+                pass
+            while queue:
+                outcome = queue.popleft().result()
+                submit_next()
+                if isinstance(outcome, _Outcome):
+                    # Earlier prepared files are written first so logs stay in input order.
+                    self._flush(pending, stats, run_id, force)
+                    pending, pending_chunks = [], 0
+                    self._record_outcome(outcome, stats)
+                    bar.update(1)
+                    continue
+                pending.append(outcome)
+                pending_chunks += len(outcome.chunks)
+                if pending_chunks >= self.settings.batch_size:
+                    bar.update(self._flush(pending, stats, run_id, force))
+                    pending, pending_chunks = [], 0
+            bar.update(self._flush(pending, stats, run_id, force))
+        bar.close()
+        if self._written_points and self._written_points >= self.settings.optimize_after_points:
+            if self.collection.engine.optimize():
+                log.info("built the vector index after writing %d points", self._written_points)
+        log.info(
+            "ingest: %d files, %d processed, %d skipped, %d failed, %d chunks (%d embedded, %d reused)",
+            stats["total"], stats["processed"], stats["skipped"], stats["failed"],
+            stats["chunks_created"], stats["embedded_chunks"], stats["reused_chunks"],
+        )
+        return stats
+
+    def _bar(self, total: int):
+        from tqdm import tqdm
+
+        return tqdm(total=total, unit="file", desc="ingest", disable=not self.progress, leave=False)
+
+    @staticmethod
+    def _record_outcome(outcome: _Outcome, stats: dict[str, Any]) -> None:
+        if outcome.kind == "skipped":
+            stats["skipped"] += 1
+            log.debug("%s: skipped (%s)", outcome.path.name, outcome.reason)
+        else:
+            stats["failed"] += 1
+            stats["errors"].append({"file": str(outcome.path), "error": outcome.reason})
+            log.warning("%s", outcome.reason)
+
+    # -- embedding across documents ----------------------------------------
+    def _encode(self, texts: list[str]) -> tuple[list[list[float]], list[Any]]:
+        s = self.settings
+        dense = call_with_retries(self.embedding.embed_documents, texts, retries=s.retries,
+                                  backoff=s.retry_backoff, what="embedding")
+        if len(dense) != len(texts):
+            raise ProviderError(f"embedding returned {len(dense)} vectors for {len(texts)} texts")
+        sparse: list[Any] = [None] * len(texts)
+        if self.sparse is not None:
+            sparse = [tuple(v) for v in self.sparse.embed_documents(texts)]
+        return dense, sparse
+
+    def _embed(self, docs: list[Prepared], stats: dict[str, Any]) -> dict[tuple[int, int], tuple[Any, Any]]:
+        vectors: dict[tuple[int, int], tuple[Any, Any]] = {}
+        todo: list[tuple[Prepared, int, str]] = []
+        for doc in docs:
+            if doc.error:
+                continue
+            for ci, (text, meta) in enumerate(doc.chunks):
+                reused = doc.reuse.get(meta["content_hash"])
+                if reused is not None and (self.sparse is None or reused[1] is not None):
+                    vectors[(doc.index, ci)] = reused
+                else:
+                    todo.append((doc, ci, text))
+        size = self.settings.batch_size
+        for start in range(0, len(todo), size):
+            part = todo[start:start + size]
+            try:
+                dense, sparse = self._encode([t for _, _, t in part])
+            except ProviderError as batch_error:
+                if len({d.index for d, _, _ in part}) == 1:
+                    part[0][0].error = f"{part[0][0].path.name}: {batch_error}"
+                    continue
+                # Isolate the failing document(s): the others still go in.
+                for doc in {d.index: d for d, _, _ in part}.values():
+                    mine = [(d, ci, t) for d, ci, t in part if d is doc]
+                    try:
+                        d_dense, d_sparse = self._encode([t for _, _, t in mine])
+                    except ProviderError as exc:
+                        doc.error = f"{doc.path.name}: {exc}"
+                        continue
+                    for (d, ci, _), dv, sv in zip(mine, d_dense, d_sparse):
+                        vectors[(d.index, ci)] = (dv, sv)
+                continue
+            for (d, ci, _), dv, sv in zip(part, dense, sparse):
+                vectors[(d.index, ci)] = (dv, sv)
+        return vectors
+
+    # -- writing, in input order --------------------------------------------
+    def _flush(self, docs: list[Prepared], stats: dict[str, Any], run_id: str, force: bool) -> int:
+        if not docs:
+            return 0
+        vectors = self._embed(docs, stats)
+        for doc in docs:
+            if doc.error:
+                stats["failed"] += 1
+                stats["errors"].append({"file": str(doc.path), "error": doc.error})
+                log.warning("%s", doc.error)
+                continue
+            try:
+                self._write(doc, vectors, stats, run_id, force)
+            except RagwireError as exc:
+                stats["failed"] += 1
+                message = f"{doc.path.name}: {exc}"
+                stats["errors"].append({"file": str(doc.path), "error": message})
+                log.warning("%s", message)
+        return len(docs)
+
+    def _write(self, doc: Prepared, vectors, stats, run_id: str, force: bool) -> None:
+        records = []
+        reused = 0
+        salt = run_id if force else ""
+        for ci, (text, meta) in enumerate(doc.chunks):
+            dense, sparse = vectors[(doc.index, ci)]
+            if doc.reuse.get(meta["content_hash"]) is not None and doc.reuse[meta["content_hash"]][0] is dense:
+                reused += 1
+            records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), text, meta, dense, sparse))
+        self.collection.discard_pending(doc.source)
+        self.collection.ensure_indexes(records[0].metadata)
+        size = self.settings.batch_size
+        for start in range(0, len(records), size):
+            self.collection.write_pending(records[start:start + size], run_id)
+        removed = self.collection.commit_source(
+            doc.source, doc.file_hash, run_id, keep_other_versions=not self.settings.replace_changed
+        )
+        self._written_points += len(records)
+        stats["processed"] += 1
+        stats["chunks_created"] += len(records)
+        stats["reused_chunks"] += reused
+        stats["embedded_chunks"] += len(records) - reused
+        if doc.metadata_failed:
+            stats["metadata_failed"] += 1
+        if doc.replacing and (removed or force):
+            stats["replaced"] += 1
+        log.info("%s: %d chunks written%s", doc.path.name, len(records),
+                 f", {removed} old chunks removed" if removed else "")

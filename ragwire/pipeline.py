@@ -1,0 +1,268 @@
+"""RAGWire: the one place that wires config → loaders → splitters → embeddings → store → retrieval."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from .config import RagwireConfig, load_config
+from .errors import ConfigError
+from .logs import get_logger
+
+log = get_logger(__name__)
+
+# Metadata written by ragwire itself: never offered as a filter field.
+SYSTEM_FIELDS = frozenset({
+    "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
+    "content_hash", "chunk_hash", "created_at", "heading_path", "page_number", "page_total",
+    "page_label", "metadata_status", "score", "rerank_score",
+})
+
+
+class RAGWire:
+    """The pipeline, configured by one YAML file.
+
+    Args:
+        config_path: Path to ``config.yaml``.
+
+    Raises:
+        FileNotFoundError: the config file does not exist.
+        ValueError: the config is invalid (a :class:`ragwire.errors.ConfigError`, one line per problem).
+    """
+
+    def __init__(self, config_path: str | Path = "config.yaml") -> None:
+        self.config_path = Path(config_path)
+        self.config: RagwireConfig = load_config(self.config_path)
+        self._embedding = None
+        self._sparse = None
+        self._dimension: int | None = None
+        self._collection = None
+        self._held: contextlib.ExitStack | None = None
+        self._ensured = False
+
+    # -- components, built on first use ---------------------------------------
+    @property
+    def embedding(self):
+        if self._embedding is None:
+            from .providers import get_embedding
+
+            self._embedding = get_embedding(self.config.embeddings)
+        return self._embedding
+
+    @property
+    def sparse_encoder(self):
+        if self._sparse is None and self.config.vectorstore.use_sparse:
+            from .providers import SparseEncoder
+
+            self._sparse = SparseEncoder()
+        return self._sparse
+
+    @property
+    def collection(self):
+        if self._collection is None:
+            from .store import open_collection
+
+            self._collection = open_collection(self.config.vectorstore)
+        return self._collection
+
+    def _dim(self) -> int:
+        if self._dimension is None:
+            from .providers import embedding_dimension
+
+            self._dimension = embedding_dimension(self.embedding)
+        return self._dimension
+
+    @contextlib.contextmanager
+    def _store(self, create: bool = False, check: bool = True) -> Iterator[Any]:
+        """Open the collection for one operation (the embedded engine locks its folder).
+
+        ``check`` compares the stored model with the config, which needs the model
+        loaded; inspection calls skip it.
+        """
+        with self.collection.opened() as coll:
+            if check and not self._ensured:
+                if coll.exists() or create:
+                    vs = self.config.vectorstore
+                    coll.ensure(
+                        embedding_model=self.config.embeddings.identity(),
+                        dimension=self._dim(),
+                        sparse=vs.use_sparse,
+                        force_recreate=vs.force_recreate and create,
+                    )
+                    self._ensured = True
+            yield coll
+
+    def __enter__(self) -> RAGWire:
+        """Keep the store open across calls (e.g. a long-running server)."""
+        self._held = contextlib.ExitStack()
+        self._held.enter_context(self.collection.opened())
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._held is not None:
+            held, self._held = self._held, None
+            held.close()
+
+    # -- ingestion -----------------------------------------------------------
+    def _runner(self, coll):
+        from .ingest import IngestRunner, IngestSettings, SplitSettings
+
+        c = self.config
+        settings = IngestSettings(
+            workers=c.ingestion.workers,
+            batch_size=c.ingestion.batch_size,
+            retries=c.ingestion.retries,
+            retry_backoff=c.ingestion.retry_backoff,
+            replace_changed=c.ingestion.replace_changed,
+            dedup_chunks=c.ingestion.dedup_chunks,
+            max_file_size_mb=c.loader.max_file_size_mb,
+            optimize_after_points=c.vectorstore.optimize_after_points,
+            split=SplitSettings(
+                strategy=c.splitter.strategy,
+                chunk_size=c.splitter.chunk_size,
+                chunk_overlap=c.splitter.chunk_overlap,
+                separators=c.splitter.separators,
+                page_marker=c.splitter.page_marker,
+                max_heading_level=c.splitter.max_heading_level,
+            ),
+        )
+        return IngestRunner(coll, self.embedding, self.sparse_encoder, settings)
+
+    def ingest_documents(self, file_paths: list[str] | list[Path]) -> dict[str, Any]:
+        """Ingest files; unchanged files are skipped, changed ones replaced.
+
+        Returns:
+            Stats: total, processed, skipped, failed, chunks_created, metadata_failed,
+            replaced, embedded_chunks, reused_chunks, errors.  processed + skipped + failed == total.
+        """
+        if isinstance(file_paths, (str, Path)):
+            file_paths = [file_paths]
+        with self._store(create=True) as coll:
+            return self._runner(coll).run(file_paths)
+
+    def reingest_documents(self, file_paths: list[str] | list[Path]) -> dict[str, Any]:
+        """Rewrite these files even if unchanged; the old chunks stay visible until the new ones are in."""
+        if isinstance(file_paths, (str, Path)):
+            file_paths = [file_paths]
+        with self._store(create=True) as coll:
+            return self._runner(coll).run(file_paths, force=True)
+
+    def ingest_directory(self, directory: str | Path, recursive: bool = False,
+                         extensions: list[str] | None = None) -> dict[str, Any]:
+        """Ingest every supported file under ``directory`` (safe walk: no hidden files, no escaping symlinks)."""
+        from .loaders import walk_directory
+
+        lc = self.config.loader
+        exts = [e if e.startswith(".") else f".{e}" for e in (extensions or lc.extensions)]
+        walk = walk_directory(
+            directory,
+            extensions=[e.lower() for e in exts],
+            recursive=recursive or lc.recursive,
+            include_hidden=lc.include_hidden,
+            follow_symlinks=lc.follow_symlinks,
+            max_file_bytes=int(lc.max_file_size_mb * 2**20),
+            max_files=lc.max_files,
+        )
+        for path, reason in walk.skipped:
+            log.info("%s: not ingested (%s)", path, reason)
+        stats = self.ingest_documents([str(p) for p in walk.files])
+        stats["not_walked"] = [{"file": str(p), "reason": r} for p, r in walk.skipped]
+        return stats
+
+    def delete_document(self, file_path: str | Path) -> int:
+        """Remove every chunk of a source.  Works when the file is already gone from disk.
+
+        Returns:
+            The number of chunks deleted (0 when it was never ingested).
+        """
+        from .ingest import source_id
+
+        if not self.collection.exists():
+            return 0
+        with self._store(check=False) as coll:
+            source = file_path if str(file_path).startswith(("s3://",)) else source_id(file_path)
+            return coll.delete_source(str(source))
+
+    # -- retrieval -----------------------------------------------------------
+    @property
+    def searcher(self):
+        from .retrieval import Searcher
+
+        r = self.config.retriever
+        return Searcher(self.collection, self.embedding,
+                        self.sparse_encoder, rrf_k=r.rrf_k, fetch_k=r.fetch_k, mmr_lambda=r.mmr_lambda)
+
+    def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
+                 rerank: bool | None = None, search_type: str | None = None) -> list:
+        """The most relevant chunks for ``query``, by the configured search type.
+
+        Args:
+            query: The search text.
+            top_k: How many chunks (default ``retriever.top_k``).
+            filters: Metadata filters: equality, a list for any-of, ``{"gte": …, "lte": …}`` for ranges.
+            rerank: ``True`` requires the configured reranker, ``False`` skips it.
+            search_type: Override ``retriever.search_type`` for this call.
+
+        Returns:
+            LangChain Documents, best first; ``metadata["score"]`` holds the engine's score.
+        """
+        r = self.config.retriever
+        if rerank and (r.rerank is None or not r.rerank.enabled):
+            raise ConfigError("retriever.rerank: rerank=True was passed but no reranker is configured")
+        k = top_k or r.top_k
+        if not self.collection.exists():
+            return []
+        with self._store():
+            return self.searcher.search(query, k=k, filters=filters, search_type=search_type or r.search_type)
+
+    def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
+        """Dense + sparse search fused by the engine (RRF), whatever ``search_type`` says."""
+        return self.retrieve(query, top_k=k, filters=filters, rerank=False, search_type="hybrid")
+
+    # -- inspection ----------------------------------------------------------
+    def get_stats(self) -> dict[str, Any]:
+        """Collection name, chunk count, vector size and indexed vector count."""
+        vs = self.config.vectorstore
+        if not self.collection.exists():
+            return {"collection_name": vs.collection_name, "total_documents": 0, "vector_size": None, "indexed": 0}
+        with self._store(check=False) as coll:
+            meta = coll.meta()
+            total = coll.count()
+            indexed = coll.indexed_vectors()
+            return {
+                "collection_name": vs.collection_name,
+                "total_documents": total,
+                "vector_size": meta.dimension if meta else None,
+                # Before the HNSW build, search is exact over every stored vector.
+                "indexed": indexed if indexed else total,
+                "engine": coll.engine.name,
+                "location": coll.engine.location,
+                "embedding_model": meta.embedding_model if meta else None,
+                "sources": len(coll.sources()),
+            }
+
+    def discover_metadata_fields(self) -> list[str]:
+        """Every metadata field on a stored chunk, system fields included."""
+        if not self.collection.exists():
+            return []
+        with self._store(check=False) as coll:
+            return sorted(coll.sample_metadata())
+
+    @property
+    def filter_fields(self) -> list[str]:
+        """Metadata fields meant for filtering (extracted fields, not system ones)."""
+        return [f for f in self.discover_metadata_fields() if f not in SYSTEM_FIELDS]
+
+    def get_field_values(self, fields: str | list[str], limit: int = 50):
+        """Distinct stored values per field, most frequent first."""
+        single = isinstance(fields, str)
+        names = [fields] if single else list(fields)
+        if not self.collection.exists():
+            return [] if single else {n: [] for n in names}
+        with self._store(check=False) as coll:
+            values = {name: coll.facet(name, limit=limit) for name in names}
+        return values[names[0]] if single else values
