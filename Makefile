@@ -1,0 +1,35 @@
+# Two commands do all the set-up: `make demo` (the main job) and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: install demo test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+# torch first, pinned: its CPU wheel is on local disk; anything else pulls a CUDA build.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e ".[local,dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	@test -f config.yaml || cp config.yaml.example config.yaml
+	$(BIN)/ragwire ingest examples/docs --config config.yaml
+	$(BIN)/ragwire retrieve "How long does the battery take to charge?" --config config.yaml
+	$(BIN)/ragwire retrieve "E-4711" --config config.yaml --top-k 3
+
+test: install
+	$(BIN)/python -m pytest -q
+
+bench: install
+	$(BIN)/python bench/ingest_bench.py
+
+clean:
+	rm -rf $(VENV) .ragwire_data .pytest_cache

@@ -1,0 +1,489 @@
+"""Tests for ragwire.config: loading, ${VAR} expansion, path resolution and one-line problems."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ragwire.config import DEFAULT_EXTENSIONS, RagwireConfig, load_config, parse_config
+from ragwire.errors import ConfigError
+
+MINIMAL = "embeddings:\n  provider: fastembed\n"
+
+
+def write(folder: Path, text: str, name: str = "config.yaml") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def parse(data: dict, base_dir: Path = Path("/base")) -> RagwireConfig:
+    return parse_config({"embeddings": {"provider": "fastembed"}, **data}, base_dir=base_dir)
+
+
+def problems(data: dict) -> list[str]:
+    with pytest.raises(ConfigError) as info:
+        parse(data)
+    return info.value.problems
+
+
+# --- every problem at once -------------------------------------------------------------------
+
+
+def test_typo_unset_env_var_and_unknown_provider_give_exactly_three_lines(tmp_path, monkeypatch):
+    monkeypatch.delenv("GROQ_API_KEY", raising=False)
+    path = write(
+        tmp_path,
+        "splitter:\n  chunk_sizee: 500\n"
+        "embeddings:\n  provider: huggingfac\n"
+        "llm:\n  provider: groq\n  model: llama\n  api_key: ${GROQ_API_KEY}\n",
+    )
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    lines = str(info.value).splitlines()
+    assert len(lines) == 3
+    assert all(line.startswith("config.yaml: ") for line in lines)
+    assert sorted(info.value.problems) == sorted([
+        "splitter.chunk_sizee: unknown key (did you mean 'chunk_size'?)",
+        "llm.api_key: environment variable GROQ_API_KEY is not set "
+        "(export it, or write ${GROQ_API_KEY:-default})",
+        "embeddings.provider: 'huggingfac' is not a known provider (did you mean 'huggingface'? "
+        "choose from: fastembed, google, huggingface, ollama, openai, openrouter)",
+    ])
+
+
+def test_misspelled_key_reports_did_you_mean():
+    expected = r"splitter\.chunk_sizee: unknown key \(did you mean 'chunk_size'\?\)"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"splitter": {"chunk_sizee": 500}})
+
+
+def test_misspelled_section_reports_did_you_mean():
+    expected = r"^config\.yaml: retreiver: unknown key \(did you mean 'retriever'\?\)$"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"retreiver": {"top_k": 3}})
+
+
+def test_unknown_key_far_from_any_known_key_has_no_hint():
+    assert problems({"loader": {"zzz": 1}}) == ["loader.zzz: unknown key"]
+
+
+def test_unknown_choice_outside_provider_names_the_field_and_suggests():
+    assert problems({"retriever": {"search_type": "hybird"}}) == [
+        "retriever.search_type: 'hybird' is not a valid search type "
+        "(did you mean 'hybrid'? choose from: hybrid, keyword, mmr, similarity)"
+    ]
+
+
+def test_type_and_range_errors_name_rule_and_value():
+    data = {"retriever": {"top_k": "many"}, "ingestion": {"workers": 0}, "loader": {"recursive": "perhaps"}}
+    assert problems(data) == [
+        "loader.recursive: must be true or false (got 'perhaps')",
+        "ingestion.workers: must be at least 1 (got 0)",
+        "retriever.top_k: must be an integer (got 'many')",
+    ]
+
+
+def test_chunk_overlap_must_be_smaller_than_chunk_size():
+    expected = r"splitter\.chunk_overlap: must be smaller than chunk_size \(got 1200 >= 1000\)"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"splitter": {"chunk_overlap": 1200}})
+
+
+def test_section_that_is_not_a_mapping_is_reported():
+    assert problems({"splitter": 3}) == ["splitter: must be a mapping of keys (got 3)"]
+
+
+def test_invalid_config_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown key"):
+        parse({"nonsense": True})
+
+
+def test_missing_embeddings_section_says_what_to_add():
+    with pytest.raises(ConfigError, match=r"embeddings: required section is missing \(add it with at least"):
+        parse_config({}, base_dir=Path("/base"))
+
+
+def test_llm_section_requires_provider_and_model():
+    assert problems({"llm": {"temperature": 0.2}}) == [
+        "llm.provider: required key is missing",
+        "llm.model: required key is missing",
+    ]
+
+
+# --- loading the file --------------------------------------------------------------------------
+
+
+def test_missing_file_raises_file_not_found_with_hint(tmp_path):
+    expected = r"config file not found: .*nope\.yaml \(copy config\.yaml\.example to start\)"
+    with pytest.raises(FileNotFoundError, match=expected):
+        load_config(tmp_path / "nope.yaml")
+
+
+def test_invalid_yaml_reports_line_and_column(tmp_path):
+    path = write(tmp_path, "embeddings:\n  provider: [fastembed\n")
+    with pytest.raises(ConfigError, match=r"^config\.yaml: invalid YAML at line 3, column 1: "):
+        load_config(path)
+
+
+def test_empty_file_says_what_is_required(tmp_path):
+    expected = r"the file is empty: it needs at least an 'embeddings' section with a 'provider'"
+    with pytest.raises(ConfigError, match=expected):
+        load_config(write(tmp_path, "# nothing yet\n"))
+
+
+def test_top_level_list_is_rejected(tmp_path):
+    with pytest.raises(ConfigError, match=r"must be a mapping of sections \(got a list\)"):
+        load_config(write(tmp_path, "- embeddings\n"))
+
+
+def test_load_records_source_and_source_is_not_a_user_key(tmp_path):
+    path = write(tmp_path, MINIMAL)
+    assert load_config(path).source == path.resolve()
+    assert parse({}).source is None
+    assert problems({"source": "x.yaml"}) == ["source: unknown key (did you mean 'sources'?)"]
+
+
+def test_empty_section_means_defaults(tmp_path):
+    config = load_config(write(tmp_path, MINIMAL + "ingestion:\nllm:\n"))
+    assert config.ingestion.workers == 1
+    assert config.llm is None
+
+
+# --- ${VAR} expansion ------------------------------------------------------------------------
+
+
+def test_env_var_is_expanded(monkeypatch):
+    monkeypatch.setenv("RAGWIRE_TEST_COLLECTION", "filings")
+    monkeypatch.setenv("RAGWIRE_TEST_TOP_K", "7")
+    config = parse({"vectorstore": {"collection_name": "${RAGWIRE_TEST_COLLECTION}_2026"},
+                    "retriever": {"top_k": "${RAGWIRE_TEST_TOP_K}"}})
+    assert config.vectorstore.collection_name == "filings_2026"
+    assert config.retriever.top_k == 7
+
+
+def test_env_default_is_used_when_var_unset_or_empty(monkeypatch):
+    monkeypatch.delenv("RAGWIRE_TEST_UNSET", raising=False)
+    monkeypatch.setenv("RAGWIRE_TEST_EMPTY", "")
+    config = parse({"vectorstore": {"collection_name": "${RAGWIRE_TEST_UNSET:-docs}"},
+                    "llm": {"provider": "ollama", "model": "${RAGWIRE_TEST_EMPTY:-qwen3.5:9b}"}})
+    assert config.vectorstore.collection_name == "docs"
+    assert config.llm.model == "qwen3.5:9b"
+
+
+def test_empty_env_default_leaves_optional_key_unset(monkeypatch):
+    monkeypatch.delenv("RAGWIRE_TEST_KEY", raising=False)
+    config = parse({"llm": {"provider": "openai", "model": "gpt-4o", "api_key": "${RAGWIRE_TEST_KEY:-}"}})
+    assert config.llm.api_key is None
+
+
+def test_double_dollar_is_a_literal_dollar_brace(monkeypatch):
+    monkeypatch.delenv("X", raising=False)
+    config = parse({"generation": {"system_prompt": "cost $${X} {sentinel}"}})
+    assert config.generation.system_prompt == "cost ${X} {sentinel}"
+
+
+def test_unset_env_var_in_list_item_names_its_path(monkeypatch):
+    monkeypatch.delenv("RAGWIRE_TEST_BUCKET", raising=False)
+    # the "" left behind would also fail min_length; only the env problem is reported
+    sources = [{"type": "local", "path": "docs"}, {"type": "s3", "bucket": "${RAGWIRE_TEST_BUCKET}"}]
+    assert problems({"sources": sources}) == [
+        "sources[1].bucket: environment variable RAGWIRE_TEST_BUCKET is not set "
+        "(export it, or write ${RAGWIRE_TEST_BUCKET:-default})"
+    ]
+
+
+def test_env_problems_and_validation_problems_form_one_error(monkeypatch):
+    monkeypatch.delenv("RAGWIRE_TEST_A", raising=False)
+    monkeypatch.delenv("RAGWIRE_TEST_B", raising=False)
+    found = problems({
+        "vectorstore": {"url": "${RAGWIRE_TEST_A}"},
+        "retriever": {"top_k": "${RAGWIRE_TEST_B}", "rrf_k": 0},
+    })
+    assert [p.split(":")[0] for p in found] == ["vectorstore.url", "retriever.top_k", "retriever.rrf_k"]
+
+
+# --- paths -------------------------------------------------------------------------------------
+
+
+def test_relative_paths_resolve_against_config_folder_not_cwd(tmp_path, monkeypatch):
+    folder = tmp_path / "project"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    path = write(folder, """
+embeddings: {provider: huggingface, model_name: ./models/minilm}
+metadata: {config_file: metadata.yaml}
+vectorstore: {path: data/qdrant}
+retriever: {rerank: {model: ../rerankers/bge}}
+logging: {log_file: logs/rag.log}
+sources:
+  - {type: local, path: ./documents}
+  - {type: s3, bucket: filings}
+""")
+    config = load_config(path)
+    assert config.embeddings.model_name == str(folder / "models" / "minilm")
+    assert config.metadata.config_file == folder / "metadata.yaml"
+    assert config.vectorstore.path == folder / "data" / "qdrant"
+    assert config.retriever.rerank.model == str(tmp_path / "rerankers" / "bge")
+    assert config.logging.log_file == folder / "logs" / "rag.log"
+    assert config.sources[0].path == folder / "documents"
+    assert config.sources[1].cache_dir == folder / ".ragwire_cache"
+
+
+def test_model_ids_are_not_treated_as_paths():
+    model_id = "sentence-transformers/all-MiniLM-L6-v2"
+    config = parse({"embeddings": {"provider": "huggingface", "model_name": model_id}})
+    assert config.embeddings.model_name == model_id
+
+
+def test_tilde_expands_to_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    config = parse({"logging": {"log_file": "~/rag.log"}})
+    assert config.logging.log_file == tmp_path / "rag.log"
+
+
+def test_absolute_paths_are_kept(tmp_path):
+    assert parse({"vectorstore": {"path": str(tmp_path / "q")}}).vectorstore.path == tmp_path / "q"
+
+
+# --- vectorstore -------------------------------------------------------------------------------
+
+
+def test_vectorstore_path_defaults_to_ragwire_data_beside_config(tmp_path):
+    config = load_config(write(tmp_path, MINIMAL))
+    assert config.vectorstore.path == tmp_path / ".ragwire_data"
+    assert config.vectorstore.url is None
+    assert config.vectorstore.resolved_engine == "edge"
+
+
+def test_url_that_is_a_folder_moves_to_path():
+    config = parse({"vectorstore": {"url": "./qdrant_data"}})
+    assert config.vectorstore.url is None
+    assert config.vectorstore.path == Path("/base/qdrant_data")
+    assert not config.vectorstore.is_remote
+
+
+def test_http_url_is_remote_qdrant():
+    config = parse({"vectorstore": {"url": "http://localhost:6333", "api_key": "k"}})
+    assert config.vectorstore.is_remote
+    assert config.vectorstore.path is None
+    assert config.vectorstore.resolved_engine == "qdrant"
+
+
+def test_engine_qdrant_with_a_path_is_qdrant_local_mode():
+    config = parse({"vectorstore": {"engine": "qdrant", "path": "q"}})
+    assert config.vectorstore.resolved_engine == "qdrant"
+    assert config.vectorstore.path == Path("/base/q")
+
+
+def test_memory_url_needs_engine_qdrant():
+    assert parse({"vectorstore": {"engine": "qdrant", "url": ":memory:"}}).vectorstore.path is None
+    expected = r"vectorstore\.url: ':memory:' needs engine: qdrant \(got engine 'auto'\)"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"vectorstore": {"url": ":memory:"}})
+
+
+def test_url_and_path_together_is_an_error():
+    with pytest.raises(ConfigError, match=r"vectorstore\.path: cannot be set together with url"):
+        parse({"vectorstore": {"url": "http://localhost:6333", "path": "data"}})
+
+
+def test_url_with_other_scheme_is_rejected():
+    expected = r"vectorstore\.url: only http:// and https:// URLs are supported \(got 'grpc://q:6334'\)"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"vectorstore": {"url": "grpc://q:6334"}})
+
+
+def test_collection_name_pattern():
+    expected = r"vectorstore\.collection_name: may only contain letters, digits, '_' and '-' \(got 'my docs'\)"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"vectorstore": {"collection_name": "my docs"}})
+
+
+# --- secrets -----------------------------------------------------------------------------------
+
+
+def test_secrets_do_not_appear_in_repr(monkeypatch):
+    monkeypatch.setenv("RAGWIRE_TEST_SECRET", "sk-very-secret")
+    config = parse({
+        "llm": {"provider": "openai", "model": "gpt-4o-mini", "api_key": "${RAGWIRE_TEST_SECRET}"},
+        "sources": [{"type": "s3", "bucket": "abc", "aws_secret_access_key": "sk-very-secret"}],
+    })
+    assert "sk-very-secret" not in repr(config)
+    assert "sk-very-secret" not in str(config)
+    assert config.llm.api_key.get_secret_value() == "sk-very-secret"
+
+
+def test_secrets_do_not_appear_in_problem_messages(tmp_path):
+    found = problems({"embeddings": {"provider": "openai", "api_key": 123456789}})
+    assert found == ["embeddings.api_key: must be a string"]
+    path = write(tmp_path, "embeddings:\n  provider: openai\n  api_key: sk-secret: oops\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert "sk-secret" not in str(info.value)
+
+
+# --- retriever and rerank ------------------------------------------------------------------------
+
+
+def test_rerank_extra_keys_pass_through():
+    rerank = parse({"retriever": {"rerank": {"batch_size": 16, "device": "cpu"}}}).retriever.rerank
+    assert rerank.options == {"batch_size": 16, "device": "cpu"}
+    assert rerank.model == "BAAI/bge-reranker-base"
+    assert rerank.enabled
+
+
+def test_rerank_model_default_depends_on_provider():
+    rerank = parse({"retriever": {"rerank": {"provider": "cohere"}}}).retriever.rerank
+    assert rerank.model == "rerank-v3.5"
+
+
+def test_rerank_near_miss_of_a_known_key_is_a_typo():
+    # extra keys go to the provider, but `fetchk` there would silently leave fetch_k at its default
+    assert problems({"retriever": {"rerank": {"fetchk": 50}}}) == [
+        "retriever.rerank.fetchk: unknown key (did you mean 'fetch_k'?)"
+    ]
+
+
+def test_rerank_unknown_provider_lists_choices():
+    expected = (
+        r"retriever\.rerank\.provider: 'cohere2' is not a known provider "
+        r"\(did you mean 'cohere'\? choose from: cohere, cross_encoder\)"
+    )
+    with pytest.raises(ConfigError, match=expected):
+        parse({"retriever": {"rerank": {"provider": "cohere2"}}})
+
+
+@pytest.mark.parametrize(
+    ("fetch_k", "top_k", "expected"), [(None, 5, 20), (None, 10, 40), (25, 5, 25), (3, 5, 5)]
+)
+def test_effective_fetch_k(fetch_k, top_k, expected):
+    rerank = parse({"retriever": {"rerank": {"fetch_k": fetch_k}}}).retriever.rerank
+    assert rerank.effective_fetch_k(top_k) == expected
+
+
+def test_hybrid_search_needs_sparse_vectors():
+    expected = r"retriever\.search_type: 'hybrid' needs vectorstore\.use_sparse: true"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"vectorstore": {"use_sparse": False}})
+    config = parse({"vectorstore": {"use_sparse": False}, "retriever": {"search_type": "mmr"}})
+    assert config.retriever.search_type == "mmr"
+
+
+def test_auto_filter_needs_an_llm():
+    with pytest.raises(ConfigError, match=r"retriever\.auto_filter: needs an llm section"):
+        parse({"retriever": {"auto_filter": True}})
+
+
+# --- sources ----------------------------------------------------------------------------------------
+
+
+def test_source_types_are_discriminated():
+    config = parse({"sources": [{"type": "local", "path": "docs", "extensions": ["PDF", ".md"]},
+                                {"type": "s3", "bucket": "filings", "prefix": "2026/"}]})
+    local, s3 = config.sources
+    assert (local.type, local.path, local.extensions) == ("local", Path("/base/docs"), [".pdf", ".md"])
+    assert (s3.type, s3.bucket, s3.prefix) == ("s3", "filings", "2026/")
+
+
+def test_unknown_source_type_lists_known_types():
+    assert problems({"sources": [{"type": "ftp", "host": "x"}]}) == [
+        "sources[0].type: 'ftp' is not a known source type (choose from: local, s3)"
+    ]
+
+
+def test_missing_source_type_is_explained():
+    expected = r"sources\[0\]\.type: missing \(every source needs a type: local or s3\)"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"sources": [{"path": "docs"}]})
+
+
+def test_source_errors_use_list_paths_without_pydantic_tags():
+    sources = [{"type": "local", "path": "d"}, {"type": "s3", "bucket": "ab", "buckett": "x"}]
+    assert problems({"sources": sources}) == [
+        "sources[1].bucket: must be at least 3 characters long (got 'ab')",
+        "sources[1].buckett: unknown key (did you mean 'bucket'?)",
+    ]
+
+
+def test_local_source_needs_a_non_empty_path():
+    assert problems({"sources": [{"type": "local"}, {"type": "local", "path": ""}]}) == [
+        "sources[0].path: required key is missing",
+        "sources[1].path: must not be empty",
+    ]
+
+
+# --- other sections -----------------------------------------------------------------------------
+
+
+def test_defaults():
+    config = parse({})
+    loader, splitter, ingestion = config.loader, config.splitter, config.ingestion
+    assert loader.extensions == DEFAULT_EXTENSIONS
+    assert (loader.recursive, loader.max_file_size_mb, loader.max_files) == (False, 100, 100_000)
+    assert (splitter.strategy, splitter.chunk_size, splitter.chunk_overlap) == ("markdown", 1000, 200)
+    assert (splitter.page_marker, splitter.max_heading_level) == ("<!-- pagebreak -->", 2)
+    assert (ingestion.workers, ingestion.batch_size, ingestion.retries) == (1, 64, 2)
+    assert ingestion.replace_changed and not ingestion.dedup_chunks
+    assert config.llm is None
+    assert config.metadata.enabled and config.metadata.max_chars == 10_000
+    store = config.vectorstore
+    assert (store.engine, store.collection_name, store.use_sparse) == ("auto", "ragwire", True)
+    retriever = config.retriever
+    assert (retriever.search_type, retriever.top_k, retriever.rerank) == ("hybrid", 5, None)
+    assert config.sources == []
+    assert config.generation.max_context_chars == 12_000
+    assert (config.logging.level, config.logging.colored, config.logging.log_file) == ("INFO", False, None)
+
+
+@pytest.mark.parametrize(("provider", "expected"), [
+    ("huggingface", "huggingface:sentence-transformers/all-MiniLM-L6-v2"),
+    ("ollama", "ollama:nomic-embed-text"),
+    ("openrouter", "openrouter:nvidia/llama-nemotron-embed-vl-1b-v2:free"),
+])
+def test_embedding_identity_uses_provider_default(provider, expected):
+    assert parse({"embeddings": {"provider": provider}}).embeddings.identity() == expected
+
+
+def test_embedding_identity_prefers_model_name_then_model():
+    openai = parse({"embeddings": {"provider": "openai", "model": "text-embedding-3-large"}}).embeddings
+    assert openai.identity() == "openai:text-embedding-3-large"
+    both = parse({"embeddings": {"provider": "fastembed", "model": "x", "model_name": "BAAI/bge-base-en"}})
+    assert both.embeddings.identity() == "fastembed:BAAI/bge-base-en"
+
+
+def test_loader_extensions_are_normalised():
+    assert parse({"loader": {"extensions": ["PDF", " .Md "]}}).loader.extensions == [".pdf", ".md"]
+
+
+def test_logging_level_is_case_insensitive():
+    assert parse({"logging": {"level": "debug"}}).logging.level == "DEBUG"
+
+
+def test_system_prompt_must_keep_sentinel():
+    expected = r"generation\.system_prompt: must contain \{sentinel\}: .*refusal detection"
+    with pytest.raises(ConfigError, match=expected):
+        parse({"generation": {"system_prompt": "Answer from the sources."}})
+
+
+def test_config_without_context_resolves_against_cwd(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    config = RagwireConfig(embeddings={"provider": "fastembed"})
+    assert config.vectorstore.path == Path(os.getcwd()) / ".ragwire_data"
+
+
+def test_shipped_example_config_is_valid():
+    example = Path(__file__).resolve().parents[2] / "config.yaml.example"
+    config = load_config(example)
+    assert config.vectorstore.path == example.parent / ".ragwire_data"
+
+
+def test_file_that_is_not_utf8_is_a_config_error(tmp_path):
+    path = tmp_path / "config.yaml"
+    path.write_bytes(b"embeddings:\n  provider: \xff\n")
+    with pytest.raises(ConfigError, match=r"^config\.yaml: not UTF-8 text \(byte 24\)$"):
+        load_config(path)
