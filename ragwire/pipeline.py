@@ -12,6 +12,10 @@ from .logs import get_logger
 
 log = get_logger(__name__)
 
+# Loaded embedding models, shared by every RAGWire in the process: loading one
+# costs seconds and hundreds of MB, and two pipelines on one model are common.
+_EMBEDDINGS: dict[str, Any] = {}
+
 # Metadata written by ragwire itself: never offered as a filter field.
 SYSTEM_FIELDS = frozenset({
     "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
@@ -47,7 +51,10 @@ class RAGWire:
         if self._embedding is None:
             from .providers import get_embedding
 
-            self._embedding = get_embedding(self.config.embeddings)
+            key = self.config.embeddings.model_dump_json()
+            if key not in _EMBEDDINGS:
+                _EMBEDDINGS[key] = get_embedding(self.config.embeddings)
+            self._embedding = _EMBEDDINGS[key]
         return self._embedding
 
     @property

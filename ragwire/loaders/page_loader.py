@@ -1,0 +1,143 @@
+"""PageLoader: like MarkItDownLoader, but keeps page boundaries (PDF pages, PPTX slides).
+
+markitdown returns one flat string, so the "page" splitter strategy reads PDFs
+with pypdf and slide decks with python-pptx here instead.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from ragwire.errors import LoaderError
+from ragwire.loaders import base
+from ragwire.loaders.base import Page, PageLoadResult
+from ragwire.loaders.markitdown_loader import MarkItDownLoader
+
+logger = logging.getLogger(__name__)
+
+# A title placeholder can hold a whole paragraph; labels are metadata, so keep them short.
+_MAX_LABEL = 120
+
+
+class PageLoader(MarkItDownLoader):
+    """Load documents with their pages.
+
+    ``load()`` returns the same dict as :meth:`MarkItDownLoader.load` plus ``pages``:
+    one ``{"page_number", "page_label", "text"}`` per PDF page (pypdf; the label is the
+    printed page label when the PDF defines its own) or per PPTX slide (python-pptx;
+    the label is the slide title).  Every other format has ``pages: None`` — for
+    .txt and .md the text is raw, and PageSplitter finds markers or headings.
+
+    Args:
+        max_file_size_mb: Files larger than this are refused (in MiB).
+    """
+
+    def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:  # type: ignore[override]
+        """Load one document with its pages; never raises for a bad file."""
+        path = base.as_path(file_path)
+        try:
+            text, pages = self.convert_pages(path)
+        except LoaderError as exc:
+            logger.debug("could not load %s: %s", path, exc)
+            return self._failure(path, str(exc))
+        return {**base.success(path, text), "pages": pages}
+
+    def convert_pages(self, file_path: str | os.PathLike[str]) -> tuple[str, list[Page] | None]:
+        """The document's text and its pages (``None`` for formats without pages).
+
+        Raises:
+            LoaderError: one line naming the file, what is wrong and the fix.
+        """
+        path = base.as_path(file_path)
+        ext = path.suffix.lower()
+        if ext not in (".pdf", ".pptx"):
+            return self.convert(path), None
+        data = base.read_file(path, self.max_file_bytes)
+        if ext == ".pdf":
+            pages = _pdf_pages(data, path.name)
+        else:
+            base.check_office(data, path.name, ext)
+            pages = _pptx_pages(data, path.name)
+        text = "\n\n".join(page["text"] for page in pages if page["text"].strip())
+        if not text:
+            raise LoaderError(f"{path.name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
+        return text, pages
+
+    def _failure(self, path: Path, error: str) -> PageLoadResult:
+        return {**base.failure(path, error), "pages": None}
+
+
+def _pdf_pages(data: bytes, name: str) -> list[Page]:
+    reader = base.open_pdf(data, name)
+    labels = _custom_page_labels(reader, name)
+    return [
+        {
+            "page_number": number,
+            "page_label": labels[number - 1] if labels else None,
+            "text": base.pdf_page_text(page, name, number),
+        }
+        for number, page in enumerate(reader.pages, 1)
+    ]
+
+
+def _custom_page_labels(reader: Any, name: str) -> list[str] | None:
+    """The printed page labels ("iv", "A-1") when the PDF defines its own; else ``None``."""
+    try:
+        if "/PageLabels" not in reader.trailer["/Root"]:
+            return None
+        labels = [str(label) for label in reader.page_labels]
+    except Exception as exc:  # noqa: BLE001 — a broken label tree must not lose the text
+        logger.warning("%s: unreadable page labels (%s); using page numbers", name, base.reason(exc))
+        return None
+    if len(labels) != len(reader.pages) or labels == [str(n) for n in range(1, len(labels) + 1)]:
+        return None
+    return labels
+
+
+def _pptx_pages(data: bytes, name: str) -> list[Page]:
+    from pptx import Presentation
+
+    try:
+        presentation = Presentation(io.BytesIO(data))
+        return [_slide_page(number, slide) for number, slide in enumerate(presentation.slides, 1)]
+    except Exception as exc:  # noqa: BLE001 — python-pptx raises KeyError, ValueError, lxml errors…
+        raise LoaderError(
+            f"{name}: not a readable PowerPoint file ({base.reason(exc)}) — re-save it in PowerPoint or LibreOffice"
+        ) from exc
+
+
+def _slide_page(number: int, slide: Any) -> Page:
+    title_shape = slide.shapes.title
+    title = " ".join(title_shape.text_frame.text.split()) if title_shape is not None else ""
+    title_id = title_shape.shape_id if title_shape is not None else None
+    lines = [f"# {title}"] if title else []
+    for shape in _reading_order(slide.shapes):
+        if shape.shape_id != title_id:
+            lines.extend(_shape_lines(shape))
+    if slide.has_notes_slide:
+        notes = slide.notes_slide.notes_text_frame
+        if notes is not None and notes.text.strip():
+            lines.append("Notes: " + " ".join(notes.text.split()))
+    label = title if len(title) <= _MAX_LABEL else title[: _MAX_LABEL - 1] + "…"
+    return {"page_number": number, "page_label": label or None, "text": "\n".join(lines).strip()}
+
+
+def _reading_order(shapes: Any) -> list[Any]:
+    return sorted(shapes, key=lambda shape: (shape.top or 0, shape.left or 0))
+
+
+def _shape_lines(shape: Any) -> list[str]:
+    from pptx.shapes.group import GroupShape
+
+    if isinstance(shape, GroupShape):
+        return [line for child in _reading_order(shape.shapes) for line in _shape_lines(child)]
+    if getattr(shape, "has_table", False) and shape.has_table:
+        rows = [[" ".join(cell.text.split()).replace("|", "\\|") for cell in row.cells] for row in shape.table.rows]
+        return ["| " + " | ".join(row) + " |" for row in rows]
+    if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+        return [" ".join(p.text.split()) for p in shape.text_frame.paragraphs if p.text.strip()]
+    return []

@@ -1,0 +1,92 @@
+"""Text formats (.txt, .md, .csv, .html): decoded here, so encodings are never guessed by markitdown."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ragwire.errors import LoaderError
+from ragwire.loaders.base import reason, tidy_text
+from ragwire.loaders.text import declared_html_charset, decode_bytes
+
+_HTML = (".html", ".htm")
+_DELIMITERS = (",", ";", "\t", "|")
+_SNIFF_LINES = 20
+
+
+def load_plain(data: bytes, ext: str, name: str) -> str:
+    """Turn the bytes of a text-format file into text (markdown for CSV and HTML).
+
+    Args:
+        data: The file's bytes.
+        ext: Its lowercase extension with the dot.
+        name: The file name, for error messages.
+
+    Raises:
+        LoaderError: the HTML converter failed.
+    """
+    if ext in _HTML:
+        html = decode_bytes(data, declared=declared_html_charset(data))
+        try:
+            return html_to_markdown(html)
+        except Exception as exc:  # noqa: BLE001 — bs4/markdownify fail in many ways on broken markup
+            raise LoaderError(f"{name}: could not convert HTML ({reason(exc)}) — check the markup") from exc
+    text = normalize_newlines(decode_bytes(data))
+    if ext == ".csv":
+        return csv_to_markdown(text)
+    return text
+
+
+def normalize_newlines(text: str) -> str:
+    """``\\r\\n`` and lone ``\\r`` become ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def html_to_markdown(html: str) -> str:
+    """Convert already-decoded HTML with markitdown's HTML converter (scripts and styles dropped)."""
+    from markitdown.converters import HtmlConverter  # markitdown costs ~1.5 s to import
+
+    return tidy_text(HtmlConverter().convert_string(html).markdown)
+
+
+def csv_to_markdown(text: str) -> str:
+    """Render CSV as a markdown table; text that does not parse as CSV is returned unchanged.
+
+    The first non-empty row is the header; short rows are padded; ``|`` in cells is escaped.
+    """
+    try:
+        delimiter = _guess_delimiter(text)
+        rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(cell.strip() for cell in row)]
+    except csv.Error:
+        return text
+    if not rows:
+        return text
+    width = max(len(row) for row in rows)
+
+    def line(cells: list[str]) -> str:
+        padded = [_cell(cell) for cell in cells] + [""] * (width - len(cells))
+        return "| " + " | ".join(padded) + " |"
+
+    table = [line(rows[0]), "|" + " --- |" * width]
+    table.extend(line(row) for row in rows[1:])
+    return "\n".join(table)
+
+
+def _guess_delimiter(text: str) -> str:
+    """The delimiter that splits the first lines into the same number (> 1) of fields most often.
+
+    csv.Sniffer is thrown off by short rows and by candidate delimiters inside cells.
+    """
+    lines = [line for line in text.splitlines()[:_SNIFF_LINES] if line.strip()]
+    best, best_score = ",", (0, 0)
+    for delimiter in _DELIMITERS:
+        counts = [len(row) for row in csv.reader(lines, delimiter=delimiter)]
+        usual = max(sorted(set(counts)), key=counts.count) if counts else 0
+        score = (counts.count(usual), usual)
+        if usual > 1 and score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+def _cell(value: str) -> str:
+    return " ".join(value.split()).replace("|", "\\|")

@@ -1,0 +1,242 @@
+"""Safe directory walking: which files under a folder should be loaded, and why others were not.
+
+Symlinks never lead out of the root, cycles are cut, hidden entries, oversized
+files and binary data posing as text are reported instead of loaded.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ragwire.errors import LoaderError
+from ragwire.loaders.formats import TEXT_EXTENSIONS, normalize_extensions
+from ragwire.loaders.text import looks_binary
+
+logger = logging.getLogger(__name__)
+
+_SNIFF_BYTES = 8192
+
+
+@dataclass
+class WalkResult:
+    """What :func:`walk_directory` found.
+
+    Attributes:
+        files: Files to load, sorted by their path relative to the root.
+        skipped: ``(path, reason)`` for every candidate left out, in the same order.
+            Files with an unsupported extension are not candidates and are not listed.
+    """
+
+    files: list[Path] = field(default_factory=list)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
+
+
+def walk_directory(
+    root: str | os.PathLike[str],
+    *,
+    extensions: Iterable[str] | None = None,
+    recursive: bool = False,
+    include_hidden: bool = False,
+    follow_symlinks: bool = False,
+    max_file_bytes: int = 100 * 2**20,
+    max_files: int = 100_000,
+) -> WalkResult:
+    """List the loadable files under ``root``.
+
+    Args:
+        root: A folder, or a single file (listed whatever its extension; the size and
+            binary checks still apply).
+        extensions: Extensions to include (``".pdf"`` or ``"pdf"``); ``None`` means every supported one.
+        recursive: Descend into subfolders.
+        include_hidden: Include files and folders whose name starts with a dot.
+        follow_symlinks: Follow symlinks that stay inside the root; links leading outside
+            it are skipped either way.
+        max_file_bytes: Files larger than this are skipped.
+        max_files: Stop after this many files; one skipped entry says where the walk stopped.
+
+    Returns:
+        The files to load and the skipped candidates with a reason each.
+
+    Raises:
+        LoaderError: ``root`` does not exist.  Unreadable folders below it are skipped, not raised.
+        ValueError: an extension is not supported, or a limit is not positive.
+    """
+    wanted = normalize_extensions(extensions)
+    if max_file_bytes <= 0:
+        raise ValueError(f"max_file_bytes must be positive, got {max_file_bytes}")
+    if max_files <= 0:
+        raise ValueError(f"max_files must be positive, got {max_files}")
+
+    root_path = Path(root).expanduser()
+    if not root_path.exists():
+        raise LoaderError(f"{root_path}: no such file or folder — check the path")
+    walker = _Walker(root_path, wanted, recursive, include_hidden, follow_symlinks, max_file_bytes, max_files)
+    if root_path.is_file():
+        walker.consider_file(root_path)
+    else:
+        walker.walk(root_path)
+    result = walker.finish()
+    logger.debug("walked %s: %d files, %d skipped", root_path, len(result.files), len(result.skipped))
+    return result
+
+
+class _Walker:
+    def __init__(
+        self,
+        root: Path,
+        wanted: frozenset[str],
+        recursive: bool,
+        include_hidden: bool,
+        follow_symlinks: bool,
+        max_file_bytes: int,
+        max_files: int,
+    ) -> None:
+        self.root = root
+        self.real_root = root.resolve()
+        self.wanted = wanted
+        self.recursive = recursive
+        self.include_hidden = include_hidden
+        self.follow_symlinks = follow_symlinks
+        self.max_file_bytes = max_file_bytes
+        self.max_files = max_files
+        self.result = WalkResult()
+        self.found: dict[Path, list[Path]] = {}  # real path -> every path that reached it
+        self.visited_dirs: set[Path] = set()
+        self.truncated = False
+
+    def sort_key(self, path: Path) -> tuple[str, ...]:
+        try:
+            return path.relative_to(self.root).parts
+        except ValueError:
+            return path.parts
+
+    def skip(self, path: Path, reason: str) -> None:
+        self.result.skipped.append((path, reason))
+
+    def walk(self, folder: Path) -> None:
+        """Depth-first over sorted names with an explicit stack: deterministic, no recursion limit.
+
+        Symlinked folders wait until every real folder is done, so a file is
+        listed under its real path rather than under a link to it.
+        """
+        self.visited_dirs.add(folder.resolve())
+        stack = [folder]
+        linked: list[Path] = []
+        while not self.truncated:
+            if not stack:
+                if not linked:
+                    break
+                link = linked.pop(0)
+                real = link.resolve()
+                if real in self.visited_dirs:
+                    self.skip(link, "folder already visited (symlink cycle or duplicate)")
+                    continue
+                self.visited_dirs.add(real)
+                stack.append(link)
+            current = stack.pop()
+            try:
+                with os.scandir(current) as handle:
+                    entries = sorted(handle, key=lambda entry: entry.name)
+            except PermissionError:
+                self.skip(current, "permission denied")
+                continue
+            except OSError as exc:
+                self.skip(current, f"cannot be read ({exc.strerror or exc})")
+                continue
+            subfolders = []
+            for entry in entries:
+                if self.truncated:
+                    break
+                subfolder = self.consider_entry(entry)
+                if subfolder is None:
+                    continue
+                if entry.is_symlink():
+                    linked.append(subfolder)
+                    continue
+                real = subfolder.resolve()
+                if real in self.visited_dirs:
+                    self.skip(subfolder, "folder already visited (symlink cycle or duplicate)")
+                    continue
+                self.visited_dirs.add(real)
+                subfolders.append(subfolder)
+            stack.extend(reversed(subfolders))
+
+    def consider_entry(self, entry: os.DirEntry[str]) -> Path | None:
+        """Handle one folder entry; return it when it is a subfolder to descend into."""
+        path = Path(entry.path)
+        is_link = entry.is_symlink()
+        try:
+            is_dir = entry.is_dir(follow_symlinks=True)
+        except OSError:
+            is_dir = False
+        if not is_dir and path.suffix.lower() not in self.wanted:
+            return None
+        if is_dir and not self.recursive:
+            return None
+        if entry.name.startswith(".") and not self.include_hidden:
+            self.skip(path, "hidden")
+            return None
+        if is_link:
+            if not self.follow_symlinks:
+                self.skip(path, "symlink not followed")
+                return None
+            if not path.resolve().is_relative_to(self.real_root):
+                self.skip(path, "symlink points outside the root")
+                return None
+        if is_dir:
+            return path
+        self.consider_file(path)
+        return None
+
+    def consider_file(self, path: Path) -> None:
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            self.skip(path, "broken symlink")
+            return
+        except OSError as exc:
+            self.skip(path, f"cannot be read ({exc.strerror or exc})")
+            return
+        real = path.resolve()
+        if real in self.found:
+            self.found[real].append(path)
+            return
+        if len(self.found) >= self.max_files:
+            self.skip(path, f"stopped at the max_files limit of {self.max_files}")
+            self.truncated = True
+            return
+        if stat.st_size > self.max_file_bytes:
+            self.skip(path, f"larger than {self.max_file_bytes / 2**20:.1f} MB limit")
+            return
+        if path.suffix.lower() in TEXT_EXTENSIONS:
+            try:
+                with open(path, "rb") as handle:
+                    sample = handle.read(_SNIFF_BYTES)
+            except OSError as exc:
+                self.skip(path, f"cannot be read ({exc.strerror or exc})")
+                return
+            if looks_binary(sample):
+                self.skip(path, "binary content in a text file")
+                return
+        self.found[real] = [path]
+
+    def links_on_the_way(self, path: Path) -> int:
+        """How many symlinks lie between the root and ``path`` (``path`` included)."""
+        parts = self.sort_key(path)
+        return sum((self.root.joinpath(*parts[: i + 1])).is_symlink() for i in range(len(parts)))
+
+    def finish(self) -> WalkResult:
+        """Pick one path per real file (a path without symlinks if there is one) and sort."""
+        for paths in self.found.values():
+            keep = min(paths, key=lambda p: (self.links_on_the_way(p), self.sort_key(p)))
+            self.result.files.append(keep)
+            for other in paths:
+                if other is not keep:
+                    self.skip(other, f"same file as {keep}")
+        self.result.files.sort(key=self.sort_key)
+        self.result.skipped.sort(key=lambda item: self.sort_key(item[0]))
+        return self.result

@@ -1,0 +1,110 @@
+"""split_text: one entry point from text (or pages) to chunks, for every splitter strategy.
+
+Each :class:`Piece` carries the metadata its strategy knows: ``heading_path`` for
+"markdown", ``page_number`` / ``page_total`` / ``page_label`` for "page".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragwire.splitting.factories import check_chunking, get_code_splitter, get_markdown_splitter, get_splitter
+from ragwire.splitting.markdown import split_sections
+from ragwire.splitting.page_splitter import DEFAULT_PAGE_MARKER, PageSplitter
+
+STRATEGIES: tuple[str, ...] = ("markdown", "recursive", "code", "page")
+HEADING_SEPARATOR = " > "
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A chunk of text and what is known about where it came from."""
+
+    text: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def split_text(
+    text: str,
+    *,
+    strategy: str,
+    chunk_size: int,
+    chunk_overlap: int,
+    separators: Sequence[str] | None = None,
+    page_marker: str = DEFAULT_PAGE_MARKER,
+    max_heading_level: int = 2,
+    pages: Sequence[Mapping[str, Any]] | None = None,
+) -> list[Piece]:
+    """Split a document into pieces with the given strategy.
+
+    Strategies:
+        ``markdown``: sections under headings (fenced code ignored), each piece with its
+        ``heading_path`` (``"Guide > Install > Linux"``, absent before the first heading);
+        sections longer than ``chunk_size`` are split further with the markdown splitter.
+        ``recursive``: :func:`get_splitter` with ``separators``.
+        ``code``: :func:`get_code_splitter`.
+        ``page``: one piece per page with ``page_number``, ``page_total`` and, when known,
+        ``page_label``; uses ``pages`` when given, else finds pages in ``text``.
+        ``chunk_size`` and ``chunk_overlap`` do not apply.
+
+    Empty and whitespace-only pieces are dropped.  The result is deterministic.
+
+    Raises:
+        ValueError: unknown strategy or out-of-range chunk settings (the message names the field).
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}")
+    if strategy == "page":
+        splitter = PageSplitter(page_marker=page_marker, max_heading_level=max_heading_level)
+        chunks = splitter.split_pages(pages) if pages is not None else splitter.split(text)
+        return [Piece(chunk["text"], _page_metadata(chunk)) for chunk in chunks]
+    check_chunking(chunk_size, chunk_overlap)
+    if strategy == "markdown":
+        return _markdown_pieces(text, chunk_size, chunk_overlap)
+    if strategy == "code":
+        texts = get_code_splitter(chunk_size, chunk_overlap).split_text(text)
+    else:
+        texts = get_splitter(chunk_size, chunk_overlap, separators).split_text(text)
+    return [Piece(chunk) for chunk in texts if chunk.strip()]
+
+
+def _page_metadata(chunk: Mapping[str, Any]) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"page_number": chunk["page_number"], "page_total": chunk["page_total"]}
+    if chunk["page_label"] is not None:
+        metadata["page_label"] = chunk["page_label"]
+    return metadata
+
+
+def _markdown_pieces(text: str, chunk_size: int, chunk_overlap: int) -> list[Piece]:
+    splitter = get_markdown_splitter(chunk_size, chunk_overlap)
+    pieces: list[Piece] = []
+
+    def emit(content: str, trail: list[tuple[int, str]]) -> None:
+        path = HEADING_SEPARATOR.join(title for _, title in trail if title)
+        metadata = {"heading_path": path} if path else {}
+        parts = [content] if len(content) <= chunk_size else splitter.split_text(content)
+        pieces.extend(Piece(part, dict(metadata)) for part in parts if part.strip())
+
+    trail: list[tuple[int, str]] = []  # (level, title) of the headings above the current section
+    carried = ""  # headings with no text of their own travel into the next section
+    for section in split_sections(text):
+        if section.level:
+            while trail and trail[-1][0] >= section.level:
+                trail.pop()
+            trail.append((section.level, section.title or ""))
+            if _heading_only(section.text):
+                carried += section.text.strip() + "\n\n"
+                continue
+        content = (carried + section.text).strip()
+        carried = ""
+        if content:
+            emit(content, trail)
+    if carried.strip():
+        emit(carried.strip(), trail)
+    return pieces
+
+
+def _heading_only(section_text: str) -> bool:
+    return len(section_text.strip().splitlines()) <= 1

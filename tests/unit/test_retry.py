@@ -1,0 +1,165 @@
+"""The retry policy: what is retried, how long it waits, and what it raises."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from ragwire.errors import ProviderError
+from ragwire.providers.retry import backoff_delay, call_with_retries, classify
+
+
+class _StatusError(Exception):
+    """Shaped like an SDK's HTTP error: a ``status_code`` attribute."""
+
+    def __init__(self, status_code: int, message: str = "provider said no") -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+class _Flaky:
+    """Raises the scripted exceptions in order, then returns ``"ok"``."""
+
+    def __init__(self, *errors: BaseException) -> None:
+        self.errors = list(errors)
+        self.calls = 0
+
+    def __call__(self, *args: object, **kwargs: object) -> str:
+        self.calls += 1
+        if self.errors:
+            raise self.errors.pop(0)
+        return "ok"
+
+
+@pytest.mark.parametrize(
+    "error", [TypeError("bad arg"), KeyError("k"), ValueError("v"), AttributeError("a")]
+)
+def test_programming_error_reraises_immediately_without_sleeping(error: Exception) -> None:
+    sleeps: list[float] = []
+    fn = _Flaky(error)
+    with pytest.raises(type(error)) as info:
+        call_with_retries(fn, retries=5, sleep=sleeps.append)
+    assert info.value is error
+    assert fn.calls == 1
+    assert sleeps == []
+
+
+def test_retryable_error_succeeds_on_third_attempt_after_two_growing_sleeps() -> None:
+    sleeps: list[float] = []
+    fn = _Flaky(ConnectionError("refused"), _StatusError(503))
+    assert call_with_retries(fn, "x", retries=3, backoff=0.5, sleep=sleeps.append) == "ok"
+    assert fn.calls == 3
+    assert len(sleeps) == 2
+    # full jitter: each sleep lies under its ceiling, and the ceiling doubles
+    assert 0.0 <= sleeps[0] <= 0.5
+    assert 0.0 <= sleeps[1] <= 1.0
+
+
+def test_backoff_ceiling_doubles_per_attempt_and_stops_at_max_backoff() -> None:
+    at_top = [backoff_delay(n, 0.5, 3.0, rand=lambda: 1.0) for n in range(5)]
+    assert at_top == [0.5, 1.0, 2.0, 3.0, 3.0]
+    assert backoff_delay(4, 0.5, 3.0, rand=lambda: 0.0) == 0.0
+
+
+def test_non_retryable_4xx_raises_at_once_as_provider_error() -> None:
+    sleeps: list[float] = []
+    original = _StatusError(401, "invalid api key")
+    fn = _Flaky(original, _StatusError(401))
+    with pytest.raises(
+        ProviderError, match=r"^embed batch 0 failed: _StatusError: invalid api key$"
+    ) as info:
+        call_with_retries(fn, retries=4, what="embed batch 0", sleep=sleeps.append)
+    assert info.value.retryable is False
+    assert info.value.__cause__ is original
+    assert fn.calls == 1
+    assert sleeps == []
+
+
+def test_message_after_exhaustion_is_one_line_without_secrets() -> None:
+    error = _StatusError(
+        500, "upstream exploded\nAuthorization: Bearer sk-abcdefghijkl\n  at line 3"
+    )
+    fn = _Flaky(error, error, error)
+    with pytest.raises(ProviderError) as info:
+        call_with_retries(fn, retries=2, what="embed batch 7", sleep=lambda _s: None)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(
+        "embed batch 7 failed after 3 attempts: _StatusError: upstream exploded"
+    )
+    assert "sk-abcdefghijkl" not in message
+    assert info.value.retryable is True
+    assert fn.calls == 3
+
+
+def test_zero_retries_means_one_attempt() -> None:
+    fn = _Flaky(TimeoutError("slow"))
+    with pytest.raises(ProviderError, match="failed after 1 attempt: TimeoutError: slow"):
+        call_with_retries(fn, retries=0, sleep=lambda _s: None)
+    assert fn.calls == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "retryable"),
+    [(429, True), (408, True), (500, True), (503, True), (400, False), (401, False), (404, False)],
+)
+def test_classify_by_http_status(status: int, retryable: bool) -> None:
+    error = classify(_StatusError(status))
+    assert error is not None
+    assert error.retryable is retryable
+
+
+def test_classify_httpx_errors() -> None:
+    request = httpx.Request("POST", "http://127.0.0.1:1/api/embed")
+    timeout = classify(httpx.ReadTimeout("timed out", request=request))
+    assert timeout is not None and timeout.retryable
+    response = httpx.Response(502, request=request)
+    bad_gateway = classify(httpx.HTTPStatusError("502", request=request, response=response))
+    assert bad_gateway is not None and bad_gateway.retryable
+    response = httpx.Response(422, request=request)
+    unprocessable = classify(httpx.HTTPStatusError("422", request=request, response=response))
+    assert unprocessable is not None and not unprocessable.retryable
+
+
+def test_classify_returns_none_for_unrecognised_errors() -> None:
+    assert classify(RuntimeError("something else")) is None
+    assert classify(FileNotFoundError("model.bin")) is None
+
+
+def test_bug_raised_while_handling_network_error_is_not_retried() -> None:
+    # Guards against classifying by __context__: a TypeError raised inside an
+    # ``except ConnectionError`` block must surface at once, not be retried.
+    def buggy() -> None:
+        try:
+            raise ConnectionError("refused")
+        except ConnectionError:
+            raise TypeError("bug in handler") from None
+
+    calls: list[float] = []
+    with pytest.raises(TypeError, match="bug in handler"):
+        call_with_retries(buggy, retries=3, sleep=calls.append)
+    assert calls == []
+
+
+def test_wrapped_network_error_is_retryable_through_its_cause() -> None:
+    class WrapperError(Exception):
+        pass
+
+    try:
+        try:
+            raise ConnectionResetError("peer reset")
+        except ConnectionResetError as exc:
+            raise WrapperError("provider call failed") from exc
+    except WrapperError as wrapped:
+        error = classify(wrapped)
+    assert error is not None and error.retryable
+    assert "peer reset" in str(error)
+
+
+def test_non_retryable_provider_error_is_raised_unchanged() -> None:
+    original = ProviderError("quota exhausted", retryable=False)
+    fn = _Flaky(original)
+    with pytest.raises(ProviderError) as info:
+        call_with_retries(fn, retries=3, sleep=lambda _s: None)
+    assert info.value is original
+    assert fn.calls == 1
