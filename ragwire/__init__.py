@@ -22,6 +22,23 @@ from .pipeline import RAGWire
 from .providers import get_embedding
 from .splitting import PageSplitter, get_code_splitter, get_markdown_splitter, get_splitter
 
+# LangChain's retriever machinery costs ~0.6 s to import; load these on first use.
+_LAZY = {
+    "QdrantStore": "ragwire.retrieval.vectorstore",
+    "get_retriever": "ragwire.retrieval.vectorstore",
+    "hybrid_search": "ragwire.retrieval.vectorstore",
+    "mmr_search": "ragwire.retrieval.vectorstore",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'ragwire' has no attribute {name!r}")
+
+
 __all__ = [
     "ConfigError",
     "IngestError",
@@ -30,6 +47,7 @@ __all__ = [
     "MissingDependencyError",
     "PageLoader",
     "PageSplitter",
+    "QdrantStore",
     "ProviderError",
     "RAGWire",
     "RagwireConfig",
@@ -41,8 +59,11 @@ __all__ = [
     "get_embedding",
     "get_logger",
     "get_markdown_splitter",
+    "get_retriever",
     "get_splitter",
+    "hybrid_search",
     "load_config",
+    "mmr_search",
     "setup_colored_logging",
     "setup_logging",
     "sha256_chunk",

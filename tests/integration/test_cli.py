@@ -1,0 +1,99 @@
+"""The `ragwire` command, driven end to end on the bundled examples."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import yaml
+from click.testing import CliRunner
+
+from ragwire.cli import main
+
+from ..conftest import EXAMPLES
+from .helpers import write_config, write_topics
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_ingest_twice_skips_every_file_the_second_time(tmp_path):
+    config = str(write_config(tmp_path))
+    first = run("ingest", str(EXAMPLES), "--config", config, "--json")
+    assert first.exit_code == 0, first.output
+    stats = json.loads(first.stdout)
+    assert stats["processed"] == stats["total"] >= 7 and stats["failed"] == 0
+    second = run("ingest", str(EXAMPLES), "--config", config, "--json")
+    again = json.loads(second.stdout)
+    assert again["skipped"] == again["total"] == stats["total"]
+    assert again["chunks_created"] == 0 and again["embedded_chunks"] == 0
+
+
+def test_retrieve_prints_ranked_results_with_file_names(tmp_path):
+    config = str(write_config(tmp_path))
+    run("ingest", str(EXAMPLES), "--config", config)
+    result = run("retrieve", "What does error E-4711 mean?", "--config", config, "--top-k", "3")
+    assert result.exit_code == 0
+    lines = [line for line in result.stdout.splitlines() if line[:2] in ("1.", "2.", "3.")]
+    assert len(lines) == 3
+    assert "troubleshooting.txt" in lines[0]
+
+
+def test_retrieve_filters_and_json_output(tmp_path):
+    config = str(write_config(tmp_path))
+    run("ingest", str(EXAMPLES), "--config", config)
+    result = run("retrieve", "warranty", "--config", config, "--filter", "file_type=PDF", "--json")
+    hits = json.loads(result.stdout)
+    assert hits and {h["metadata"]["file_type"] for h in hits} == {"pdf"}
+
+
+def test_stats_reports_the_collection(tmp_path):
+    config = str(write_config(tmp_path))
+    docs = write_topics(tmp_path / "docs")
+    run("ingest", str(docs[0]), "--config", config)
+    info = json.loads(run("stats", "--config", config, "--json").stdout)
+    assert info["collection_name"] == "test_docs" and info["total_documents"] >= 1 and info["vector_size"] == 384
+
+
+def test_ingest_exits_1_when_every_file_failed(tmp_path):
+    config = str(write_config(tmp_path))
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "broken.pdf").write_bytes(b"%PDF-1.7 garbage")
+    result = run("ingest", str(bad), "--config", config)
+    assert result.exit_code == 1
+    assert "broken.pdf" in result.stderr
+
+
+def test_a_bad_config_fails_with_one_line_per_problem(tmp_path, monkeypatch):
+    monkeypatch.delenv("RAGWIRE_TEST_UNSET", raising=False)
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({
+        "splitter": {"chunk_sizee": 500},
+        "embeddings": {"provider": "huggingfac", "api_key": "${RAGWIRE_TEST_UNSET}"},
+    }))
+    result = run("stats", "--config", str(config))
+    assert result.exit_code == 1
+    problems = [line for line in result.stderr.splitlines() if line.startswith("  ")]
+    assert len(problems) == 3
+    assert any("chunk_sizee" in p and "chunk_size" in p for p in problems)
+    assert any("RAGWIRE_TEST_UNSET" in p for p in problems)
+    assert any("huggingfac" in p and "huggingface" in p for p in problems)
+
+
+def test_a_missing_config_file_is_a_one_line_error(tmp_path):
+    result = run("stats", "--config", str(tmp_path / "nope.yaml"))
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and "config file not found" in result.stderr
+
+
+def test_a_bad_option_is_a_usage_error():
+    result = run("retrieve", "q", "--top-k", "zero")
+    assert result.exit_code == 2
+
+
+def test_version_runs_as_a_real_command():
+    out = subprocess.run([sys.executable, "-m", "ragwire.cli", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and "ragwire, version 0.1.0" in out.stdout

@@ -1,0 +1,56 @@
+"""The low-level QdrantStore and the LangChain helpers, on both engines."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragwire import QdrantStore, get_embedding, get_retriever, hybrid_search, mmr_search
+from ragwire.errors import ConfigError
+
+
+@pytest.fixture(scope="module")
+def embedding():
+    return get_embedding({"provider": "huggingface", "model_name": "sentence-transformers/all-MiniLM-L6-v2"})
+
+
+@pytest.fixture(params=["edge", "qdrant"])
+def store(request, tmp_path, embedding):
+    config = {"path": str(tmp_path / "s"), "engine": request.param}
+    s = QdrantStore(config, embedding, collection_name="low_level")
+    s.create_collection(use_sparse=True)
+    vs = s.get_store(use_sparse=True)
+    vs.add_texts(
+        ["Part SKU-88213-B is the left wheel", "Charging takes three hours", "Bread bakes for forty minutes"],
+        metadatas=[{"kind": "parts", "file_hash": "abc"}, {"kind": "manual"}, {"kind": "Recipes"}],
+    )
+    return s
+
+
+def test_store_searches_through_the_langchain_interface(store):
+    vs = store.get_store()
+    assert vs.similarity_search("how long to recharge", k=1)[0].page_content.startswith("Charging")
+    assert hybrid_search(vs, "SKU-88213-B", k=1)[0].page_content.startswith("Part")
+    assert len(mmr_search(vs, "anything", k=2)) == 2
+    docs = get_retriever(vs, top_k=1, search_type="hybrid").invoke("bread")
+    assert docs[0].metadata["kind"] == "Recipes"
+
+
+def test_store_filters_and_facets(store):
+    vs = store.get_store()
+    hits = vs.similarity_search("anything", k=5, filter={"kind": "recipes"})
+    assert [h.metadata["kind"] for h in hits] == ["Recipes"]
+    assert sorted(store.get_field_values(["kind"])["kind"]) == ["Recipes", "manual", "parts"]
+    assert store.file_hash_exists("abc") and not store.file_hash_exists("zzz")
+    assert "kind" in store.get_metadata_keys()
+    info = store.get_collection_info()
+    assert info["points_count"] == 3 and info["vector_size"] == 384
+
+
+def test_get_retriever_rejects_unknown_search_types(store):
+    with pytest.raises(ConfigError, match="not one of"):
+        get_retriever(store.get_store(), search_type="fuzzy")
+
+
+def test_store_config_errors_name_the_key(embedding):
+    with pytest.raises(ConfigError, match="collection_name"):
+        QdrantStore({"path": "/tmp/x"}, embedding, collection_name="bad name!")
