@@ -61,7 +61,14 @@ class ProviderError(RagwireError):
 
 
 class StoreError(RagwireError):
-    """The vector store failed or does not match the configuration."""
+    """The vector store failed or does not match the configuration.
+
+    ``retryable`` is true when the store was unreachable: the same write may succeed later.
+    """
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
 
 
 class StoreLockedError(StoreError):

@@ -87,6 +87,7 @@ class IngestRunner:
         self.settings = settings
         self.extract_metadata = extract_metadata
         self.progress = sys.stderr.isatty() if progress is None else progress
+        self._bar = None
 
     # -- planning (main thread; reads the store) --------------------------
     def _plan(self, paths: list[str], force: bool, run_id: str) -> Iterator[Prepared | _Outcome]:
@@ -126,7 +127,7 @@ class IngestRunner:
         stats = new_stats(len(paths))
         run_id = uuid.uuid4().hex
         self._written_points = 0
-        bar = self._bar(len(paths))
+        bar = self._bar = self._make_bar(len(paths))
         pending: list[Prepared] = []
         pending_chunks = 0
         window = max(2 * self.settings.workers, 2)
@@ -181,7 +182,7 @@ class IngestRunner:
         )
         return stats
 
-    def _bar(self, total: int):
+    def _make_bar(self, total: int):
         from tqdm import tqdm
 
         return tqdm(total=total, unit="file", desc="ingest", disable=not self.progress, leave=False)
@@ -262,6 +263,8 @@ class IngestRunner:
                 message = f"{doc.path.name}: {exc}"
                 stats["errors"].append({"file": str(doc.path), "error": message})
                 log.warning("%s", message)
+        if self._bar is not None:
+            self._bar.set_postfix(chunks=stats["chunks_created"], refresh=False)
         return len(docs)
 
     def _write(self, doc: Prepared, vectors, stats, run_id: str, force: bool) -> None:
@@ -273,14 +276,18 @@ class IngestRunner:
             if doc.reuse.get(meta["content_hash"]) is not None and doc.reuse[meta["content_hash"]][0] is dense:
                 reused += 1
             records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), text, meta, dense, sparse))
-        self.collection.discard_pending(doc.source)
-        self.collection.ensure_indexes(records[0].metadata)
-        size = self.settings.batch_size
-        for start in range(0, len(records), size):
-            self.collection.write_pending(records[start:start + size], run_id)
-        removed = self.collection.commit_source(
-            doc.source, doc.file_hash, run_id, keep_other_versions=not self.settings.replace_changed
-        )
+        s = self.settings
+        # Every step is idempotent (fixed ids, filters), so a retried write cannot duplicate.
+        def retried(fn, *args, **kwargs):
+            return call_with_retries(fn, *args, retries=s.retries, backoff=s.retry_backoff,
+                                     what="store write", **kwargs)
+
+        retried(self.collection.discard_pending, doc.source)
+        retried(self.collection.ensure_indexes, records[0].metadata)
+        for start in range(0, len(records), s.batch_size):
+            retried(self.collection.write_pending, records[start:start + s.batch_size], run_id)
+        removed = retried(self.collection.commit_source, doc.source, doc.file_hash, run_id,
+                          keep_other_versions=not s.replace_changed)
         self._written_points += len(records)
         stats["processed"] += 1
         stats["chunks_created"] += len(records)

@@ -87,7 +87,8 @@ class ServerEngine(Engine):
             if name in {"ResponseHandlingException", "ConnectError", "ConnectTimeout", "ReadTimeout"}:
                 raise StoreError(
                     f"Qdrant at {self.location} is unreachable during {what}: {exc}. "
-                    "Check vectorstore.url and that the server is running."
+                    "Check vectorstore.url and that the server is running.",
+                    retryable=True,
                 ) from exc
             if name == "UnexpectedResponse":
                 raise StoreError(f"Qdrant at {self.location} refused {what}: {exc}") from exc

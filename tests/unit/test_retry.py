@@ -163,3 +163,27 @@ def test_non_retryable_provider_error_is_raised_unchanged() -> None:
         call_with_retries(fn, retries=3, sleep=lambda _s: None)
     assert info.value is original
     assert fn.calls == 1
+
+
+def test_an_unreachable_store_is_retried_but_a_store_mismatch_is_not() -> None:
+    from ragwire.errors import StoreError
+
+    attempts = []
+
+    def flaky_write() -> str:
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise StoreError("Qdrant at http://q:6333 is unreachable during upsert", retryable=True)
+        return "written"
+
+    assert call_with_retries(flaky_write, retries=2, sleep=lambda s: None) == "written"
+    assert len(attempts) == 3
+
+    def mismatch() -> None:
+        attempts.append(1)
+        raise StoreError("collection holds vectors from another model")
+
+    attempts.clear()
+    with pytest.raises(StoreError, match="another model"):
+        call_with_retries(mismatch, retries=2, sleep=lambda s: None)
+    assert len(attempts) == 1
