@@ -25,6 +25,9 @@ from .prepare import Prepared, SplitSettings, prepare_file
 
 log = get_logger(__name__)
 
+# Files whose stored state is read in one query while planning.
+_PLAN_WINDOW = 256
+
 
 @dataclass
 class IngestSettings:
@@ -91,35 +94,45 @@ class IngestRunner:
 
     # -- planning (main thread; reads the store) --------------------------
     def _plan(self, paths: list[str], force: bool, run_id: str) -> Iterator[Prepared | _Outcome]:
+        """Decide per file: skip, fail early, or prepare.  Store state is read for
+        ``_PLAN_WINDOW`` files at a time, so an unchanged corpus costs few queries."""
         seen: set[str] = set()
-        for index, raw in enumerate(paths):
-            path = Path(raw)
-            source = source_id(raw)
-            if source in seen:
-                yield _Outcome(index, path, "skipped", "listed twice in this run")
-                continue
-            seen.add(source)
-            if not path.is_file():
-                yield _Outcome(index, path, "failed", f"{path.name}: file not found at {source}")
-                continue
-            try:
-                file_hash = sha256_file_from_path(path)
-            except OSError as exc:
-                yield _Outcome(index, path, "failed", f"{path.name}: cannot read ({exc.strerror or exc})")
-                continue
-            state = self.collection.source_state(source)
-            if not force and state.has_complete(file_hash):
-                if self.settings.replace_changed and not state.is_clean:
-                    # A run died between flip and cleanup: finish its job now.
-                    removed = self.collection.remove_other_versions(source, file_hash)
-                    log.info("%s: removed %d leftover chunks of an interrupted run", path.name, removed)
-                yield _Outcome(index, path, "skipped", "unchanged")
-                continue
-            item = Prepared(index=index, path=path, source=source, file_hash=file_hash)
-            item.replacing = bool(state.complete)
-            if state.complete:
-                item.reuse = self.collection.stored_vectors(source)
-            yield item
+        for start in range(0, len(paths), _PLAN_WINDOW):
+            decided: list[Prepared | _Outcome] = []
+            window: list[tuple[int, Path, str, str]] = []
+            for index in range(start, min(start + _PLAN_WINDOW, len(paths))):
+                raw = paths[index]
+                path = Path(raw)
+                source = source_id(raw)
+                if source in seen:
+                    decided.append(_Outcome(index, path, "skipped", "listed twice in this run"))
+                    continue
+                seen.add(source)
+                if not path.is_file():
+                    decided.append(_Outcome(index, path, "failed", f"{path.name}: file not found at {source}"))
+                    continue
+                try:
+                    window.append((index, path, source, sha256_file_from_path(path)))
+                except OSError as exc:
+                    reason = f"{path.name}: cannot read ({exc.strerror or exc})"
+                    decided.append(_Outcome(index, path, "failed", reason))
+            states = self.collection.source_states([source for _, _, source, _ in window])
+            for index, path, source, file_hash in window:
+                state = states[source]
+                if not force and state.has_complete(file_hash):
+                    if self.settings.replace_changed and not state.is_clean:
+                        # A run died between flip and cleanup: finish its job now.
+                        removed = self.collection.remove_other_versions(source, file_hash)
+                        log.info("%s: removed %d leftover chunks of an interrupted run", path.name, removed)
+                    decided.append(_Outcome(index, path, "skipped", "unchanged"))
+                    continue
+                item = Prepared(index=index, path=path, source=source, file_hash=file_hash)
+                item.replacing = bool(state.complete)
+                if state.complete:
+                    item.reuse = self.collection.stored_vectors(source)
+                decided.append(item)
+            # Outcomes go out in input order, so stats and logs never depend on timing.
+            yield from sorted(decided, key=lambda d: d.index)
 
     # -- the run ----------------------------------------------------------
     def run(self, paths: Iterable[str | Path], force: bool = False) -> dict[str, Any]:

@@ -276,28 +276,35 @@ class Collection:
 
     # -- state -----------------------------------------------------------
     def source_state(self, source: str) -> SourceState:
-        complete: dict[str, int] = {}
-        expected: dict[str, int] = {}
-        pending = 0
+        return self.source_states([source])[source]
+
+    def source_states(self, sources: list[str]) -> dict[str, SourceState]:
+        """What the collection holds for each of ``sources``, read in one pass over their chunks."""
+        states = {s: SourceState(complete={}, pending=0, expected={}) for s in sources}
+        if not sources:
+            return states
+        flt = Filter(must=[Cond(meta_path("source"), any_of=tuple(sources))])
         offset = None
-        flt = source_filter(source)
         while True:
             records, offset = self.engine.scroll(
-                flt, limit=512, offset=offset,
-                fields=[STATE_KEY, meta_path("file_hash"), meta_path("total_chunks")],
+                flt, limit=1024, offset=offset,
+                fields=[STATE_KEY, meta_path("source"), meta_path("file_hash"), meta_path("total_chunks")],
             )
             for rec in records:
                 meta = rec.payload.get(META_KEY, {})
+                state = states.get(meta.get("source"))
+                if state is None:
+                    continue
                 if rec.payload.get(STATE_KEY) == STATE_COMPLETE:
                     fh = meta.get("file_hash", "")
-                    complete[fh] = complete.get(fh, 0) + 1
+                    state.complete[fh] = state.complete.get(fh, 0) + 1
                     if "total_chunks" in meta:
-                        expected[fh] = int(meta["total_chunks"])
+                        state.expected[fh] = int(meta["total_chunks"])
                 else:
-                    pending += 1
+                    state.pending += 1
             if offset is None:
                 break
-        return SourceState(complete=complete, pending=pending, expected=expected)
+        return states
 
     def stored_vectors(self, source: str) -> dict[str, tuple[list[float] | None, Any]]:
         """content_hash → (dense, sparse) of a source's complete chunks, for reuse."""
