@@ -140,9 +140,12 @@ class IngestRunner:
         stats = new_stats(len(paths))
         run_id = uuid.uuid4().hex
         self._written_points = 0
+        # Files wait here, in input order, until every chunk has its vectors.
+        self._ready: deque[Prepared | _Outcome] = deque()
+        self._todo: list[tuple[Prepared, int, str]] = []
+        self._vectors: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self._missing: dict[int, int] = {}
         bar = self._bar = self._make_bar(len(paths))
-        pending: list[Prepared] = []
-        pending_chunks = 0
         window = max(2 * self.settings.workers, 2)
         with ThreadPoolExecutor(max_workers=self.settings.workers, thread_name_prefix="ragwire-prep") as pool:
             queue: deque[Future] = deque()
@@ -169,21 +172,13 @@ class IngestRunner:
             while len(queue) < window and submit_next():
                 pass
             while queue:
-                outcome = queue.popleft().result()
+                item = queue.popleft().result()
                 submit_next()
-                if isinstance(outcome, _Outcome):
-                    # Earlier prepared files are written first so logs stay in input order.
-                    self._flush(pending, stats, run_id, force)
-                    pending, pending_chunks = [], 0
-                    self._record_outcome(outcome, stats)
-                    bar.update(1)
-                    continue
-                pending.append(outcome)
-                pending_chunks += len(outcome.chunks)
-                if pending_chunks >= self.settings.batch_size:
-                    bar.update(self._flush(pending, stats, run_id, force))
-                    pending, pending_chunks = [], 0
-            bar.update(self._flush(pending, stats, run_id, force))
+                self._accept(item)
+                self._embed(final=False)
+                self._drain(stats, run_id, force)
+            self._embed(final=True)
+            self._drain(stats, run_id, force)
         bar.close()
         if self._written_points and self._written_points >= self.settings.optimize_after_points:
             if self.collection.engine.optimize():
@@ -199,6 +194,50 @@ class IngestRunner:
         from tqdm import tqdm
 
         return tqdm(total=total, unit="file", desc="ingest", disable=not self.progress, leave=False)
+
+    def _accept(self, item: Prepared | _Outcome) -> None:
+        """Queue a planned or prepared file; its chunks without reusable vectors await embedding."""
+        self._ready.append(item)
+        if not isinstance(item, Prepared) or item.error:
+            return
+        missing = 0
+        for ci, (text, meta) in enumerate(item.chunks):
+            reused = item.reuse.get(meta["content_hash"])
+            if reused is not None and (self.sparse is None or reused[1] is not None):
+                self._vectors[(item.index, ci)] = reused
+            else:
+                self._todo.append((item, ci, text))
+                missing += 1
+        self._missing[item.index] = missing
+
+    def _drain(self, stats: dict[str, Any], run_id: str, force: bool) -> None:
+        """Write or record every file at the head of the queue that is ready, in input order."""
+        while self._ready:
+            head = self._ready[0]
+            if isinstance(head, Prepared) and not head.error and self._missing.get(head.index, 0):
+                return
+            self._ready.popleft()
+            if isinstance(head, _Outcome):
+                self._record_outcome(head, stats)
+            elif head.error:
+                self._fail(head, head.error, stats)
+            else:
+                try:
+                    self._write(head, stats, run_id, force)
+                except RagwireError as exc:
+                    self._fail(head, f"{head.path.name}: {exc}", stats)
+                for ci in range(len(head.chunks)):
+                    self._vectors.pop((head.index, ci), None)
+            self._missing.pop(getattr(head, "index", -1), None)
+            if self._bar is not None:
+                self._bar.update(1)
+                self._bar.set_postfix(chunks=stats["chunks_created"], refresh=False)
+
+    @staticmethod
+    def _fail(doc: Prepared, message: str, stats: dict[str, Any]) -> None:
+        stats["failed"] += 1
+        stats["errors"].append({"file": str(doc.path), "error": message})
+        log.warning("%s", message)
 
     @staticmethod
     def _record_outcome(outcome: _Outcome, stats: dict[str, Any]) -> None:
@@ -222,70 +261,44 @@ class IngestRunner:
             sparse = [tuple(v) for v in self.sparse.embed_documents(texts)]
         return dense, sparse
 
-    def _embed(self, docs: list[Prepared], stats: dict[str, Any]) -> dict[tuple[int, int], tuple[Any, Any]]:
-        vectors: dict[tuple[int, int], tuple[Any, Any]] = {}
-        todo: list[tuple[Prepared, int, str]] = []
-        for doc in docs:
-            if doc.error:
-                continue
-            for ci, (text, meta) in enumerate(doc.chunks):
-                reused = doc.reuse.get(meta["content_hash"])
-                if reused is not None and (self.sparse is None or reused[1] is not None):
-                    vectors[(doc.index, ci)] = reused
-                else:
-                    todo.append((doc, ci, text))
+    def _store_vectors(self, part: list[tuple[Prepared, int, str]], dense, sparse) -> None:
+        for (doc, ci, _), dv, sv in zip(part, dense, sparse):
+            self._vectors[(doc.index, ci)] = (dv, sv)
+            self._missing[doc.index] -= 1
+
+    def _embed(self, final: bool) -> None:
+        """Embed full batches of ``batch_size`` chunks, across files; the rest waits unless ``final``."""
         size = self.settings.batch_size
-        for start in range(0, len(todo), size):
-            part = todo[start:start + size]
+        while len(self._todo) >= size or (final and self._todo):
+            part, self._todo = self._todo[:size], self._todo[size:]
             try:
-                dense, sparse = self._encode([t for _, _, t in part])
-            except ProviderError as batch_error:
-                if len({d.index for d, _, _ in part}) == 1:
-                    part[0][0].error = f"{part[0][0].path.name}: {batch_error}"
-                    continue
-                # Isolate the failing document(s): the others still go in.
-                for doc in {d.index: d for d, _, _ in part}.values():
-                    mine = [(d, ci, t) for d, ci, t in part if d is doc]
-                    try:
-                        d_dense, d_sparse = self._encode([t for _, _, t in mine])
-                    except ProviderError as exc:
-                        doc.error = f"{doc.path.name}: {exc}"
-                        continue
-                    for (d, ci, _), dv, sv in zip(mine, d_dense, d_sparse):
-                        vectors[(d.index, ci)] = (dv, sv)
+                self._store_vectors(part, *self._encode([t for _, _, t in part]))
                 continue
-            for (d, ci, _), dv, sv in zip(part, dense, sparse):
-                vectors[(d.index, ci)] = (dv, sv)
-        return vectors
+            except ProviderError as batch_error:
+                docs = list({d.index: d for d, _, _ in part}.values())
+                if len(docs) == 1:
+                    self._drop(docs[0], f"{docs[0].path.name}: {batch_error}")
+                    continue
+            # Isolate the failing file(s): the others in the batch still go in.
+            for doc in docs:
+                mine = [entry for entry in part if entry[0] is doc]
+                try:
+                    self._store_vectors(mine, *self._encode([t for _, _, t in mine]))
+                except ProviderError as exc:
+                    self._drop(doc, f"{doc.path.name}: {exc}")
+
+    def _drop(self, doc: Prepared, message: str) -> None:
+        doc.error = message
+        self._missing[doc.index] = 0
+        self._todo = [entry for entry in self._todo if entry[0] is not doc]
 
     # -- writing, in input order --------------------------------------------
-    def _flush(self, docs: list[Prepared], stats: dict[str, Any], run_id: str, force: bool) -> int:
-        if not docs:
-            return 0
-        vectors = self._embed(docs, stats)
-        for doc in docs:
-            if doc.error:
-                stats["failed"] += 1
-                stats["errors"].append({"file": str(doc.path), "error": doc.error})
-                log.warning("%s", doc.error)
-                continue
-            try:
-                self._write(doc, vectors, stats, run_id, force)
-            except RagwireError as exc:
-                stats["failed"] += 1
-                message = f"{doc.path.name}: {exc}"
-                stats["errors"].append({"file": str(doc.path), "error": message})
-                log.warning("%s", message)
-        if self._bar is not None:
-            self._bar.set_postfix(chunks=stats["chunks_created"], refresh=False)
-        return len(docs)
-
-    def _write(self, doc: Prepared, vectors, stats, run_id: str, force: bool) -> None:
+    def _write(self, doc: Prepared, stats: dict[str, Any], run_id: str, force: bool) -> None:
         records = []
         reused = 0
         salt = run_id if force else ""
         for ci, (text, meta) in enumerate(doc.chunks):
-            dense, sparse = vectors[(doc.index, ci)]
+            dense, sparse = self._vectors[(doc.index, ci)]
             if doc.reuse.get(meta["content_hash"]) is not None and doc.reuse[meta["content_hash"]][0] is dense:
                 reused += 1
             records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), text, meta, dense, sparse))

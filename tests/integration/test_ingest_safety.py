@@ -194,3 +194,15 @@ def test_two_pipelines_with_disjoint_sources_share_one_collection(tmp_path, stub
     assert len(counts) == 5
     assert RAGWire(config).ingest_documents(a)["skipped"] == 3
     assert len(chunks_per_source(RAGWire(config))) == 5
+
+
+def test_embedding_calls_are_full_batches_across_files(tmp_path, stub):
+    # Regression: a flush used to embed a partial batch for every few files.
+    paths = write_corpus(tmp_path / "docs", 9, paragraphs=3)
+    rag = RAGWire(stub_config(tmp_path, stub, ingestion={"batch_size": 8}))
+    rag._dim()
+    stub.reset()
+    stats = rag.ingest_documents(paths)
+    sizes = [len(call.inputs) for call in stub.embedding_calls()]
+    assert sum(sizes) == stats["chunks_created"]
+    assert all(size == 8 for size in sizes[:-1]) and 0 < sizes[-1] <= 8
