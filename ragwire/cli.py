@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -50,6 +51,8 @@ def _open(config: str):
     from .pipeline import RAGWire
 
     rag = RAGWire(config)
+    # pypdf warns about damaged files through logging; ragwire reports them itself, once.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     lg = rag.config.logging
     if lg.colored and sys.stderr.isatty():
         setup_colored_logging(lg.level, str(lg.log_file) if lg.log_file else None)
@@ -93,7 +96,7 @@ def _parse_filters(items: tuple[str, ...]) -> dict[str, Any] | None:
 @click.version_option(__version__, prog_name="ragwire")
 @click.option("--debug", is_flag=True, help="Show full tracebacks on errors.")
 def main(debug: bool) -> None:
-    """ragwire: documents in, cited answers out — one config.yaml wires the pipeline."""
+    """ragwire: documents in, a searchable Qdrant knowledge base out; one config.yaml wires the pipeline."""
 
 
 @main.command()
@@ -117,6 +120,8 @@ def ingest(path: Path, config: str, recursive: bool, as_json: bool) -> None:
         )
         for error in stats["errors"]:
             click.echo(f"  failed: {error['error']}", err=True)
+        for left in stats.get("not_walked", []):
+            click.echo(f"  not ingested: {left['file']} ({left['reason']})", err=True)
     if stats["total"] and stats["failed"] == stats["total"]:
         sys.exit(1)
 

@@ -163,6 +163,9 @@ class EmbeddingsConfig(_Section):
     def identity(self) -> str:
         """Return the name recorded in the collection, e.g. ``"fastembed:BAAI/bge-small-en-v1.5"``."""
         name = self.model_name or self.model or DEFAULT_EMBEDDING_MODELS[self.provider]
+        if self.provider == "huggingface" and "/" not in name and not Path(name).exists():
+            # sentence-transformers resolves bare names under its own namespace: the same model
+            name = f"sentence-transformers/{name}"
         return f"{self.provider}:{name}"
 
 
@@ -468,7 +471,9 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config.
     unset: list[str] = []
     data = _expand(data, "", problems, unset)
     try:
-        return RagwireConfig.model_validate(data, context={"base_dir": Path(base_dir)})
+        config = RagwireConfig.model_validate(data, context={"base_dir": Path(base_dir)})
+        if not problems:
+            return config
     except ValidationError as exc:
         for line in (_describe(err) for err in exc.errors()):
             # a key whose env var is unset was already reported; its "" would only add noise

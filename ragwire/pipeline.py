@@ -38,6 +38,9 @@ class RAGWire:
     def __init__(self, config_path: str | Path = "config.yaml") -> None:
         self.config_path = Path(config_path)
         self.config: RagwireConfig = load_config(self.config_path)
+        rerank = self.config.retriever.rerank
+        if rerank is not None and rerank.enabled:
+            log.warning("retriever.rerank is set, but reranking is not available in this version; results are not reranked")
         self._embedding = None
         self._sparse = None
         self._dimension: int | None = None
@@ -200,8 +203,8 @@ class RAGWire:
         from .retrieval import Searcher
 
         r = self.config.retriever
-        return Searcher(self.collection, self.embedding,
-                        self.sparse_encoder, rrf_k=r.rrf_k, fetch_k=r.fetch_k, mmr_lambda=r.mmr_lambda)
+        return Searcher(self.collection, self.embedding, self.sparse_encoder, rrf_k=r.rrf_k,
+                        fetch_k=r.fetch_k, mmr_lambda=r.mmr_lambda, retries=self.config.ingestion.retries)
 
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                  rerank: bool | None = None, search_type: str | None = None) -> list:
@@ -220,7 +223,12 @@ class RAGWire:
         r = self.config.retriever
         if rerank and (r.rerank is None or not r.rerank.enabled):
             raise ConfigError("retriever.rerank: rerank=True was passed but no reranker is configured")
-        k = top_k or r.top_k
+        if rerank:
+            raise ConfigError(
+                "retriever.rerank: reranking is not available in this version of ragwire; "
+                "pass rerank=False or remove the rerank block"
+            )
+        k = r.top_k if top_k is None else top_k
         if not self.collection.exists():
             return []
         with self._store():
@@ -235,7 +243,11 @@ class RAGWire:
         """Collection name, chunk count, vector size and indexed vector count."""
         vs = self.config.vectorstore
         if not self.collection.exists():
-            return {"collection_name": vs.collection_name, "total_documents": 0, "vector_size": None, "indexed": 0}
+            return {
+                "collection_name": vs.collection_name, "total_documents": 0, "vector_size": None, "indexed": 0,
+                "engine": self.collection.engine.name, "location": self.collection.engine.location,
+                "embedding_model": None, "sources": 0,
+            }
         with self._store(check=False) as coll:
             meta = coll.meta()
             total = coll.count()
@@ -249,7 +261,7 @@ class RAGWire:
                 "engine": coll.engine.name,
                 "location": coll.engine.location,
                 "embedding_model": meta.embedding_model if meta else None,
-                "sources": len(coll.sources()),
+                "sources": coll.source_count(),
             }
 
     def discover_metadata_fields(self) -> list[str]:

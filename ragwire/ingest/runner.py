@@ -120,7 +120,10 @@ class IngestRunner:
             for index, path, source, file_hash in window:
                 state = states[source]
                 if not force and state.has_complete(file_hash):
-                    if self.settings.replace_changed and not state.is_clean:
+                    if state.pending:
+                        # Unfinished chunks of an interrupted run: never visible, now gone.
+                        self.collection.discard_pending(source)
+                    if self.settings.replace_changed and len(state.complete) > 1:
                         # A run died between flip and cleanup: finish its job now.
                         removed = self.collection.remove_other_versions(source, file_hash)
                         log.info("%s: removed %d leftover chunks of an interrupted run", path.name, removed)
@@ -312,8 +315,9 @@ class IngestRunner:
         retried(self.collection.ensure_indexes, records[0].metadata)
         for start in range(0, len(records), s.batch_size):
             retried(self.collection.write_pending, records[start:start + s.batch_size], run_id)
+        # A forced rewrite replaces whatever is stored, even with replace_changed off.
         removed = retried(self.collection.commit_source, doc.source, doc.file_hash, run_id,
-                          keep_other_versions=not s.replace_changed)
+                          keep_other_versions=not (s.replace_changed or force))
         self._written_points += len(records)
         stats["processed"] += 1
         stats["chunks_created"] += len(records)

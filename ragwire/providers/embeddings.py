@@ -126,6 +126,13 @@ def _huggingface(cfg: dict[str, Any]) -> Embeddings:
     name = str(cfg.get("model_name") or cfg.get("model") or DEFAULT_MODELS["huggingface"])
     source = _packaged_minilm(name) or name
     _limit_torch_threads()
+    try:
+        from transformers.utils import logging as hf_logging
+
+        # A weight-loading progress bar on every CLI call is noise, not progress.
+        hf_logging.disable_progress_bar()
+    except ImportError:  # pragma: no cover - transformers comes with sentence-transformers
+        pass
     kwargs: dict[str, Any] = {
         "model_name": source,
         "model_kwargs": dict(cfg.get("model_kwargs") or {"device": "cpu"}),

@@ -50,13 +50,20 @@ class Searcher:
     """Embeds queries and runs one of the search strategies against a collection."""
 
     def __init__(self, collection: Collection, embedding: Any, sparse: Any | None, *, rrf_k: int = 60,
-                 fetch_k: int = 20, mmr_lambda: float = 0.5) -> None:
+                 fetch_k: int = 20, mmr_lambda: float = 0.5, retries: int = 2) -> None:
         self.collection = collection
         self.embedding = embedding
+        self.retries = retries
         self.sparse = sparse
         self.rrf_k = rrf_k
         self.fetch_k = fetch_k
         self.mmr_lambda = mmr_lambda
+
+    def _embed_query(self, query: str) -> list[float]:
+        """Embed the query; provider outages become a retried, then one-line, ProviderError."""
+        from ..providers.retry import call_with_retries
+
+        return call_with_retries(self.embedding.embed_query, query, retries=self.retries, what="query embedding")
 
     def _need_sparse(self, what: str) -> Any:
         if self.sparse is None:
@@ -69,23 +76,25 @@ class Searcher:
     def search(self, query: str, *, k: int = 5, filters: Mapping[str, Any] | None = None,
                search_type: str = "similarity", fetch_k: int | None = None,
                lambda_mult: float | None = None) -> list[Document]:
+        if k < 1:
+            raise ConfigError(f"top_k: must be at least 1 (got {k})", source="retrieve")
         if search_type not in SEARCH_TYPES:
             raise ConfigError(f"search_type: {search_type!r} is not one of {', '.join(SEARCH_TYPES)}")
         flt = build_filter(filters)
         with self.collection.opened():
             if search_type == "similarity":
-                records = self.collection.search(dense=self.embedding.embed_query(query), flt=flt, limit=k)
+                records = self.collection.search(dense=self._embed_query(query), flt=flt, limit=k)
             elif search_type == "keyword":
                 sparse = tuple(self._need_sparse("keyword").embed_query(query))
                 records = self.collection.search(sparse=sparse, flt=flt, limit=k)
             elif search_type == "hybrid":
                 sparse = tuple(self._need_sparse("hybrid").embed_query(query))
                 records = self.collection.search(
-                    dense=self.embedding.embed_query(query), sparse=sparse, flt=flt, limit=k,
+                    dense=self._embed_query(query), sparse=sparse, flt=flt, limit=k,
                     rrf_k=self.rrf_k, prefetch_limit=max(fetch_k or self.fetch_k, k),
                 )
             else:
-                dense = self.embedding.embed_query(query)
+                dense = self._embed_query(query)
                 candidates = self.collection.search(
                     dense=dense, flt=flt, limit=max(fetch_k or self.fetch_k, k), with_vectors=True
                 )

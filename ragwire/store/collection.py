@@ -321,6 +321,9 @@ class Collection:
                 break
         return out
 
+    def source_count(self) -> int:
+        return len(self.engine.facet(meta_path("source"), limit=10_000_000, flt=visible()))
+
     def sources(self) -> dict[str, str]:
         """Every source with a complete version → its file hash."""
         out: dict[str, str] = {}

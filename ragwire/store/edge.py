@@ -56,8 +56,8 @@ class EdgeEngine(Engine):
                     ) from exc
                 if time.monotonic() >= deadline:
                     raise StoreLockedError(
-                        f"the embedded store at {self.path} is in use by another process "
-                        "(an MCP server, or another ingest/sync?). Stop it or wait, then retry; "
+                        f"the embedded store at {self.path} is in use by another process or another open "
+                        "RAGWire (an MCP server, or another ingest/sync?). Stop it or wait, then retry; "
                         "for concurrent use point vectorstore.url at a Qdrant server."
                     ) from exc
                 time.sleep(0.2)

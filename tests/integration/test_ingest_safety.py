@@ -206,3 +206,53 @@ def test_embedding_calls_are_full_batches_across_files(tmp_path, stub):
     sizes = [len(call.inputs) for call in stub.embedding_calls()]
     assert sum(sizes) == stats["chunks_created"]
     assert all(size == 8 for size in sizes[:-1]) and 0 < sizes[-1] <= 8
+
+
+def test_reingest_replaces_the_old_version_even_with_replace_changed_off(tmp_path, stub):
+    paths = write_corpus(tmp_path / "docs", 1)
+    rag = RAGWire(stub_config(tmp_path, stub, ingestion={"replace_changed": False}))
+    rag.ingest_documents(paths)
+    paths[0].write_text(paths[0].read_text() + "\n\n## Extra\n\nA new closing section.\n")
+    rag.ingest_documents(paths)
+    stats = rag.reingest_documents(paths)
+    assert stats["replaced"] == 1
+    with rag.collection.opened() as coll:
+        assert len(coll.source_state(source_id(paths[0])).complete) == 1
+
+
+def test_a_skipped_file_loses_the_pending_leftovers_of_an_interrupted_run(tmp_path, stub):
+    from ragwire.store import ChunkRecord, chunk_point_id
+
+    paths = write_corpus(tmp_path / "docs", 1)
+    rag = RAGWire(stub_config(tmp_path, stub))
+    rag.ingest_documents(paths)
+    source = source_id(paths[0])
+    with rag.collection.opened() as coll:
+        file_hash = next(iter(coll.source_state(source).complete))
+        meta = {"source": source, "file_hash": file_hash, "content_hash": "x", "total_chunks": 1}
+        leftover = ChunkRecord(chunk_point_id(source, file_hash, 0, "dead-run"), "half", meta, stub.vector("half"))
+        coll.write_pending([leftover], "dead-run")
+        assert coll.source_state(source).pending == 1
+    assert rag.ingest_documents(paths)["skipped"] == 1
+    with rag.collection.opened() as coll:
+        assert coll.source_state(source).pending == 0
+
+
+def test_a_query_embedding_outage_is_a_one_line_provider_error(tmp_path, stub):
+    from ragwire.errors import ProviderError
+
+    paths = write_corpus(tmp_path / "docs", 1)
+    rag = RAGWire(stub_config(tmp_path, stub))
+    rag.ingest_documents(paths)
+    stub.fail_always = 503
+    with pytest.raises(ProviderError, match="query embedding failed after 3 attempts"):
+        rag.retrieve("conveyor")
+
+
+def test_top_k_zero_is_an_error_not_the_default(tmp_path, stub):
+    from ragwire.errors import ConfigError
+
+    rag = RAGWire(stub_config(tmp_path, stub))
+    rag.ingest_documents(write_corpus(tmp_path / "docs", 1))
+    with pytest.raises(ConfigError, match="at least 1"):
+        rag.retrieve("conveyor", top_k=0)

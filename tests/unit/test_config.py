@@ -487,3 +487,25 @@ def test_file_that_is_not_utf8_is_a_config_error(tmp_path):
     path.write_bytes(b"embeddings:\n  provider: \xff\n")
     with pytest.raises(ConfigError, match=r"^config\.yaml: not UTF-8 text \(byte 24\)$"):
         load_config(path)
+
+
+def test_an_unset_env_var_is_an_error_even_when_everything_else_is_valid(tmp_path, monkeypatch):
+    # Regression: a valid config used to load with the unset variable silently empty.
+    monkeypatch.delenv("RAGWIRE_TEST_QDRANT_URL", raising=False)
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        "embeddings:\n  provider: huggingface\n"
+        "vectorstore:\n  url: \"${RAGWIRE_TEST_QDRANT_URL}\"\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError, match=r"vectorstore.url: environment variable RAGWIRE_TEST_QDRANT_URL is not set"):
+        load_config(path)
+
+
+def test_a_bare_sentence_transformers_name_records_the_same_identity(tmp_path):
+    short = parse_config({"embeddings": {"provider": "huggingface", "model_name": "all-MiniLM-L6-v2"}}, base_dir=tmp_path)
+    full = parse_config(
+        {"embeddings": {"provider": "huggingface", "model_name": "sentence-transformers/all-MiniLM-L6-v2"}},
+        base_dir=tmp_path,
+    )
+    assert short.embeddings.identity() == full.embeddings.identity()
