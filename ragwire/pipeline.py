@@ -24,6 +24,19 @@ SYSTEM_FIELDS = frozenset({
 })
 
 
+class _LazyEmbedding:
+    """Stands in for the embedding model and loads it on the first call that needs vectors."""
+
+    def __init__(self, rag: RAGWire) -> None:
+        self._rag = rag
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self._rag.embedding.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._rag.embedding.embed_query(text)
+
+
 class RAGWire:
     """The pipeline, configured by one YAML file.
 
@@ -94,11 +107,20 @@ class RAGWire:
             if check and not self._ensured:
                 if coll.exists() or create:
                     vs = self.config.vectorstore
+                    meta = coll.meta() if coll.exists() else None
+                    identity = self.config.embeddings.identity()
+                    if meta is not None and meta.embedding_model == identity:
+                        # Same model as recorded: trust its dimension, so a run with nothing
+                        # to embed (an unchanged re-sync) never loads the model at all.
+                        self._dimension = self._dimension or meta.dimension
+                    recreate = vs.force_recreate and create
+                    # Another model is refused by name before anything is loaded.
+                    known = meta is not None and meta.embedding_model != identity and not recreate
                     coll.ensure(
-                        embedding_model=self.config.embeddings.identity(),
-                        dimension=self._dim(),
+                        embedding_model=identity,
+                        dimension=None if known and self._dimension is None else self._dim(),
                         sparse=vs.use_sparse,
-                        force_recreate=vs.force_recreate and create,
+                        force_recreate=recreate,
                     )
                     self._ensured = True
             yield coll
@@ -140,7 +162,7 @@ class RAGWire:
                 max_heading_level=c.splitter.max_heading_level,
             ),
         )
-        return IngestRunner(coll, self.embedding, self.sparse_encoder, settings)
+        return IngestRunner(coll, _LazyEmbedding(self), self.sparse_encoder, settings)
 
     def ingest_documents(self, file_paths: list[str] | list[Path]) -> dict[str, Any]:
         """Ingest files; unchanged files are skipped, changed ones replaced.

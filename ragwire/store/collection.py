@@ -116,8 +116,11 @@ class Collection:
     def exists(self) -> bool:
         return self.engine.exists()
 
-    def ensure(self, *, embedding_model: str, dimension: int, sparse: bool, force_recreate: bool = False) -> None:
+    def ensure(self, *, embedding_model: str, dimension: int | None, sparse: bool, force_recreate: bool = False) -> None:
         """Create the collection, or check that the existing one matches this configuration.
+
+        ``dimension`` may be None when the collection exists: a differing model name is
+        reported without loading the model to learn its size.
 
         Raises:
             StoreError: the stored model, dimension or sparse setting differs from the config.
@@ -127,6 +130,8 @@ class Collection:
             self.engine.drop()
             self._meta = None
         if not self.engine.exists():
+            if dimension is None:
+                raise ValueError("creating a collection needs the embedding dimension")
             self.engine.create(dimension, sparse)
             self.engine.open()
             self._write_meta(CollectionMeta(embedding_model, dimension, "bm25" if sparse else None, time.time()))
@@ -153,10 +158,11 @@ class Collection:
                 f"{where} was not created by ragwire (no model record); "
                 "use another vectorstore.collection_name or set force_recreate: true"
             )
-        if meta.embedding_model != embedding_model or meta.dimension != dimension:
+        if meta.embedding_model != embedding_model or (dimension is not None and meta.dimension != dimension):
+            size = f" ({dimension}-d)" if dimension is not None else ""
             raise StoreError(
                 f"{where} holds vectors from {meta.embedding_model} ({meta.dimension}-d) but the config "
-                f"embeds with {embedding_model} ({dimension}-d); mixing them would return garbage. "
+                f"embeds with {embedding_model}{size}; mixing them would return garbage. "
                 "Use another vectorstore.collection_name, or set force_recreate: true and re-ingest."
             )
         if sparse and not meta.sparse:

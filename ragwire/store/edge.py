@@ -37,6 +37,7 @@ class EdgeEngine(Engine):
         self.location = str(self.path)
         self.lock_wait_s = lock_wait_s
         self._shard = None
+        self._dirty = False
 
     # -- lifecycle -------------------------------------------------------
     def open(self) -> None:
@@ -65,7 +66,10 @@ class EdgeEngine(Engine):
     def close(self) -> None:
         if self._shard is not None:
             shard, self._shard = self._shard, None
-            shard.flush()
+            if self._dirty:
+                # Reads need no flush; skipping it keeps a search-only session cheap.
+                shard.flush()
+                self._dirty = False
             shard.close()
 
     @property
@@ -89,6 +93,7 @@ class EdgeEngine(Engine):
             ),
         )
         self._shard = q.EdgeShard.create(str(self.path), config)
+        self._dirty = True
 
     def drop(self) -> None:
         self.close()
@@ -136,6 +141,10 @@ class EdgeEngine(Engine):
         return rec
 
     # -- writes ----------------------------------------------------------
+    def _update(self, operation) -> None:
+        self._dirty = True
+        self.shard.update(operation)
+
     def upsert(self, points: list[PointData]) -> None:
         q = _edge()
         native = []
@@ -147,15 +156,15 @@ class EdgeEngine(Engine):
                 vector[SPARSE] = self._sparse(p.sparse)
             native.append(q.Point(p.id, vector, p.payload))
         if native:
-            self.shard.update(q.UpdateOperation.upsert_points(native))
+            self._update(q.UpdateOperation.upsert_points(native))
 
     def delete(self, flt: Filter) -> None:
         q = _edge()
-        self.shard.update(q.UpdateOperation.delete_points_by_filter(self._filter(flt)))
+        self._update(q.UpdateOperation.delete_points_by_filter(self._filter(flt)))
 
     def set_payload(self, flt: Filter, payload: dict[str, Any]) -> None:
         q = _edge()
-        self.shard.update(q.UpdateOperation.set_payload_by_filter(self._filter(flt), payload))
+        self._update(q.UpdateOperation.set_payload_by_filter(self._filter(flt), payload))
 
     # -- reads -----------------------------------------------------------
     def count(self, flt: Filter | None = None) -> int:
@@ -227,7 +236,7 @@ class EdgeEngine(Engine):
             "float": q.PayloadSchemaType.Float,
             "bool": q.PayloadSchemaType.Bool,
         }[kind]
-        self.shard.update(q.UpdateOperation.create_field_index(key, schema))
+        self._update(q.UpdateOperation.create_field_index(key, schema))
 
     def indexes(self) -> dict[str, str]:
         schema = self.shard.info().payload_schema
@@ -237,4 +246,5 @@ class EdgeEngine(Engine):
         return self.shard.info().indexed_vectors_count
 
     def optimize(self) -> bool:
+        self._dirty = True
         return bool(self.shard.optimize())

@@ -256,3 +256,14 @@ def test_top_k_zero_is_an_error_not_the_default(tmp_path, stub):
     rag.ingest_documents(write_corpus(tmp_path / "docs", 1))
     with pytest.raises(ConfigError, match="at least 1"):
         rag.retrieve("conveyor", top_k=0)
+
+
+def test_an_unchanged_resync_never_loads_or_calls_the_embedding_model(tmp_path, stub):
+    paths = write_corpus(tmp_path / "docs", 5)
+    config = stub_config(tmp_path, stub)
+    RAGWire(config).ingest_documents(paths)
+    stub.reset()
+    fresh = RAGWire(config)
+    assert fresh.ingest_documents(paths)["skipped"] == 5
+    assert fresh._embedding is None
+    assert stub.requests == []

@@ -118,7 +118,6 @@ def test_opening_a_collection_with_another_model_is_refused(tmp_path):
     RAGWire(write_config(tmp_path)).ingest_documents([str(docs[0])])
     other = write_config(tmp_path, embeddings={"provider": "huggingface", "model_name": "./other-model"})
     rag = RAGWire(other)
-    rag._dimension = 384  # the other model never loads: the recorded name already differs
     with pytest.raises(StoreError, match="all-MiniLM-L6-v2.*other-model"):
         rag.retrieve("x")
 
