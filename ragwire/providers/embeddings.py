@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ragwire.config import DEFAULT_EMBEDDING_MODELS
 from ragwire.errors import ConfigError, ProviderError
 from ragwire.providers._config import (
     normalise,
@@ -33,14 +34,8 @@ logger = logging.getLogger(__name__)
 
 SECTION = "embeddings"
 
-DEFAULT_MODELS: dict[str, str] = {
-    "ollama": "nomic-embed-text",
-    "openai": "text-embedding-3-small",
-    "openrouter": "nvidia/llama-nemotron-embed-vl-1b-v2:free",
-    "google": "models/embedding-001",
-    "huggingface": "sentence-transformers/all-MiniLM-L6-v2",
-    "fastembed": "BAAI/bge-small-en-v1.5",
-}
+# One table for both: the name recorded in the collection and the model loaded.
+DEFAULT_MODELS: dict[str, str] = DEFAULT_EMBEDDING_MODELS
 
 OLLAMA_URL = "http://localhost:11434"
 OPENROUTER_URL = "https://openrouter.ai/api/v1"

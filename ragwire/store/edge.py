@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
 from .engine import DENSE, SPARSE, Engine, PointData, Record
-from .filters import Cond, Filter
+from .filters import Cond, Filter, translate
 
 _LOCK_WAIT_S = 10.0
 
@@ -101,10 +101,8 @@ class EdgeEngine(Engine):
             shutil.rmtree(self.path)
 
     # -- translation -----------------------------------------------------
-    def _cond(self, cond: Cond | Filter):
+    def _cond(self, cond: Cond):
         q = _edge()
-        if isinstance(cond, Filter):
-            return self._filter(cond)
         if cond.range is not None:
             return q.FieldCondition(key=cond.key, range=q.RangeFloat(**cond.range))
         if cond.any_of is not None:
@@ -112,14 +110,7 @@ class EdgeEngine(Engine):
         return q.FieldCondition(key=cond.key, match=q.MatchValue(cond.value))
 
     def _filter(self, flt: Filter | None):
-        if flt is None:
-            return None
-        q = _edge()
-        return q.Filter(
-            must=[self._cond(c) for c in flt.must] or None,
-            should=[self._cond(c) for c in flt.should] or None,
-            must_not=[self._cond(c) for c in flt.must_not] or None,
-        )
+        return translate(flt, self._cond, _edge().Filter)
 
     @staticmethod
     def _sparse(vec):

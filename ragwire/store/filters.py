@@ -7,7 +7,7 @@ lower-cased shadow copy of the metadata kept in the ``_ci`` payload key.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..errors import ConfigError
 
@@ -119,3 +119,18 @@ def build_filter(filters: Mapping[str, Any] | None) -> Filter | None:
         else:
             must.append(_scalar_cond(key, value))
     return Filter(must=must) if must else None
+
+
+def translate(flt: Filter | None, cond: Callable[[Cond], Any], group: Callable[..., Any]) -> Any:
+    """Build an engine's native filter: ``cond`` makes one condition, ``group(must=, should=, must_not=)`` a filter."""
+    if flt is None:
+        return None
+
+    def one(item: Cond | Filter) -> Any:
+        return translate(item, cond, group) if isinstance(item, Filter) else cond(item)
+
+    return group(
+        must=[one(c) for c in flt.must] or None,
+        should=[one(c) for c in flt.should] or None,
+        must_not=[one(c) for c in flt.must_not] or None,
+    )

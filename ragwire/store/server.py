@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
 from .engine import DENSE, SPARSE, Engine, PointData, Record
-from .filters import Cond, Filter
+from .filters import Cond, Filter, translate
 
 
 def _models():
@@ -112,10 +112,8 @@ class ServerEngine(Engine):
             self._call("delete_collection", self.client.delete_collection, self.collection)
 
     # -- translation -----------------------------------------------------
-    def _cond(self, cond: Cond | Filter):
+    def _cond(self, cond: Cond):
         m = _models()
-        if isinstance(cond, Filter):
-            return self._filter(cond)
         if cond.range is not None:
             return m.FieldCondition(key=cond.key, range=m.Range(**cond.range))
         if cond.any_of is not None:
@@ -123,14 +121,7 @@ class ServerEngine(Engine):
         return m.FieldCondition(key=cond.key, match=m.MatchValue(value=cond.value))
 
     def _filter(self, flt: Filter | None):
-        if flt is None:
-            return None
-        m = _models()
-        return m.Filter(
-            must=[self._cond(c) for c in flt.must] or None,
-            should=[self._cond(c) for c in flt.should] or None,
-            must_not=[self._cond(c) for c in flt.must_not] or None,
-        )
+        return translate(flt, self._cond, _models().Filter)
 
     @staticmethod
     def _record(point, with_vectors: bool) -> Record:
