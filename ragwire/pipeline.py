@@ -278,8 +278,9 @@ class RAGWire:
                 "collection_name": vs.collection_name,
                 "total_documents": total,
                 "vector_size": meta.dimension if meta else None,
-                # Before the HNSW build, search is exact over every stored vector.
-                "indexed": indexed if indexed else total,
+                # Before the HNSW build, search is exact over every stored vector; after it,
+                # Edge counts dense and sparse vectors separately, so cap at the chunk count.
+                "indexed": min(indexed, total) if indexed else total,
                 "engine": coll.engine.name,
                 "location": coll.engine.location,
                 "embedding_model": meta.embedding_model if meta else None,

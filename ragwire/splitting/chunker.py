@@ -62,12 +62,37 @@ def split_text(
         return [Piece(chunk["text"], _page_metadata(chunk)) for chunk in chunks]
     check_chunking(chunk_size, chunk_overlap)
     if strategy == "markdown":
-        return _markdown_pieces(text, chunk_size, chunk_overlap)
+        return _merge_tiny(_markdown_pieces(text, chunk_size, chunk_overlap), chunk_size)
     if strategy == "code":
         texts = get_code_splitter(chunk_size, chunk_overlap).split_text(text)
     else:
         texts = get_splitter(chunk_size, chunk_overlap, separators).split_text(text)
-    return [Piece(chunk) for chunk in texts if chunk.strip()]
+    return _merge_tiny([Piece(chunk) for chunk in texts if chunk.strip()], chunk_size)
+
+
+def _merge_tiny(pieces: list[Piece], chunk_size: int) -> list[Piece]:
+    """Fold a very short piece (a lone title line, say) into the next one of the same section.
+
+    A title cut off from its text is a poor chunk: it matches queries but says nothing.
+    The merged chunk may exceed ``chunk_size`` by at most a tenth of it.
+    """
+    limit = max(chunk_size // 10, 1)
+    out: list[Piece] = []
+    carry: Piece | None = None
+    for piece in pieces:
+        if carry is not None:
+            if carry.metadata == piece.metadata:
+                piece = Piece(f"{carry.text}\n\n{piece.text}", piece.metadata)
+            else:
+                out.append(carry)
+            carry = None
+        if len(piece.text.strip()) < limit:
+            carry = piece
+        else:
+            out.append(piece)
+    if carry is not None:
+        out.append(carry)
+    return out
 
 
 def _page_metadata(chunk: Mapping[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,9 @@ _NAMESPACE = uuid.UUID("6f1c3f0e-2b1d-4c55-9a57-5d0b0c1e7a21")
 META_POINT_ID = str(uuid.uuid5(_NAMESPACE, "ragwire:collection-meta"))
 SCHEMA_VERSION = 1
 
+# Extra hits fetched so that ties at the cut-off are broken deterministically.
+_TIE_MARGIN = 8
+
 # Fields never worth a payload index: unique per chunk or large.
 _UNINDEXED = {"content_hash", "chunk_id", "chunk_hash"}
 
@@ -346,10 +349,14 @@ class Collection:
 
     def search(self, *, dense=None, sparse=None, flt: Filter | None = None, limit: int = 5,
                rrf_k: int = 60, prefetch_limit: int | None = None, with_vectors: bool = False) -> list[Record]:
-        return self.engine.search(
-            dense=dense, sparse=sparse, flt=visible().and_(flt), limit=limit, rrf_k=rrf_k,
+        # RRF gives exact ties; engines break them arbitrarily.  Fetch a few extra and
+        # order ties by id, so the same query on the same data returns the same list.
+        records = self.engine.search(
+            dense=dense, sparse=sparse, flt=visible().and_(flt), limit=limit + _TIE_MARGIN, rrf_k=rrf_k,
             prefetch_limit=prefetch_limit, with_vectors=with_vectors,
         )
+        records.sort(key=lambda r: (-(r.score or 0.0), r.id))
+        return records[:limit]
 
     def facet(self, field: str, limit: int = 50) -> list[Any]:
         path = meta_path(field)

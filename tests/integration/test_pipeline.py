@@ -143,3 +143,12 @@ def test_the_server_engine_gives_the_same_ranking_as_the_embedded_one(tmp_path):
 
     for query in ("battery recycling", "ZX-9981-Q", "bread crust"):
         assert ranked(edge, query) == ranked(server, query)
+
+
+def test_hybrid_results_are_repeatable_and_ties_ordered_by_id(topics_rag):
+    # Regression: tied RRF scores came back in a different order from call to call.
+    runs = [[(d.id, d.metadata["score"]) for d in topics_rag.retrieve("ZX-9981-Q", top_k=4)] for _ in range(5)]
+    assert all(run == runs[0] for run in runs)
+    first = runs[0]
+    for (id_a, score_a), (id_b, score_b) in zip(first, first[1:]):
+        assert score_a > score_b or (score_a == score_b and id_a < id_b)
