@@ -16,6 +16,9 @@ log = get_logger(__name__)
 # costs seconds and hundreds of MB, and two pipelines on one model are common.
 _EMBEDDINGS: dict[str, Any] = {}
 
+# Embedding providers that compute on this machine (the rest are HTTP services).
+_LOCAL_PROVIDERS = frozenset({"huggingface", "fastembed"})
+
 # Metadata written by ragwire itself: never offered as a filter field.
 SYSTEM_FIELDS = frozenset({
     "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
@@ -153,6 +156,7 @@ class RAGWire:
             dedup_chunks=c.ingestion.dedup_chunks,
             max_file_size_mb=c.loader.max_file_size_mb,
             optimize_after_points=c.vectorstore.optimize_after_points,
+            embed_concurrency=1 if c.embeddings.provider in _LOCAL_PROVIDERS else c.ingestion.workers,
             split=SplitSettings(
                 strategy=c.splitter.strategy,
                 chunk_size=c.splitter.chunk_size,

@@ -39,6 +39,9 @@ class IngestSettings:
     dedup_chunks: bool = False
     max_file_size_mb: float = 100
     optimize_after_points: int = 1000
+    # Embedding batches in flight at once: 1 for a local model (it already uses every
+    # core), ``workers`` for a provider over HTTP, where requests wait on the network.
+    embed_concurrency: int = 1
     split: SplitSettings = field(default_factory=SplitSettings)
 
 
@@ -148,9 +151,13 @@ class IngestRunner:
         self._todo: list[tuple[Prepared, int, str]] = []
         self._vectors: dict[tuple[int, int], tuple[Any, Any]] = {}
         self._missing: dict[int, int] = {}
+        self._inflight: deque[tuple[list[tuple[Prepared, int, str]], Future]] = deque()
+        self._slots = max(1, self.settings.embed_concurrency)
         bar = self._bar = self._make_bar(len(paths))
         window = max(2 * self.settings.workers, 2)
-        with ThreadPoolExecutor(max_workers=self.settings.workers, thread_name_prefix="ragwire-prep") as pool:
+        with ThreadPoolExecutor(max_workers=self.settings.workers, thread_name_prefix="ragwire-prep") as pool, \
+                ThreadPoolExecutor(max_workers=self._slots, thread_name_prefix="ragwire-embed") as embed_pool:
+            self._embed_pool = embed_pool
             queue: deque[Future] = deque()
             planned = self._plan(paths, force, run_id)
 
@@ -266,29 +273,47 @@ class IngestRunner:
 
     def _store_vectors(self, part: list[tuple[Prepared, int, str]], dense, sparse) -> None:
         for (doc, ci, _), dv, sv in zip(part, dense, sparse):
+            if doc.error:  # dropped after another of its batches failed
+                continue
             self._vectors[(doc.index, ci)] = (dv, sv)
             self._missing[doc.index] -= 1
 
     def _embed(self, final: bool) -> None:
-        """Embed full batches of ``batch_size`` chunks, across files; the rest waits unless ``final``."""
+        """Send full batches of ``batch_size`` chunks, across files, to the embedding thread(s).
+
+        At most ``embed_concurrency`` batches are in flight; the rest of the
+        pipeline (planning, preparing, writing earlier files) runs meanwhile.
+        A partial batch waits for more chunks unless ``final``.
+        """
         size = self.settings.batch_size
         while len(self._todo) >= size or (final and self._todo):
             part, self._todo = self._todo[:size], self._todo[size:]
+            while len(self._inflight) >= self._slots:
+                self._collect_oldest()
+            self._inflight.append((part, self._embed_pool.submit(self._encode, [t for _, _, t in part])))
+        self._collect(block=final)
+
+    def _collect(self, block: bool) -> None:
+        while self._inflight and (block or self._inflight[0][1].done()):
+            self._collect_oldest()
+
+    def _collect_oldest(self) -> None:
+        part, future = self._inflight.popleft()
+        try:
+            self._store_vectors(part, *future.result())
+            return
+        except ProviderError as batch_error:
+            docs = [d for d in {d.index: d for d, _, _ in part}.values() if not d.error]
+            if len(docs) == 1:
+                self._drop(docs[0], f"{docs[0].path.name}: {batch_error}")
+                return
+        # Isolate the failing file(s): the others in the batch still go in.
+        for doc in docs:
+            mine = [entry for entry in part if entry[0] is doc]
             try:
-                self._store_vectors(part, *self._encode([t for _, _, t in part]))
-                continue
-            except ProviderError as batch_error:
-                docs = list({d.index: d for d, _, _ in part}.values())
-                if len(docs) == 1:
-                    self._drop(docs[0], f"{docs[0].path.name}: {batch_error}")
-                    continue
-            # Isolate the failing file(s): the others in the batch still go in.
-            for doc in docs:
-                mine = [entry for entry in part if entry[0] is doc]
-                try:
-                    self._store_vectors(mine, *self._encode([t for _, _, t in mine]))
-                except ProviderError as exc:
-                    self._drop(doc, f"{doc.path.name}: {exc}")
+                self._store_vectors(mine, *self._encode([t for _, _, t in mine]))
+            except ProviderError as exc:
+                self._drop(doc, f"{doc.path.name}: {exc}")
 
     def _drop(self, doc: Prepared, message: str) -> None:
         doc.error = message

@@ -267,3 +267,18 @@ def test_an_unchanged_resync_never_loads_or_calls_the_embedding_model(tmp_path, 
     assert fresh.ingest_documents(paths)["skipped"] == 5
     assert fresh._embedding is None
     assert stub.requests == []
+
+
+def test_workers_send_embedding_batches_to_an_http_provider_concurrently(tmp_path):
+    with StubServer(dim=16, delay=0.2) as slow:
+        paths = write_corpus(tmp_path / "docs", 12, paragraphs=4)
+        results = {}
+        for workers in (1, 3):
+            rag = RAGWire(stub_config(tmp_path / f"w{workers}", slow, ingestion={"workers": workers, "batch_size": 8}))
+            rag._dim()
+            slow.reset()
+            stats = rag.ingest_documents(paths)
+            results[workers] = (slow.max_concurrent, stats, chunks_per_source(rag))
+    assert results[1][0] == 1
+    assert results[3][0] >= 2
+    assert results[1][1] == results[3][1] and results[1][2] == results[3][2]

@@ -107,6 +107,9 @@ class StubServer:
         self.delay = delay
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
+        # The most POST requests being answered at the same moment.
+        self.max_concurrent = 0
+        self._active = 0
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -199,6 +202,7 @@ class StubServer:
         """Forget recorded requests and scripted failures."""
         with self._lock:
             self._requests.clear()
+            self.max_concurrent = 0
             self.failures.clear()
             self.fail_always = None
             self.fail_marker = None
@@ -208,6 +212,15 @@ class StubServer:
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self._requests.append(request)
+
+    def _enter(self) -> None:
+        with self._lock:
+            self._active += 1
+            self.max_concurrent = max(self.max_concurrent, self._active)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self._active -= 1
 
     def _failure_for(self, raw_body: str) -> int | None:
         with self._lock:
@@ -260,8 +273,15 @@ class _Handler(BaseHTTPRequestHandler):
             body = None
         record = RecordedRequest("POST", self.path, body, _lower(self.headers))
         self.stub._record(record)
-        if self.stub.delay:
-            time.sleep(self.stub.delay)
+        self.stub._enter()
+        try:
+            if self.stub.delay:
+                time.sleep(self.stub.delay)
+            self._answer(record, raw, body)
+        finally:
+            self.stub._leave()
+
+    def _answer(self, record: RecordedRequest, raw: str, body: Any) -> None:
 
         status = self.stub._failure_for(raw)
         if status is not None:
