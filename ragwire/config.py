@@ -202,6 +202,8 @@ class VectorstoreConfig(_Section):
     force_recreate: bool = False
     timeout: float = Field(30, gt=0)
     optimize_after_points: int = Field(1000, ge=0)
+    # Seconds the store stays open after a call, so a loop of calls opens it once.
+    hold_open_s: float = Field(2.0, ge=0)
 
     @field_validator("url")
     @classmethod

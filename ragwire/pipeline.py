@@ -138,9 +138,12 @@ class RAGWire:
         self.close()
 
     def close(self) -> None:
+        """Release the store now (the embedded engine's folder lock included)."""
         if self._held is not None:
             held, self._held = self._held, None
             held.close()
+        if self._collection is not None:
+            self._collection.close()
 
     # -- ingestion -----------------------------------------------------------
     def _runner(self, coll):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +34,40 @@ def make_engine(vectorstore: Any) -> Engine:
     return EdgeEngine(Path(vectorstore.path), name)
 
 
+# One Collection per store location in this process: an embedded store (or
+# qdrant-client's local folder) can be opened by one client at a time, so two
+# pipelines on the same folder must share it rather than wait for each other.
+_SHARED: dict[tuple[str, str], Collection] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def close_all() -> None:
+    """Close every store this process holds open (each releases its folder lock).
+
+    Call it before moving or deleting a store folder from the same process;
+    it also runs at interpreter exit.
+    """
+    with _SHARED_LOCK:
+        collections = list(_SHARED.values())
+    for collection in collections:
+        collection.close()
+
+
+atexit.register(close_all)
+
+
 def open_collection(vectorstore: Any) -> Collection:
-    return Collection(make_engine(vectorstore), vectorstore.collection_name)
+    """The collection a ``vectorstore`` config section names, shared within the process."""
+    engine = make_engine(vectorstore)
+    hold = getattr(vectorstore, "hold_open_s", 0.0)
+    if engine.location == ":memory:":
+        return Collection(engine, vectorstore.collection_name, hold_open_s=hold)
+    key = (engine.name, engine.location)
+    with _SHARED_LOCK:
+        shared = _SHARED.get(key)
+        if shared is None:
+            shared = _SHARED[key] = Collection(engine, vectorstore.collection_name, hold_open_s=hold)
+        return shared
 
 
 __all__ = [
@@ -49,6 +83,7 @@ __all__ = [
     "SourceState",
     "build_filter",
     "chunk_point_id",
+    "close_all",
     "make_engine",
     "open_collection",
 ]

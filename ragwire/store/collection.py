@@ -9,6 +9,7 @@ readers never see half a document and a crashed run is cleaned up by the next.
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -94,9 +95,12 @@ def source_filter(source: str) -> Filter:
 class Collection:
     """The ragwire view of one Qdrant collection.  Use ``with collection.opened():`` around work."""
 
-    def __init__(self, engine: Engine, name: str) -> None:
+    def __init__(self, engine: Engine, name: str, hold_open_s: float = 0.0) -> None:
         self.engine = engine
         self.name = name
+        self.hold_open_s = hold_open_s
+        self._lock = threading.RLock()
+        self._closer: threading.Timer | None = None
         self._depth = 0
         self._meta: CollectionMeta | None = None
         self._indexed: dict[str, str] | None = None
@@ -104,17 +108,51 @@ class Collection:
     # -- lifecycle -------------------------------------------------------
     @contextlib.contextmanager
     def opened(self) -> Iterator[Collection]:
-        """Hold the engine open for the block; nested blocks share one open."""
-        if self._depth == 0:
+        """Hold the engine open for the block; nested blocks share one open.
+
+        After the outermost block the engine stays open for ``hold_open_s`` more
+        seconds, so back-to-back calls (a loop of queries) pay for one open, not
+        one each; then it closes and releases the embedded store's folder lock.
+        Writes are flushed when the block ends, not when the engine closes.
+        """
+        with self._lock:
+            if self._closer is not None:
+                self._closer.cancel()
+                self._closer = None
             self.engine.open()
-        self._depth += 1
+            self._depth += 1
         try:
             yield self
         finally:
-            self._depth -= 1
+            with self._lock:
+                self._depth -= 1
+                if self._depth == 0:
+                    self.engine.flush()
+                    if self.hold_open_s > 0:
+                        self._closer = threading.Timer(self.hold_open_s, self._close_if_idle)
+                        self._closer.daemon = True
+                        self._closer.start()
+                    else:
+                        self._close()
+
+    def _close_if_idle(self) -> None:
+        with self._lock:
             if self._depth == 0:
-                self.engine.close()
-                self._indexed = None
+                self._closer = None
+                self._close()
+
+    def _close(self) -> None:
+        self.engine.close()
+        self._indexed = None
+
+    def close(self) -> None:
+        """Close the engine now (it must not be in use)."""
+        with self._lock:
+            if self._closer is not None:
+                self._closer.cancel()
+                self._closer = None
+            if self._depth == 0:
+                self._close()
 
     def exists(self) -> bool:
         return self.engine.exists()

@@ -63,13 +63,16 @@ class EdgeEngine(Engine):
                     ) from exc
                 time.sleep(0.2)
 
+    def flush(self) -> None:
+        # Reads need no flush; skipping it keeps a search-only session cheap.
+        if self._shard is not None and self._dirty:
+            self._shard.flush()
+            self._dirty = False
+
     def close(self) -> None:
         if self._shard is not None:
+            self.flush()
             shard, self._shard = self._shard, None
-            if self._dirty:
-                # Reads need no flush; skipping it keeps a search-only session cheap.
-                shard.flush()
-                self._dirty = False
             shard.close()
 
     @property

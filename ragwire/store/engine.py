@@ -43,6 +43,9 @@ class Engine(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def flush(self) -> None:
+        """Make every write so far durable.  Engines that persist each write need nothing."""
+
     @abstractmethod
     def exists(self) -> bool: ...
 

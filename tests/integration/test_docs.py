@@ -119,11 +119,18 @@ def docs_folders(tmp_path_factory):
         assert stats["failed"] == 0, stats["errors"]
     finally:
         os.chdir(before)
+    from ragwire.store import close_all
+
+    close_all()
     shutil.copytree(work, snapshot)
     return work, snapshot, fresh
 
 
 def _restore(work: Path, source: Path) -> None:
+    # Stores stay open briefly after a call; release them before swapping the folder.
+    from ragwire.store import close_all
+
+    close_all()
     if work.exists():
         shutil.rmtree(work)
     shutil.copytree(source, work)

@@ -200,3 +200,30 @@ def test_a_second_open_of_an_edge_folder_is_reported_as_locked(tmp_path):
         other = EdgeEngine(tmp_path, "c", lock_wait_s=0.3)
         with pytest.raises(StoreLockedError, match="in use by another process"):
             other.open()
+
+
+def test_the_store_stays_open_briefly_between_calls_then_releases_its_lock(tmp_path):
+    import time
+
+    coll = Collection(EdgeEngine(tmp_path, "c"), "c", hold_open_s=0.3)
+    with coll.opened():
+        coll.ensure(embedding_model="m", dimension=DIM, sparse=True)
+    shard = coll.engine._shard
+    with coll.opened():
+        assert coll.engine._shard is shard  # the second call reused the open shard
+    deadline = time.monotonic() + 5
+    while coll.engine._shard is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert coll.engine._shard is None
+    other = EdgeEngine(tmp_path, "c", lock_wait_s=0.2)
+    other.open()
+    other.close()
+
+
+def test_pipelines_on_one_folder_share_one_open_store(tmp_path):
+    from types import SimpleNamespace
+
+    from ragwire.store import open_collection
+
+    config = SimpleNamespace(collection_name="c", resolved_engine="edge", path=tmp_path, hold_open_s=1.0)
+    assert open_collection(config) is open_collection(config)
