@@ -96,7 +96,7 @@ class IngestRunner:
         self._bar = None
 
     # -- planning (main thread; reads the store) --------------------------
-    def _plan(self, paths: list[str], force: bool, run_id: str) -> Iterator[Prepared | _Outcome]:
+    def _plan(self, paths: list[str], force: bool) -> Iterator[Prepared | _Outcome]:
         """Decide per file: skip, fail early, or prepare.  Store state is read for
         ``_PLAN_WINDOW`` files at a time, so an unchanged corpus costs few queries."""
         seen: set[str] = set()
@@ -159,7 +159,7 @@ class IngestRunner:
                 ThreadPoolExecutor(max_workers=self._slots, thread_name_prefix="ragwire-embed") as embed_pool:
             self._embed_pool = embed_pool
             queue: deque[Future] = deque()
-            planned = self._plan(paths, force, run_id)
+            planned = self._plan(paths, force)
 
             def submit_next() -> bool:
                 item = next(planned, None)
@@ -244,20 +244,18 @@ class IngestRunner:
                 self._bar.set_postfix(chunks=stats["chunks_created"], refresh=False)
 
     @staticmethod
-    def _fail(doc: Prepared, message: str, stats: dict[str, Any]) -> None:
+    def _fail(doc: Prepared | _Outcome, message: str, stats: dict[str, Any]) -> None:
         stats["failed"] += 1
         stats["errors"].append({"file": str(doc.path), "error": message})
         log.warning("%s", message)
 
-    @staticmethod
-    def _record_outcome(outcome: _Outcome, stats: dict[str, Any]) -> None:
+    @classmethod
+    def _record_outcome(cls, outcome: _Outcome, stats: dict[str, Any]) -> None:
         if outcome.kind == "skipped":
             stats["skipped"] += 1
             log.debug("%s: skipped (%s)", outcome.path.name, outcome.reason)
         else:
-            stats["failed"] += 1
-            stats["errors"].append({"file": str(outcome.path), "error": outcome.reason})
-            log.warning("%s", outcome.reason)
+            cls._fail(outcome, outcome.reason, stats)
 
     # -- embedding across documents ----------------------------------------
     def _encode(self, texts: list[str]) -> tuple[list[list[float]], list[Any]]:

@@ -297,25 +297,22 @@ class Collection:
         stale.must_not.append(Cond(RUN_KEY, value=run_id))
         if keep_other_versions:
             stale.must.append(Cond(meta_path("file_hash"), value=file_hash))
-        removed = self.engine.count(stale)
-        if removed:
-            self.engine.delete(stale)
-        return removed
+        return self._delete_counted(stale)
 
     def remove_other_versions(self, source: str, keep_hash: str | None) -> int:
         stale = source_filter(source)
         if keep_hash is not None:
             stale.must_not.append(Cond(meta_path("file_hash"), value=keep_hash))
-        removed = self.engine.count(stale)
-        if removed:
-            self.engine.delete(stale)
-        return removed
+        return self._delete_counted(stale)
 
     def discard_pending(self, source: str) -> int:
-        leftovers = source_filter(source).and_(Filter(must=[Cond(STATE_KEY, value=STATE_PENDING)]))
-        count = self.engine.count(leftovers)
+        return self._delete_counted(source_filter(source).and_(Filter(must=[Cond(STATE_KEY, value=STATE_PENDING)])))
+
+    def _delete_counted(self, flt: Filter) -> int:
+        """Delete the points matching ``flt``; returns how many there were."""
+        count = self.engine.count(flt)
         if count:
-            self.engine.delete(leftovers)
+            self.engine.delete(flt)
         return count
 
     def delete_source(self, source: str) -> int:
