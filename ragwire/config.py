@@ -113,6 +113,12 @@ class LoaderConfig(_Section):
     include_hidden: bool = False
     follow_symlinks: bool = False
     max_files: int = Field(100_000, ge=1)
+    # Zip-based Office files (docx/xlsx/pptx) are checked before conversion: a small
+    # file that inflates to gigabytes is refused instead of exhausting memory.
+    max_uncompressed_mb: float = Field(512, gt=0)
+    max_compression_ratio: float = Field(100, gt=1)
+    # Seconds one file's conversion may take; a stalled converter fails only that file.
+    timeout_s: float = Field(300, gt=0)
 
 
 class SplitterConfig(_Section):
