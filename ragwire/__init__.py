@@ -7,6 +7,7 @@ __version__ = "0.1.0"
 from .config import RagwireConfig, load_config
 from .errors import (
     ConfigError,
+    IngestAborted,
     IngestError,
     LoaderError,
     MissingDependencyError,
@@ -41,6 +42,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "ConfigError",
+    "IngestAborted",
     "IngestError",
     "LoaderError",
     "MarkItDownLoader",

@@ -8,6 +8,7 @@
     ├── StoreError                     the vector store refused an operation or is incompatible with the config
     │   └── StoreLockedError           an embedded store folder is held by another process
     └── IngestError                    a document could not be ingested (wraps the stage that failed)
+        └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
 
 Every message says what failed, where, and how to fix it.  This module imports
 nothing from ragwire so that every other module can import it.
@@ -77,3 +78,16 @@ class StoreLockedError(StoreError):
 
 class IngestError(RagwireError):
     """A document failed somewhere between loading and writing."""
+
+
+class IngestAborted(IngestError):
+    """A failure that belongs to the run, not to one file, stopped it.
+
+    Examples: the store stayed unreachable after retries, or the embedding model
+    could not be loaded.  ``stats`` is the public stats dict of the files handled
+    before the stop; files already written stay written.
+    """
+
+    def __init__(self, message: str, stats: dict | None = None) -> None:
+        super().__init__(message)
+        self.stats = stats or {}

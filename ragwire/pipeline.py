@@ -16,9 +16,6 @@ log = get_logger(__name__)
 # costs seconds and hundreds of MB, and two pipelines on one model are common.
 _EMBEDDINGS: dict[str, Any] = {}
 
-# Embedding providers that compute on this machine (the rest are HTTP services).
-_LOCAL_PROVIDERS = frozenset({"huggingface", "fastembed"})
-
 # Metadata written by ragwire itself: never offered as a filter field.
 SYSTEM_FIELDS = frozenset({
     "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
@@ -38,6 +35,26 @@ class _LazyEmbedding:
 
     def embed_query(self, text: str) -> list[float]:
         return self._rag.embedding.embed_query(text)
+
+    def load(self) -> None:
+        """Load the model now (an ingest does it before its first batch)."""
+        self._rag.embedding  # noqa: B018 - the property loads it
+
+
+def _embedding_key(embeddings: Any) -> str:
+    """Everything that changes an embedding client's behaviour, secrets included.
+
+    The masked dump would make two configs that differ only in ``api_key`` share one
+    client; secret values enter the key as hashes, never in clear.
+    """
+    import hashlib
+    import json
+
+    data = embeddings.model_dump(mode="json")
+    for name, value in embeddings:
+        if hasattr(value, "get_secret_value"):
+            data[name] = "sha256:" + hashlib.sha256(value.get_secret_value().encode("utf-8")).hexdigest()
+    return json.dumps(data, sort_keys=True, default=str)
 
 
 class RAGWire:
@@ -62,7 +79,9 @@ class RAGWire:
         self._dimension: int | None = None
         self._collection = None
         self._held: contextlib.ExitStack | None = None
-        self._ensured = False
+        # The collection instance whose model record was checked against this config;
+        # a collection recreated by another process is checked again.
+        self._ensured: str | None = None
 
     # -- components, built on first use ---------------------------------------
     @property
@@ -70,7 +89,7 @@ class RAGWire:
         if self._embedding is None:
             from .providers import get_embedding
 
-            key = self.config.embeddings.model_dump_json()
+            key = _embedding_key(self.config.embeddings)
             if key not in _EMBEDDINGS:
                 _EMBEDDINGS[key] = get_embedding(self.config.embeddings)
             self._embedding = _EMBEDDINGS[key]
@@ -107,7 +126,10 @@ class RAGWire:
         loaded; inspection calls skip it.
         """
         with self.collection.opened() as coll:
-            if check and not self._ensured:
+            current = coll.meta() if check and coll.exists() else None
+            if current is not None and self._ensured != current.instance_id:
+                self._ensured = None
+            if check and self._ensured is None:
                 if coll.exists() or create:
                     vs = self.config.vectorstore
                     meta = coll.meta() if coll.exists() else None
@@ -125,7 +147,8 @@ class RAGWire:
                         sparse=vs.use_sparse,
                         force_recreate=recreate,
                     )
-                    self._ensured = True
+                    ensured = coll.meta()
+                    self._ensured = ensured.instance_id if ensured is not None else None
             yield coll
 
     def __enter__(self) -> RAGWire:
@@ -147,52 +170,63 @@ class RAGWire:
 
     # -- ingestion -----------------------------------------------------------
     def _runner(self, coll):
-        from .ingest import IngestRunner, IngestSettings, SplitSettings
+        from .ingest import IngestRunner, IngestSettings
 
-        c = self.config
-        settings = IngestSettings(
-            workers=c.ingestion.workers,
-            batch_size=c.ingestion.batch_size,
-            retries=c.ingestion.retries,
-            retry_backoff=c.ingestion.retry_backoff,
-            replace_changed=c.ingestion.replace_changed,
-            dedup_chunks=c.ingestion.dedup_chunks,
-            max_file_size_mb=c.loader.max_file_size_mb,
-            optimize_after_points=c.vectorstore.optimize_after_points,
-            embed_concurrency=1 if c.embeddings.provider in _LOCAL_PROVIDERS else c.ingestion.workers,
-            split=SplitSettings(
-                strategy=c.splitter.strategy,
-                chunk_size=c.splitter.chunk_size,
-                chunk_overlap=c.splitter.chunk_overlap,
-                separators=c.splitter.separators,
-                page_marker=c.splitter.page_marker,
-                max_heading_level=c.splitter.max_heading_level,
-            ),
-        )
+        settings = IngestSettings.from_config(self.config)
         return IngestRunner(coll, _LazyEmbedding(self), self.sparse_encoder, settings)
+
+    def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+        from .errors import IngestAborted, MissingDependencyError, ProviderError
+        from .ingest import IngestStats
+
+        if isinstance(file_paths, (str, Path)):
+            file_paths = [file_paths]
+        try:
+            with contextlib.ExitStack() as stack:
+                try:
+                    coll = stack.enter_context(self._store(create=bool(file_paths)))
+                except (ProviderError, MissingDependencyError) as exc:
+                    # Creating the store needs the model, and it cannot load: the run's failure,
+                    # reported like the same failure later in a run.  (A store or config
+                    # problem keeps its own type: it is not about this run's files.)
+                    nothing = IngestStats(total=len(file_paths), aborted=" ".join(str(exc).split()))
+                    raise IngestAborted(f"ingest stopped before the first file: {nothing.aborted}",
+                                        nothing.to_dict()) from exc
+                stats = self._runner(coll).run(file_paths, force=force)
+        except IngestAborted as exc:
+            if not_walked is not None:
+                exc.stats["not_walked"] = [{"file": f, "reason": r} for f, r in not_walked]
+            raise
+        stats.not_walked = not_walked
+        return stats.to_dict()
 
     def ingest_documents(self, file_paths: list[str] | list[Path]) -> dict[str, Any]:
         """Ingest files; unchanged files are skipped, changed ones replaced.
 
+        A file is also re-processed when the settings that shape its chunks changed
+        since it was stored (splitter, loader, embedding options); vectors of chunk
+        texts that did not change are reused.
+
         Returns:
             Stats: total, processed, skipped, failed, chunks_created, metadata_failed,
             replaced, embedded_chunks, reused_chunks, errors.  processed + skipped + failed == total.
+
+        Raises:
+            IngestAborted: the run itself failed (the store stayed unreachable, the model
+                could not load); ``exc.stats`` holds the stats of the files done before.
         """
-        if isinstance(file_paths, (str, Path)):
-            file_paths = [file_paths]
-        with self._store(create=True) as coll:
-            return self._runner(coll).run(file_paths)
+        return self._ingest(file_paths, force=False)
 
     def reingest_documents(self, file_paths: list[str] | list[Path]) -> dict[str, Any]:
         """Rewrite these files even if unchanged; the old chunks stay visible until the new ones are in."""
-        if isinstance(file_paths, (str, Path)):
-            file_paths = [file_paths]
-        with self._store(create=True) as coll:
-            return self._runner(coll).run(file_paths, force=True)
+        return self._ingest(file_paths, force=True)
 
     def ingest_directory(self, directory: str | Path, recursive: bool = False,
-                         extensions: list[str] | None = None) -> dict[str, Any]:
-        """Ingest every supported file under ``directory`` (safe walk: no hidden files, no escaping symlinks)."""
+                         extensions: list[str] | None = None, *, force: bool = False) -> dict[str, Any]:
+        """Ingest every supported file under ``directory`` (safe walk: no hidden files, no escaping symlinks).
+
+        ``force=True`` rewrites every file found, like :meth:`reingest_documents`.
+        """
         from .loaders import walk_directory
 
         lc = self.config.loader
@@ -208,9 +242,8 @@ class RAGWire:
         )
         for path, reason in walk.skipped:
             log.info("%s: not ingested (%s)", path, reason)
-        stats = self.ingest_documents([str(p) for p in walk.files])
-        stats["not_walked"] = [{"file": str(p), "reason": r} for p, r in walk.skipped]
-        return stats
+        return self._ingest([str(p) for p in walk.files], force=force,
+                            not_walked=[(str(p), r) for p, r in walk.skipped])
 
     def delete_document(self, file_path: str | Path) -> int:
         """Remove every chunk of a source.  Works when the file is already gone from disk.

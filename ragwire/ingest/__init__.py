@@ -1,6 +1,19 @@
 """Ingestion: prepare files in parallel, embed in batches, write each file atomically."""
 
-from .prepare import Prepared, SplitSettings, prepare_file
-from .runner import IngestRunner, IngestSettings, new_stats, source_id
+from .prepare import Prepared, make_loader, prepare_file
+from .runner import IngestRunner, source_id
+from .settings import IngestSettings, settings_fingerprint, vectors_fingerprint
+from .stats import FileOutcome, IngestStats
 
-__all__ = ["IngestRunner", "IngestSettings", "Prepared", "SplitSettings", "new_stats", "prepare_file", "source_id"]
+__all__ = [
+    "FileOutcome",
+    "IngestRunner",
+    "IngestSettings",
+    "IngestStats",
+    "Prepared",
+    "make_loader",
+    "prepare_file",
+    "settings_fingerprint",
+    "source_id",
+    "vectors_fingerprint",
+]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError
 from ..hashing import sha256_chunk, sha256_text
 
@@ -23,28 +25,31 @@ class Prepared:
     error: str | None = None
     metadata_failed: bool = False
     replacing: bool = False
+    # A version with this same file hash is stored (a forced or settings-driven rewrite):
+    # the new points get run-specific ids so they never overwrite the visible ones.
+    same_content_stored: bool = False
     reuse: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
 
-@dataclass
-class SplitSettings:
-    strategy: str = "markdown"
-    chunk_size: int = 1000
-    chunk_overlap: int = 200
-    separators: list[str] | None = None
-    page_marker: str = "<!-- pagebreak -->"
-    max_heading_level: int = 2
+def make_loader(loader: LoaderConfig, strategy: str):
+    """The loader one run uses for every file: page-aware for the page strategy, else markitdown."""
+    from ..loaders import MarkItDownLoader, PageLoader
+
+    cls = PageLoader if strategy == "page" else MarkItDownLoader
+    return cls(
+        max_file_size_mb=loader.max_file_size_mb,
+        max_uncompressed_mb=loader.max_uncompressed_mb,
+        max_compression_ratio=loader.max_compression_ratio,
+        timeout_s=loader.timeout_s,
+    )
 
 
-def load_text(path: Path, strategy: str, max_file_size_mb: float) -> tuple[str, list[dict] | None, str]:
+def load_text(loader: Any, path: Path) -> tuple[str, list[dict] | None, str]:
     """Load a file; returns (text, pages or None, file_type).
 
     Raises:
         IngestError: the loader could not produce text (the message is its one-line reason).
     """
-    from ..loaders import MarkItDownLoader, PageLoader
-
-    loader = PageLoader() if strategy == "page" else MarkItDownLoader(max_file_size_mb=max_file_size_mb)
     result = loader.load(str(path))
     if not result.get("success"):
         raise IngestError(result.get("error") or f"{path.name}: could not be loaded")
@@ -54,8 +59,8 @@ def load_text(path: Path, strategy: str, max_file_size_mb: float) -> tuple[str, 
 def prepare_file(
     item: Prepared,
     *,
-    split: SplitSettings,
-    max_file_size_mb: float,
+    loader: Any,
+    splitter: SplitterConfig,
     dedup_chunks: bool,
     extract_metadata: Callable[[str], tuple[dict[str, Any], bool]] | None = None,
 ) -> Prepared:
@@ -63,15 +68,15 @@ def prepare_file(
     from ..splitting import split_text
 
     try:
-        text, pages, file_type = load_text(item.path, split.strategy, max_file_size_mb)
+        text, pages, file_type = load_text(loader, item.path)
         pieces = split_text(
             text,
-            strategy=split.strategy,
-            chunk_size=split.chunk_size,
-            chunk_overlap=split.chunk_overlap,
-            separators=split.separators,
-            page_marker=split.page_marker,
-            max_heading_level=split.max_heading_level,
+            strategy=splitter.strategy,
+            chunk_size=splitter.chunk_size,
+            chunk_overlap=splitter.chunk_overlap,
+            separators=splitter.separators,
+            page_marker=splitter.page_marker,
+            max_heading_level=splitter.max_heading_level,
             pages=pages,
         )
         if dedup_chunks:
@@ -113,7 +118,7 @@ def prepare_file(
     except IngestError as exc:
         item.error = str(exc)
     except Exception as exc:  # a converter bug must fail this file, not the batch
-        if isinstance(exc, (TypeError, AttributeError, NameError)) and not _from_third_party(exc):
+        if isinstance(exc, (TypeError, AttributeError, NameError)) and raised_by_ragwire(exc):
             raise
         item.error = f"{item.path.name}: {type(exc).__name__}: {_one_line(exc)}"
     return item
@@ -124,13 +129,21 @@ def _one_line(exc: BaseException) -> str:
     return text[:300] if text else type(exc).__name__
 
 
-def _from_third_party(exc: BaseException) -> bool:
-    """True when the innermost frame of ``exc`` is outside ragwire (a converter's own bug)."""
+_PACKAGE_DIR = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def raised_by_ragwire(exc: BaseException) -> bool:
+    """True when the innermost frame of ``exc`` is ragwire's own code, not a converter's.
+
+    Decided by the installed package's directory, never by a substring of the path:
+    a checkout cloned into ``…/ragwire/`` holds its converters under that path too.
+    """
     tb = exc.__traceback__
     last = None
     while tb is not None:
         last = tb
         tb = tb.tb_next
     if last is None:
-        return True
-    return "/ragwire/" not in last.tb_frame.f_code.co_filename.replace("\\", "/")
+        return False
+    filename = os.path.realpath(last.tb_frame.f_code.co_filename)
+    return os.path.commonpath([filename, _PACKAGE_DIR]) == _PACKAGE_DIR

@@ -12,52 +12,22 @@ import sys
 import uuid
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from ..errors import ProviderError, RagwireError
+from ..errors import IngestAborted, ProviderError, RagwireError, StoreError
 from ..hashing import sha256_file_from_path
 from ..logs import get_logger
 from ..providers.retry import call_with_retries
 from ..store import ChunkRecord, Collection, chunk_point_id
-from .prepare import Prepared, SplitSettings, prepare_file
+from .prepare import Prepared, make_loader, prepare_file
+from .settings import IngestSettings
+from .stats import FileOutcome, IngestStats
 
 log = get_logger(__name__)
 
 # Files whose stored state is read in one query while planning.
 _PLAN_WINDOW = 256
-
-
-@dataclass
-class IngestSettings:
-    workers: int = 1
-    batch_size: int = 64
-    retries: int = 2
-    retry_backoff: float = 0.5
-    replace_changed: bool = True
-    dedup_chunks: bool = False
-    max_file_size_mb: float = 100
-    optimize_after_points: int = 1000
-    # Embedding batches in flight at once: 1 for a local model (it already uses every
-    # core), ``workers`` for a provider over HTTP, where requests wait on the network.
-    embed_concurrency: int = 1
-    split: SplitSettings = field(default_factory=SplitSettings)
-
-
-def new_stats(total: int) -> dict[str, Any]:
-    return {
-        "total": total,
-        "processed": 0,
-        "skipped": 0,
-        "failed": 0,
-        "chunks_created": 0,
-        "metadata_failed": 0,
-        "replaced": 0,
-        "embedded_chunks": 0,
-        "reused_chunks": 0,
-        "errors": [],
-    }
 
 
 def source_id(path: str | Path) -> str:
@@ -73,6 +43,15 @@ class _Outcome:
         self.path = path
         self.kind = kind
         self.reason = reason
+
+
+class _Abort(Exception):
+    """A failure that belongs to the run (not to one file): stop, keep what is written."""
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:300] if text else type(exc).__name__
 
 
 class IngestRunner:
@@ -94,6 +73,7 @@ class IngestRunner:
         self.extract_metadata = extract_metadata
         self.progress = sys.stderr.isatty() if progress is None else progress
         self._bar = None
+        self._model_ready = False
 
     # -- planning (main thread; reads the store) --------------------------
     def _plan(self, paths: list[str], force: bool) -> Iterator[Prepared | _Outcome]:
@@ -119,31 +99,66 @@ class IngestRunner:
                 except OSError as exc:
                     reason = f"{path.name}: cannot read ({exc.strerror or exc})"
                     decided.append(_Outcome(index, path, "failed", reason))
-            states = self.collection.source_states([source for _, _, source, _ in window])
+            states = self._store_call(self.collection.source_states, [source for _, _, source, _ in window])
             for index, path, source, file_hash in window:
                 state = states[source]
-                if not force and state.has_complete(file_hash):
+                current = state.has_complete(file_hash) and state.settings_match(file_hash, self.settings.fingerprint)
+                if not force and current:
                     if state.pending:
                         # Unfinished chunks of an interrupted run: never visible, now gone.
-                        self.collection.discard_pending(source)
-                    if self.settings.replace_changed and len(state.complete) > 1:
-                        # A run died between flip and cleanup: finish its job now.
-                        removed = self.collection.remove_other_versions(source, file_hash)
-                        log.info("%s: removed %d leftover chunks of an interrupted run", path.name, removed)
+                        self._store_call(self.collection.discard_pending, source)
+                    if self.settings.ingestion.replace_changed and len(state.complete) > 1:
+                        removed = self._store_call(self.collection.remove_other_versions, source, file_hash)
+                        log.info("%s: removed %d chunks of older versions", path.name, removed)
                     decided.append(_Outcome(index, path, "skipped", "unchanged"))
                     continue
+                if not force and state.has_complete(file_hash):
+                    log.info("%s: settings that shape its chunks changed since it was stored; re-processing", path.name)
                 item = Prepared(index=index, path=path, source=source, file_hash=file_hash)
                 item.replacing = bool(state.complete)
-                if state.complete:
-                    item.reuse = self.collection.stored_vectors(source)
+                item.same_content_stored = file_hash in state.complete
                 decided.append(item)
             # Outcomes go out in input order, so stats and logs never depend on timing.
             yield from sorted(decided, key=lambda d: d.index)
 
+    def _store_call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """A store read or repair the run depends on: retried, and a lasting failure stops the run."""
+        ing = self.settings.ingestion
+        try:
+            return call_with_retries(fn, *args, retries=ing.retries, backoff=ing.retry_backoff,
+                                     what="store access", **kwargs)
+        except (StoreError, ProviderError) as exc:
+            raise _Abort(str(exc)) from exc
+
     # -- the run ----------------------------------------------------------
-    def run(self, paths: Iterable[str | Path], force: bool = False) -> dict[str, Any]:
+    def run(self, paths: Iterable[str | Path], force: bool = False) -> IngestStats:
+        """Ingest ``paths``; returns the typed stats.
+
+        Raises:
+            IngestAborted: a failure of the run itself (the store stayed unreachable,
+                the embedding model could not load); its ``stats`` hold what was done.
+        """
         paths = [str(p) for p in paths]
-        stats = new_stats(len(paths))
+        stats = IngestStats(total=len(paths))
+        self._bar = self._make_bar(len(paths))
+        try:
+            self._run(paths, force, stats)
+        except _Abort as exc:
+            stats.aborted = str(exc)
+            log.error("ingest stopped after %d of %d files: %s", len(stats.outcomes), stats.total, exc)
+            raise IngestAborted(
+                f"ingest stopped after {len(stats.outcomes)} of {stats.total} files: {exc}", stats.to_dict()
+            ) from exc
+        finally:
+            self._bar.close()
+        log.info(
+            "ingest: %d files, %d processed, %d skipped, %d failed, %d chunks (%d embedded, %d reused)",
+            stats.total, stats.processed, stats.skipped, stats.failed,
+            stats.chunks_created, stats.embedded_chunks, stats.reused_chunks,
+        )
+        return stats
+
+    def _run(self, paths: list[str], force: bool, stats: IngestStats) -> None:
         run_id = uuid.uuid4().hex
         self._written_points = 0
         # Files wait here, in input order, until every chunk has its vectors.
@@ -153,9 +168,16 @@ class IngestRunner:
         self._missing: dict[int, int] = {}
         self._inflight: deque[tuple[list[tuple[Prepared, int, str]], Future]] = deque()
         self._slots = max(1, self.settings.embed_concurrency)
-        bar = self._bar = self._make_bar(len(paths))
-        window = max(2 * self.settings.workers, 2)
-        with ThreadPoolExecutor(max_workers=self.settings.workers, thread_name_prefix="ragwire-prep") as pool, \
+        workers = self.settings.ingestion.workers
+        window = max(2 * workers, 2)
+        loader = make_loader(self.settings.loader, self.settings.splitter.strategy)
+        if paths:
+            # A run killed between making a version visible and removing the old one
+            # left a note; finish that cleanup first (cost: one query when there is none).
+            repaired = self._store_call(self.collection.repair_interrupted_commits)
+            if repaired:
+                log.info("finished the cleanup of %d interrupted replacements", repaired)
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ragwire-prep") as pool, \
                 ThreadPoolExecutor(max_workers=self._slots, thread_name_prefix="ragwire-embed") as embed_pool:
             self._embed_pool = embed_pool
             queue: deque[Future] = deque()
@@ -172,33 +194,31 @@ class IngestRunner:
                 else:
                     queue.append(pool.submit(
                         prepare_file, item,
-                        split=self.settings.split,
-                        max_file_size_mb=self.settings.max_file_size_mb,
-                        dedup_chunks=self.settings.dedup_chunks,
+                        loader=loader,
+                        splitter=self.settings.splitter,
+                        dedup_chunks=self.settings.ingestion.dedup_chunks,
                         extract_metadata=self.extract_metadata,
                     ))
                 return True
 
-            while len(queue) < window and submit_next():
-                pass
-            while queue:
-                item = queue.popleft().result()
-                submit_next()
-                self._accept(item)
-                self._embed(final=False)
-                self._drain(stats, run_id, force)
-            self._embed(final=True)
-            self._drain(stats, run_id, force)
-        bar.close()
+            try:
+                while len(queue) < window and submit_next():
+                    pass
+                while queue:
+                    item = queue.popleft().result()
+                    submit_next()
+                    self._accept(item)
+                    self._embed(final=False)
+                    self._drain(stats, run_id)
+                self._embed(final=True)
+                self._drain(stats, run_id)
+            except _Abort:
+                for future in queue:
+                    future.cancel()
+                raise
         if self._written_points and self._written_points >= self.settings.optimize_after_points:
             if self.collection.engine.optimize():
                 log.info("built the vector index after writing %d points", self._written_points)
-        log.info(
-            "ingest: %d files, %d processed, %d skipped, %d failed, %d chunks (%d embedded, %d reused)",
-            stats["total"], stats["processed"], stats["skipped"], stats["failed"],
-            stats["chunks_created"], stats["embedded_chunks"], stats["reused_chunks"],
-        )
-        return stats
 
     def _make_bar(self, total: int):
         from tqdm import tqdm
@@ -210,6 +230,14 @@ class IngestRunner:
         self._ready.append(item)
         if not isinstance(item, Prepared) or item.error:
             return
+        if item.replacing:
+            # Read only the stored vectors this file's chunks can use, one file at a time,
+            # so memory stays bounded however many changed files are planned.
+            wanted = {meta["content_hash"] for _, meta in item.chunks}
+            item.reuse = self._store_call(
+                self.collection.stored_vectors, item.source, wanted,
+                vectors_fingerprint=self.settings.vectors_fingerprint,
+            )
         missing = 0
         for ci, (text, meta) in enumerate(item.chunks):
             reused = item.reuse.get(meta["content_hash"])
@@ -220,7 +248,7 @@ class IngestRunner:
                 missing += 1
         self._missing[item.index] = missing
 
-    def _drain(self, stats: dict[str, Any], run_id: str, force: bool) -> None:
+    def _drain(self, stats: IngestStats, run_id: str) -> None:
         """Write or record every file at the head of the queue that is ready, in input order."""
         while self._ready:
             head = self._ready[0]
@@ -228,45 +256,72 @@ class IngestRunner:
                 return
             self._ready.popleft()
             if isinstance(head, _Outcome):
-                self._record_outcome(head, stats)
+                if head.kind == "skipped":
+                    stats.record(FileOutcome(str(head.path), "skipped", head.reason))
+                    log.debug("%s: skipped (%s)", head.path.name, head.reason)
+                else:
+                    self._fail(head, head.reason, stats)
             elif head.error:
                 self._fail(head, head.error, stats)
             else:
                 try:
-                    self._write(head, stats, run_id, force)
+                    stats.record(self._write(head, run_id))
                 except RagwireError as exc:
-                    self._fail(head, f"{head.path.name}: {exc}", stats)
+                    if getattr(exc, "retryable", False):
+                        # The store stayed unreachable after retries: every later file would fail too.
+                        raise _Abort(str(exc)) from exc
+                    self._fail(head, f"{head.path.name}: {_one_line(exc)}", stats)
+                    self._discard_quietly(head)
                 for ci in range(len(head.chunks)):
                     self._vectors.pop((head.index, ci), None)
+                head.reuse = {}
             self._missing.pop(getattr(head, "index", -1), None)
             if self._bar is not None:
                 self._bar.update(1)
-                self._bar.set_postfix(chunks=stats["chunks_created"], refresh=False)
+                self._bar.set_postfix(chunks=stats.chunks_created, refresh=False)
+
+    def _discard_quietly(self, doc: Prepared) -> None:
+        """Best effort: drop a failed file's pending chunks now (the next run would anyway)."""
+        try:
+            self.collection.discard_pending(doc.source)
+        except RagwireError as exc:
+            log.debug("%s: pending chunks left for the next run (%s)", doc.path.name, exc)
 
     @staticmethod
-    def _fail(doc: Prepared | _Outcome, message: str, stats: dict[str, Any]) -> None:
-        stats["failed"] += 1
-        stats["errors"].append({"file": str(doc.path), "error": message})
+    def _fail(doc: Prepared | _Outcome, message: str, stats: IngestStats) -> None:
+        stats.record(FileOutcome(str(doc.path), "failed", message))
         log.warning("%s", message)
 
-    @classmethod
-    def _record_outcome(cls, outcome: _Outcome, stats: dict[str, Any]) -> None:
-        if outcome.kind == "skipped":
-            stats["skipped"] += 1
-            log.debug("%s: skipped (%s)", outcome.path.name, outcome.reason)
-        else:
-            cls._fail(outcome, outcome.reason, stats)
-
     # -- embedding across documents ----------------------------------------
+    def _ensure_model(self) -> None:
+        """Load the embedding model in the main thread before the first batch: a model
+        that cannot load is the run's failure, not one batch's."""
+        if self._model_ready:
+            return
+        load = getattr(self.embedding, "load", None)
+        if load is not None:
+            try:
+                load()
+            except RagwireError as exc:
+                raise _Abort(_one_line(exc)) from exc
+        self._model_ready = True
+
     def _encode(self, texts: list[str]) -> tuple[list[list[float]], list[Any]]:
-        s = self.settings
-        dense = call_with_retries(self.embedding.embed_documents, texts, retries=s.retries,
-                                  backoff=s.retry_backoff, what="embedding")
-        if len(dense) != len(texts):
-            raise ProviderError(f"embedding returned {len(dense)} vectors for {len(texts)} texts")
-        sparse: list[Any] = [None] * len(texts)
-        if self.sparse is not None:
-            sparse = [tuple(v) for v in self.sparse.embed_documents(texts)]
+        ing = self.settings.ingestion
+        try:
+            dense = call_with_retries(self.embedding.embed_documents, texts, retries=ing.retries,
+                                      backoff=ing.retry_backoff, what="embedding")
+            if len(dense) != len(texts):
+                raise ProviderError(f"embedding returned {len(dense)} vectors for {len(texts)} texts")
+            sparse: list[Any] = [None] * len(texts)
+            if self.sparse is not None:
+                sparse = [tuple(v) for v in self.sparse.embed_documents(texts)]
+        except RagwireError:
+            raise
+        except Exception as exc:
+            # A local model's own failure (a RuntimeError from torch, say) is this batch's
+            # problem: the caller retries file by file so the others still go in.
+            raise ProviderError(f"embedding failed: {type(exc).__name__}: {_one_line(exc)}") from exc
         return dense, sparse
 
     def _store_vectors(self, part: list[tuple[Prepared, int, str]], dense, sparse) -> None:
@@ -283,8 +338,9 @@ class IngestRunner:
         pipeline (planning, preparing, writing earlier files) runs meanwhile.
         A partial batch waits for more chunks unless ``final``.
         """
-        size = self.settings.batch_size
+        size = self.settings.ingestion.batch_size
         while len(self._todo) >= size or (final and self._todo):
+            self._ensure_model()
             part, self._todo = self._todo[:size], self._todo[size:]
             while len(self._inflight) >= self._slots:
                 self._collect_oldest()
@@ -319,36 +375,38 @@ class IngestRunner:
         self._todo = [entry for entry in self._todo if entry[0] is not doc]
 
     # -- writing, in input order --------------------------------------------
-    def _write(self, doc: Prepared, stats: dict[str, Any], run_id: str, force: bool) -> None:
+    def _write(self, doc: Prepared, run_id: str) -> FileOutcome:
         records = []
         reused = 0
-        salt = run_id if force else ""
+        # Rewriting content that is stored already: fresh ids, so the visible version is
+        # never overwritten before the new one is complete.
+        salt = run_id if doc.same_content_stored else ""
         for ci, (text, meta) in enumerate(doc.chunks):
             dense, sparse = self._vectors[(doc.index, ci)]
             if doc.reuse.get(meta["content_hash"]) is not None and doc.reuse[meta["content_hash"]][0] is dense:
                 reused += 1
             records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), text, meta, dense, sparse))
-        s = self.settings
+        ing = self.settings.ingestion
+
         # Every step is idempotent (fixed ids, filters), so a retried write cannot duplicate.
         def retried(fn, *args, **kwargs):
-            return call_with_retries(fn, *args, retries=s.retries, backoff=s.retry_backoff,
+            return call_with_retries(fn, *args, retries=ing.retries, backoff=ing.retry_backoff,
                                      what="store write", **kwargs)
 
+        fingerprints = {"settings": self.settings.fingerprint, "vectors": self.settings.vectors_fingerprint}
         retried(self.collection.discard_pending, doc.source)
         retried(self.collection.ensure_indexes, records[0].metadata)
-        for start in range(0, len(records), s.batch_size):
-            retried(self.collection.write_pending, records[start:start + s.batch_size], run_id)
-        # A forced rewrite replaces whatever is stored, even with replace_changed off.
+        for start in range(0, len(records), ing.batch_size):
+            retried(self.collection.write_pending, records[start:start + ing.batch_size], run_id,
+                    fingerprints=fingerprints)
+        # A rewrite of stored content replaces it, even with replace_changed off.
         removed = retried(self.collection.commit_source, doc.source, doc.file_hash, run_id,
-                          keep_other_versions=not (s.replace_changed or force))
+                          keep_other_versions=not (ing.replace_changed or doc.same_content_stored))
         self._written_points += len(records)
-        stats["processed"] += 1
-        stats["chunks_created"] += len(records)
-        stats["reused_chunks"] += reused
-        stats["embedded_chunks"] += len(records) - reused
-        if doc.metadata_failed:
-            stats["metadata_failed"] += 1
-        if doc.replacing and (removed or force):
-            stats["replaced"] += 1
         log.info("%s: %d chunks written%s", doc.path.name, len(records),
                  f", {removed} old chunks removed" if removed else "")
+        return FileOutcome(
+            str(doc.path), "processed", chunks=len(records), embedded=len(records) - reused, reused=reused,
+            replaced=doc.replacing and bool(removed or doc.same_content_stored),
+            metadata_failed=doc.metadata_failed,
+        )

@@ -173,3 +173,27 @@ def test_sigkill_while_replacing_changed_files_never_hides_one(tmp_path, stub, r
     assert len(visible_state(config)) == 50, "a file disappeared while it was being replaced"
     RAGWire(config).ingest_directory(docs)
     assert by_name(final_counts(config)) == references[1]
+
+
+def test_a_kill_between_flip_and_delete_never_shows_two_versions_in_search(tmp_path, stub):
+    docs = tmp_path / "run" / "docs"
+    paths = write_corpus(docs, 5, paragraphs=PARAGRAPHS)
+    config = make_config(tmp_path / "run", stub)
+    RAGWire(config).ingest_directory(docs)
+    add_addendum(paths)
+    assert run_and_kill(config, docs, "flipped", 2), "the ingest finished before the kill"
+    stored = visible_state(config)
+    assert sorted(len(versions) for versions in stored.values()) == [1, 1, 1, 1, 2], "the kill left no leftover"
+
+    rag = RAGWire(config)
+    found = rag.retrieve("conveyor belt tension rollers", top_k=500)
+    versions: dict[str, set[str]] = {}
+    for doc in found:
+        versions.setdefault(doc.metadata["source"], set()).add(doc.metadata["file_hash"])
+    assert len(versions) == 5 and all(len(v) == 1 for v in versions.values()), "search showed two versions"
+    shown = rag.get_stats()["total_documents"]
+    assert shown == len(found)
+
+    # The next write run finishes the interrupted cleanup.
+    RAGWire(config).ingest_directory(docs)
+    assert len(final_counts(config)) == 5

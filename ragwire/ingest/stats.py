@@ -1,0 +1,100 @@
+"""Typed results of an ingest run: one outcome per file, and the run's totals.
+
+Inside the library these objects flow between stages; the spec's dict shapes
+are made only at the public boundary, by :meth:`IngestStats.to_dict`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["processed", "skipped", "failed"]
+
+
+@dataclass
+class FileOutcome:
+    """What happened to one file of a run."""
+
+    path: str
+    status: Status
+    reason: str = ""
+    chunks: int = 0
+    embedded: int = 0
+    reused: int = 0
+    replaced: bool = False
+    metadata_failed: bool = False
+
+
+@dataclass
+class IngestStats:
+    """Totals of one run.  ``processed + skipped + failed == total`` once the run ends."""
+
+    total: int
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    # Set by folder ingests only: candidates the walk left out, with the reason.
+    not_walked: list[tuple[str, str]] | None = None
+    aborted: str | None = None
+
+    def record(self, outcome: FileOutcome) -> None:
+        self.outcomes.append(outcome)
+
+    def _count(self, status: Status) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def processed(self) -> int:
+        return self._count("processed")
+
+    @property
+    def skipped(self) -> int:
+        return self._count("skipped")
+
+    @property
+    def failed(self) -> int:
+        return self._count("failed")
+
+    @property
+    def chunks_created(self) -> int:
+        return sum(o.chunks for o in self.outcomes if o.status == "processed")
+
+    @property
+    def embedded_chunks(self) -> int:
+        return sum(o.embedded for o in self.outcomes if o.status == "processed")
+
+    @property
+    def reused_chunks(self) -> int:
+        return sum(o.reused for o in self.outcomes if o.status == "processed")
+
+    @property
+    def replaced(self) -> int:
+        return sum(1 for o in self.outcomes if o.status == "processed" and o.replaced)
+
+    @property
+    def metadata_failed(self) -> int:
+        return sum(1 for o in self.outcomes if o.status == "processed" and o.metadata_failed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's stats dict (plus ragwire's ``embedded_chunks``/``reused_chunks``).
+
+        An aborted run also carries ``aborted`` (the one-line reason) and
+        ``not_started`` (files the run never reached).
+        """
+        out: dict[str, Any] = {
+            "total": self.total,
+            "processed": self.processed,
+            "skipped": self.skipped,
+            "failed": self.failed,
+            "chunks_created": self.chunks_created,
+            "metadata_failed": self.metadata_failed,
+            "replaced": self.replaced,
+            "embedded_chunks": self.embedded_chunks,
+            "reused_chunks": self.reused_chunks,
+            "errors": [{"file": o.path, "error": o.reason} for o in self.outcomes if o.status == "failed"],
+        }
+        if self.not_walked is not None:
+            out["not_walked"] = [{"file": f, "reason": r} for f, r in self.not_walked]
+        if self.aborted is not None:
+            out["aborted"] = self.aborted
+            out["not_started"] = self.total - len(self.outcomes)
+        return out
