@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import math
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -61,34 +63,53 @@ def _open(config: str):
     return rag
 
 
+_FILTER = re.compile(r"^(?P<key>[^<>=]*)(?P<op>>=|<=|>|<|=)(?P<value>.*)$", re.DOTALL)
+_RANGE_OPS = {">=": "gte", "<=": "lte", ">": "gt", "<": "lt"}
+_FILTER_FORMS = "write key=value, key>=N, key<=N, key>N or key<N"
+
+
+def _bad_filter(item: str, problem: str) -> click.BadParameter:
+    return click.BadParameter(f"{item!r}: {problem}", param_hint="--filter")
+
+
 def _parse_filters(items: tuple[str, ...]) -> dict[str, Any] | None:
-    """``key=value`` (repeat a key for any-of), ``key>=v`` / ``key<=v`` for ranges."""
+    """``key=value`` (repeat a key for any-of); ``key>=N``, ``key<=N``, ``key>N``, ``key<N`` for ranges.
+
+    Equality values stay text: the search converts each to the type its field is stored
+    as, so ``0012`` can match a string and ``2024`` an integer.
+
+    Raises:
+        click.BadParameter: an item with no operator, an empty key or value, a bound that
+            is not a number, a bound given twice, or equality and a range on one key.
+    """
     filters: dict[str, Any] = {}
-
-    def typed(text: str) -> Any:
-        try:
-            return int(text)
-        except ValueError:
-            try:
-                return float(text)
-            except ValueError:
-                return text
-
     for item in items:
-        for op, bound in ((">=", "gte"), ("<=", "lte")):
-            if op in item:
-                key, value = item.split(op, 1)
-                filters.setdefault(key.strip(), {})[bound] = typed(value.strip())
-                break
-        else:
-            if "=" not in item:
-                raise click.BadParameter(f"{item!r}: write key=value, key>=value or key<=value", param_hint="--filter")
-            key, value = (part.strip() for part in item.split("=", 1))
-            if key in filters:
-                previous = filters[key]
-                filters[key] = [*previous, typed(value)] if isinstance(previous, list) else [previous, typed(value)]
-            else:
-                filters[key] = typed(value)
+        match = _FILTER.match(item)
+        if match is None:
+            raise _bad_filter(item, _FILTER_FORMS)
+        key, op, value = match["key"].strip(), match["op"], match["value"].strip()
+        if not key:
+            raise _bad_filter(item, f"the key is empty ({_FILTER_FORMS})")
+        if not value:
+            raise _bad_filter(item, f"the value is empty ({_FILTER_FORMS})")
+        previous = filters.get(key)
+        if previous is not None and (op == "=") == isinstance(previous, dict):
+            raise _bad_filter(item, f"{key} has both an equality and a range filter (use one or the other)")
+        if op == "=":
+            # a repeated key collects its values into an any-of list
+            earlier = [] if previous is None else [previous] if isinstance(previous, str) else previous
+            filters[key] = [*earlier, value] if earlier else value
+            continue
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number):
+            raise _bad_filter(item, f"{value!r} is not a number (a range bound must be a number)")
+        bounds = filters.setdefault(key, {})
+        if _RANGE_OPS[op] in bounds:
+            raise _bad_filter(item, f"{key}{op} is given twice (keep one)")
+        bounds[_RANGE_OPS[op]] = int(number) if re.fullmatch(r"[+-]?\d+", value) else number
     return filters or None
 
 
@@ -130,7 +151,8 @@ def ingest(path: Path, config: str, recursive: bool, as_json: bool) -> None:
 @click.argument("query")
 @click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
 @click.option("--top-k", "-k", type=click.IntRange(min=1), default=None, help="Number of results.")
-@click.option("--filter", "-f", "filters", multiple=True, help="key=value, key>=value, key<=value; repeatable.")
+@click.option("--filter", "-f", "filters", multiple=True,
+              help="key=value (repeat a key for any of), key>=N, key<=N, key>N, key<N; repeatable.")
 @click.option("--search-type", type=click.Choice(["similarity", "mmr", "hybrid", "keyword"]), default=None,
               help="Override retriever.search_type.")
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
@@ -138,13 +160,18 @@ def ingest(path: Path, config: str, recursive: bool, as_json: bool) -> None:
 def retrieve(query: str, config: str, top_k: int | None, filters: tuple[str, ...],
              search_type: str | None, as_json: bool) -> None:
     """Print the chunks that best match QUERY, ranked."""
+    parsed = _parse_filters(filters)  # before loading anything: a usage error should be instant
     rag = _open(config)
-    docs = rag.retrieve(query, top_k=top_k, filters=_parse_filters(filters), search_type=search_type)
+    docs = rag.retrieve(query, top_k=top_k, filters=parsed, search_type=search_type)
     if as_json:
         click.echo(json.dumps([{"text": d.page_content, "metadata": d.metadata} for d in docs], indent=2, default=str))
         return
     if not docs:
-        click.echo("no results (is the collection empty? run `ragwire ingest` first)")
+        # blaming an empty collection would send the user the wrong way when the filters excluded everything
+        if parsed and rag.get_stats()["total_documents"]:
+            click.echo("no results: no chunk matched the filters")
+        else:
+            click.echo("no results (is the collection empty? run `ragwire ingest` first)")
         return
     for rank, doc in enumerate(docs, 1):
         meta = doc.metadata

@@ -27,6 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ragwire.errors import ConfigError
+from ragwire.loaders.formats import SUPPORTED_EXTENSIONS
 
 DEFAULT_EXTENSIONS = [".pdf", ".docx", ".xlsx", ".pptx", ".txt", ".md", ".markdown", ".html", ".htm", ".csv"]
 
@@ -65,14 +66,30 @@ def _is_http(url: str) -> bool:
     return url.lower().startswith(("http://", "https://"))
 
 
+# `localhost:6333`, `qdrant.internal:6333/x` or `[::1]:6333`: a server address missing its scheme,
+# which would otherwise be taken for a relative folder name and silently create that folder
+_HOST_PORT = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d+")
+
+
 def _normalise_extensions(values: list[str]) -> list[str]:
     result = []
-    for ext in values:
-        ext = ext.strip().lower()
+    for raw in values:
+        ext = raw.strip().lower()
         if not ext.strip("."):
             raise ValueError(f"extensions must not be empty (got {values!r})")
-        result.append(ext if ext.startswith(".") else f".{ext}")
+        ext = ext if ext.startswith(".") else f".{ext}"
+        if ext not in SUPPORTED_EXTENSIONS:
+            # an unsupported type would be walked past silently, so no file of it is ever ingested
+            close = difflib.get_close_matches(ext, SUPPORTED_EXTENSIONS, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise ValueError(f"{raw!r} is not supported ({hint}supported: {', '.join(SUPPORTED_EXTENSIONS)})")
+        result.append(ext)
     return result
+
+
+def _not_a_file(path: Path) -> None:
+    if path.is_file():
+        raise ValueError(f"{str(path)!r} is a file, not a folder (point it at a folder; a missing one is created)")
 
 
 def _problem(at: str, message: str) -> PydanticCustomError:
@@ -219,6 +236,10 @@ class VectorstoreConfig(_Section):
             return value
         if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", value) and not _is_http(value):
             raise ValueError(f"only http:// and https:// URLs are supported (got {value!r})")
+        if _HOST_PORT.match(value):
+            raise ValueError(
+                f"{value!r} has no scheme (write http://{value} for a server, or use path: for a folder)"
+            )
         if value == ":memory:" and engine != "qdrant":
             raise ValueError(f"':memory:' needs engine: qdrant (got engine {engine!r})")
         if _is_http(value) and engine == "edge":
@@ -230,6 +251,8 @@ class VectorstoreConfig(_Section):
     def _check_path(cls, value: Path | None, info: ValidationInfo) -> Path | None:
         if value is not None and info.data.get("url") is not None:
             raise ValueError("cannot be set together with url (url is for a server, path for a folder)")
+        if value is not None:
+            _not_a_file(value)
         return value
 
     @field_validator("collection_name")
@@ -243,7 +266,12 @@ class VectorstoreConfig(_Section):
     def _settle_location(self, info: ValidationInfo) -> VectorstoreConfig:
         # the upstream config format put local folders in `url`; treat them as `path`
         if self.url is not None and not self.is_remote and self.url != ":memory:":
-            self.path, self.url = _resolve(Path(self.url), info), None
+            folder = _resolve(Path(self.url), info)
+            try:
+                _not_a_file(folder)
+            except ValueError as exc:
+                raise _problem("url", str(exc)) from None
+            self.path, self.url = folder, None
         if self.url is None and self.path is None:
             self.path = _base_dir(info) / ".ragwire_data"
         return self
@@ -440,7 +468,7 @@ def load_config(path: str | Path) -> RagwireConfig:
     if not path.is_file():
         raise FileNotFoundError(f"config file not found: {path} (copy config.yaml.example to start)")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data, duplicates = _read_yaml(path.read_text(encoding="utf-8"))
     except yaml.MarkedYAMLError as exc:
         # only the mark and the problem: the full text quotes the line, which may hold a secret
         mark = exc.problem_mark or exc.context_mark
@@ -450,6 +478,8 @@ def load_config(path: str | Path) -> RagwireConfig:
         raise ConfigError([f"invalid YAML: {type(exc).__name__}"], path.name) from None
     except UnicodeDecodeError as exc:
         raise ConfigError([f"not UTF-8 text (byte {exc.start})"], path.name) from None
+    if duplicates:
+        raise ConfigError(duplicates, path.name)
     if data is None:
         raise ConfigError(
             ["the file is empty: it needs at least an 'embeddings' section with a 'provider'"], path.name
@@ -488,6 +518,60 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config.
             if not any(line.startswith((f"{p}:", f"{p}.", f"{p}[")) for p in unset):
                 problems.append(line)
     raise ConfigError(problems, source)
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A SafeLoader that reports duplicated mapping keys instead of silently keeping the last one."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.duplicates: list[str] = []
+        self._paths: dict[int, str] = {}
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        # the mapping constructor sees one node at a time; name each node's dotted path first
+        self._name_paths(node, "")
+        return super().construct_document(node)
+
+    def _name_paths(self, node: yaml.Node, path: str) -> None:
+        if id(node) in self._paths:  # an alias, or a recursive anchor
+            return
+        self._paths[id(node)] = path
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
+                self._name_paths(value_node, f"{path}.{key}" if path else str(key))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self._name_paths(item, f"{path}[{i}]")
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        # checked before SafeLoader flattens `<<:` merges: a key overriding a merged one is intended
+        first_line: dict[Any, int] = {}
+        parent = self._paths.get(id(node), "")
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node)
+            line = key_node.start_mark.line + 1
+            if key in first_line:
+                where = f"{parent}.{key}" if parent else str(key)
+                self.duplicates.append(
+                    f"{where}: duplicate key at line {line} (first at line {first_line[key]}); "
+                    "YAML would silently keep only the last one, so merge them into one"
+                )
+            else:
+                first_line[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
+def _read_yaml(text: str) -> tuple[Any, list[str]]:
+    """Parse YAML text; also return one problem line per duplicated key."""
+    loader = _StrictLoader(text)
+    try:
+        return loader.get_single_data(), loader.duplicates
+    finally:
+        loader.dispose()
 
 
 _VAR = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")

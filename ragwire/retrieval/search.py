@@ -8,9 +8,15 @@ from typing import Any, Mapping
 from langchain_core.documents import Document
 
 from ..errors import ConfigError
-from ..store import Collection, Record, build_filter
+from ..store import Collection, Filter, Record, build_filter
+from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind, visible
 
 SEARCH_TYPES = ("similarity", "mmr", "hybrid", "keyword")
+
+# Looking for a filter field the indexes do not name reads chunks in pages, up to a
+# limit: past it, a field not seen yet is compared as given rather than refused.
+_FIELD_PAGE = 1000
+_FIELD_SCAN_LIMIT = 50_000
 
 
 def to_document(record: Record) -> Document:
@@ -73,15 +79,59 @@ class Searcher:
             )
         return self.sparse
 
+    def _build_filter(self, filters: Mapping[str, Any] | None) -> Filter | None:
+        """The engine filter, checked against the fields stored chunks have (call with the collection open)."""
+        flt = build_filter(filters)  # shape problems first: they need no store round trip
+        if flt is None or self.collection.count() == 0:
+            # nothing stored: there are no fields to check against, and no result either way
+            return flt
+        fields = dict(known_fields(self.collection.indexes()))
+        missing = {field_name(key) for key in filters or {}} - fields.keys() - set(UNINDEXED_KEYS)
+        complete = True
+        if missing:
+            found, complete = self._look_for_fields(missing)
+            fields = {name: fields.get(name, frozenset()) | found.get(name, frozenset())
+                      for name in {*fields, *found}}
+        return build_filter(filters, fields, all_fields=complete)
+
+    def _look_for_fields(self, names: set[str]) -> tuple[dict[str, frozenset[str]], bool]:
+        """Read stored chunks for fields the indexes do not name.
+
+        A field gets its index from the first chunk of a write that has it, and
+        qdrant-client's local mode keeps no indexes at all, so an unindexed field
+        may still be stored.  Returns the fields seen with their kinds, and whether
+        the answer is complete (every chunk read, or every name found).
+        """
+        found: dict[str, set[str]] = {}
+        offset, read = None, 0
+        while True:
+            records, offset = self.collection.engine.scroll(visible(), limit=_FIELD_PAGE, offset=offset,
+                                                            fields=[META_KEY])
+            for record in records:
+                # every field seen is kept: the did-you-mean of a refused name draws on them
+                for name, value in (record.payload.get(META_KEY) or {}).items():
+                    kind = value_kind(value)
+                    found.setdefault(name, set()).update([kind] if kind else [])
+            read += len(records)
+            done = offset is None or not records or names <= found.keys()
+            if done or read >= _FIELD_SCAN_LIMIT:
+                return {name: frozenset(k) for name, k in found.items()}, done
+
     def search(self, query: str, *, k: int = 5, filters: Mapping[str, Any] | None = None,
                search_type: str = "similarity", fetch_k: int | None = None,
                lambda_mult: float | None = None) -> list[Document]:
+        """Run one search.
+
+        Raises:
+            ConfigError: a bad ``k`` or ``search_type``; a filter of a bad shape, on a field no
+                stored chunk has, or with a value the field's type cannot hold.
+        """
         if k < 1:
             raise ConfigError(f"top_k: must be at least 1 (got {k})", source="retrieve")
         if search_type not in SEARCH_TYPES:
             raise ConfigError(f"search_type: {search_type!r} is not one of {', '.join(SEARCH_TYPES)}")
-        flt = build_filter(filters)
         with self.collection.opened():
+            flt = self._build_filter(filters)
             if search_type == "similarity":
                 records = self.collection.search(dense=self._embed_query(query), flt=flt, limit=k)
             elif search_type == "keyword":

@@ -1,11 +1,16 @@
 """Engine-neutral filters: user filter dicts → a small condition tree each engine translates.
 
 String matching is case-insensitive: string values are compared against a
-lower-cased shadow copy of the metadata kept in the ``_ci`` payload key.
+lower-cased shadow copy of the metadata kept in the ``_ci`` payload key.  Given the
+collection's known fields, a filter on a field no chunk has, or a value that cannot
+be read as the field's type, is an error rather than a silently empty result.
 """
 
 from __future__ import annotations
 
+import difflib
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -71,6 +76,129 @@ def lowercase_shadow(metadata: Mapping[str, Any]) -> dict[str, Any]:
     return shadow
 
 
+# Stored with every chunk but never indexed (the same set collection.ensure_indexes skips): still filterable.
+UNINDEXED_KEYS = ("content_hash", "chunk_id", "chunk_hash")
+
+# index kind → (one value, the field holds …)
+_KIND_WORDS = {
+    "integer": ("an integer", "integers"),
+    "float": ("a number", "numbers"),
+    "bool": ("true or false", "booleans"),
+    "keyword": ("a string", "strings"),
+}
+_NOT_CONVERTIBLE = object()
+
+
+def known_fields(indexes: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """Metadata field → the kinds stored for it, from a collection's payload indexes.
+
+    Writes index metadata keys (strings as keywords on ``metadata.<key>`` and ``_ci.<key>``,
+    numbers and booleans on ``metadata.<key>``), but only the keys of the first chunk of
+    each write: a field missing here may still be stored, so callers look it up in the chunks.
+    """
+    kinds: dict[str, set[str]] = {}
+    for path, kind in indexes.items():
+        for prefix in (META_KEY + ".", CI_KEY + "."):
+            if path.startswith(prefix):
+                found = kinds.setdefault(path[len(prefix):], set())
+                kind = kind if prefix == META_KEY + "." else "keyword"
+                if kind in _KIND_WORDS:  # another kind (text, datetime) was made by hand: no conversion
+                    found.add(kind)
+    return {key: frozenset(found) for key, found in kinds.items()}
+
+
+def value_kind(value: Any) -> str | None:
+    """The index kind a stored metadata value gets (the first item decides for a list)."""
+    sample = value[0] if isinstance(value, (list, tuple)) and value else value
+    if isinstance(sample, bool):
+        return "bool"
+    if isinstance(sample, int):
+        return "integer"
+    if isinstance(sample, float):
+        return "float"
+    if isinstance(sample, str):
+        return "keyword"
+    return None
+
+
+def field_name(key: str) -> str:
+    """The metadata field a filter key names: ``"metadata.year"`` and ``"year"`` are both ``"year"``."""
+    return key[len(META_KEY) + 1 :] if key.startswith(META_KEY + ".") else key
+
+
+def _problem(key: str, message: str) -> ConfigError:
+    return ConfigError(f"filters.{key}: {message}", source="filters")
+
+
+def _fits(value: Any, kind: str) -> bool:
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, float)
+    if kind == "bool":
+        return isinstance(value, bool)
+    return isinstance(value, str)
+
+
+def _convert(value: Any, kind: str) -> Any:
+    """``value`` as ``kind`` when only one reading is possible, else ``_NOT_CONVERTIBLE``."""
+    if isinstance(value, bool):
+        # True is an int to Python, but 1 for an integer field or "True" for a string is a guess
+        return _NOT_CONVERTIBLE
+    text = value.strip() if isinstance(value, str) else None
+    if kind == "integer":
+        if text is not None and re.fullmatch(r"[+-]?\d+", text):
+            return int(text)
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+    elif kind == "float":
+        if isinstance(value, int):
+            return float(value)
+        if text is not None:
+            number = _number(text)
+            if number is not None:
+                return float(number)
+    elif kind == "bool":
+        if text is not None and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+    elif kind == "keyword" and isinstance(value, int):
+        return str(value)
+    return _NOT_CONVERTIBLE
+
+
+def _number(value: Any) -> float | None:
+    """A finite number from a number or a numeric string; None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _coerce(key: str, value: Any, kinds: frozenset[str] | None) -> Any:
+    """``value`` in the type the field is stored as; an error when it cannot be read that way."""
+    if not kinds:  # nothing known about the field: compare as given
+        return value
+    ordered = sorted(kinds, key=list(_KIND_WORDS).index)
+    if any(_fits(value, kind) for kind in ordered):
+        return value
+    for kind in ordered:
+        converted = _convert(value, kind)
+        if converted is not _NOT_CONVERTIBLE:
+            return converted
+    one = " or ".join(_KIND_WORDS[k][0] for k in ordered)
+    held = " and ".join(_KIND_WORDS[k][1] for k in ordered)
+    shown = repr(value) if isinstance(value, (str, bool, int, float)) else type(value).__name__
+    raise _problem(key, f"{shown} is not {one} (the field holds {held})")
+
+
 def _scalar_cond(key: str, value: Any) -> Cond:
     if isinstance(value, str):
         return Cond(ci_path(key), value=value.lower())
@@ -79,37 +207,77 @@ def _scalar_cond(key: str, value: Any) -> Cond:
     if isinstance(value, float):
         # An exact float match is a range of width zero: MatchValue takes no floats.
         return Cond(meta_path(key), range={"gte": value, "lte": value})
-    raise ConfigError(
-        f"filters.{key}: unsupported value {value!r} (use a string, number, bool, list, or a range like {{'gte': 1, 'lte': 5}})",
-        source="filters",
+    raise _problem(
+        key,
+        f"unsupported value {value!r} (use a string, number, bool, list, or a range like {{'gte': 1, 'lte': 5}})",
     )
 
 
-def build_filter(filters: Mapping[str, Any] | None) -> Filter | None:
+def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | None) -> Cond:
+    unknown = set(bounds) - set(_RANGE_OPS)
+    if unknown or not bounds:
+        raise _problem(key, f"a range takes only gte/gt/lte/lt (got {sorted(bounds) or 'nothing'})")
+    if kinds and not kinds & {"integer", "float"}:
+        held = " and ".join(_KIND_WORDS[k][1] for k in sorted(kinds, key=list(_KIND_WORDS).index))
+        raise _problem(key, f"a range needs a numeric field (the field holds {held}); match values instead")
+    numbers = {}
+    for op, bound in bounds.items():
+        number = _number(bound)
+        if number is None:
+            raise _problem(f"{key}.{op}", f"{bound!r} is not a number (a range bound must be a number)")
+        numbers[op] = number
+    return Cond(meta_path(key), range=numbers)
+
+
+def _unknown_field(key: str, fields: Mapping[str, Any]) -> ConfigError:
+    names = sorted({*fields, *UNINDEXED_KEYS})
+    close = difflib.get_close_matches(key, names, n=1)
+    if close:
+        hint = f"did you mean '{close[0]}'?"
+    else:
+        shown = names[:20]
+        hint = "known fields: " + ", ".join(shown) + (", …" if len(names) > len(shown) else "")
+    return _problem(key, f"no stored chunk has this field ({hint})")
+
+
+def build_filter(filters: Mapping[str, Any] | None, fields: Mapping[str, frozenset[str]] | None = None,
+                 *, all_fields: bool = True) -> Filter | None:
     """Translate ``{"company": "Apple", "year": {"gte": 2020}, "type": ["10-k", "10-q"]}``.
 
+    Args:
+        filters: Field → a value (equality), a list (any of) or a ``{"gte": …}`` range.
+        fields: The collection's fields and their stored kinds (see :func:`known_fields`).
+            When given, an unknown field is an error and values are converted to the
+            field's type where only one reading exists (``"2024"`` → ``2024`` for integers).
+        all_fields: False when ``fields`` may be incomplete (only part of the chunks were
+            read): a field missing from it is then compared as given instead of refused.
+
     Raises:
-        ConfigError: a value has a shape no condition can express.
+        ConfigError: a value has a shape no condition can express, a list is empty,
+            a field is unknown, or a value cannot be read as the field's type.
     """
     if not filters:
         return None
     must: list[Cond | Filter] = []
     for raw_key, value in filters.items():
-        key = raw_key[len(META_KEY) + 1 :] if raw_key.startswith(META_KEY + ".") else raw_key
+        key = field_name(raw_key)
         if value is None:
             continue
+        kinds: frozenset[str] | None = None
+        if fields is not None:
+            if key in UNINDEXED_KEYS:
+                kinds = frozenset({"keyword"})
+            elif key in fields:
+                kinds = fields[key]
+            elif all_fields:
+                raise _unknown_field(key, fields)
         if isinstance(value, Mapping):
-            unknown = set(value) - set(_RANGE_OPS)
-            if unknown or not value:
-                raise ConfigError(
-                    f"filters.{key}: a range takes only gte/gt/lte/lt (got {sorted(value) or 'nothing'})",
-                    source="filters",
-                )
-            must.append(Cond(meta_path(key), range={k: float(v) for k, v in value.items()}))
-        elif isinstance(value, (list, tuple, set)):
-            items = list(value)
-            if not items:
-                continue
+            must.append(_range_cond(key, value, kinds))
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            if not value:
+                # an empty any-of used to be dropped, which silently searched everything
+                raise _problem(key, "an empty list matches nothing (give at least one value, or drop the key)")
+            items = [_coerce(key, v, kinds) for v in value]
             if all(isinstance(v, str) for v in items):
                 must.append(Cond(ci_path(key), any_of=tuple(v.lower() for v in items)))
             elif all(isinstance(v, int) and not isinstance(v, bool) for v in items):
@@ -117,7 +285,7 @@ def build_filter(filters: Mapping[str, Any] | None) -> Filter | None:
             else:
                 must.append(Filter(should=[_scalar_cond(key, v) for v in items]))
         else:
-            must.append(_scalar_cond(key, value))
+            must.append(_scalar_cond(key, _coerce(key, value, kinds)))
     return Filter(must=must) if must else None
 
 
