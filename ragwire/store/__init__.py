@@ -7,11 +7,15 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ..errors import StoreError
+from ..logs import get_logger
 from .collection import ChunkRecord, Collection, CollectionMeta, SourceState, chunk_point_id
 from .edge import EdgeEngine
 from .engine import Engine, PointData, Record
 from .filters import Filter, build_filter
 from .server import ServerEngine
+
+log = get_logger(__name__)
 
 
 def _secret(value: Any) -> str | None:
@@ -34,10 +38,11 @@ def make_engine(vectorstore: Any) -> Engine:
     return EdgeEngine(Path(vectorstore.path), name)
 
 
-# One Collection per store location in this process: an embedded store (or
+# One Collection per collection in this process: an embedded store (or
 # qdrant-client's local folder) can be opened by one client at a time, so two
 # pipelines on the same folder must share it rather than wait for each other.
-_SHARED: dict[tuple[str, str], Collection] = {}
+# The key names the collection too: one server URL holds many collections.
+_SHARED: dict[tuple[str, str, str], Collection] = {}
 _SHARED_LOCK = threading.Lock()
 
 
@@ -46,14 +51,31 @@ def close_all() -> None:
 
     Call it before moving or deleting a store folder from the same process;
     it also runs at interpreter exit.
+
+    Raises:
+        StoreError: the first store that failed to close (the others are closed anyway).
     """
     with _SHARED_LOCK:
         collections = list(_SHARED.values())
+    failed: StoreError | None = None
     for collection in collections:
-        collection.close()
+        try:
+            collection.close()
+        except StoreError as exc:
+            failed = failed or exc
+    if failed is not None:
+        raise failed
 
 
-atexit.register(close_all)
+def _close_all_at_exit() -> None:
+    # Nobody is left to catch an error at exit; a traceback would only hide the message.
+    try:
+        close_all()
+    except StoreError as exc:
+        log.error("%s", exc)
+
+
+atexit.register(_close_all_at_exit)
 
 
 def open_collection(vectorstore: Any) -> Collection:
@@ -62,7 +84,7 @@ def open_collection(vectorstore: Any) -> Collection:
     hold = getattr(vectorstore, "hold_open_s", 0.0)
     if engine.location == ":memory:":
         return Collection(engine, vectorstore.collection_name, hold_open_s=hold)
-    key = (engine.name, engine.location)
+    key = (engine.name, engine.location, vectorstore.collection_name)
     with _SHARED_LOCK:
         shared = _SHARED.get(key)
         if shared is None:

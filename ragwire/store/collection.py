@@ -47,6 +47,19 @@ _TIE_MARGIN = 8
 # Fields never worth a payload index: unique per chunk or large.
 _UNINDEXED = {"content_hash", "chunk_id", "chunk_hash"}
 
+# Indexes every collection is created with: the keys ingest and sync filter on.
+_INITIAL_INDEXES = [
+    (STATE_KEY, "keyword"),
+    (RUN_KEY, "keyword"),
+    (meta_path("source"), "keyword"),
+    (meta_path("file_hash"), "keyword"),
+    (ci_path("source"), "keyword"),
+    (ci_path("file_name"), "keyword"),
+    (ci_path("file_type"), "keyword"),
+    (meta_path("file_name"), "keyword"),
+    (meta_path("chunk_index"), "integer"),
+]
+
 
 def chunk_point_id(source: str, file_hash: str, chunk_index: int, salt: str = "") -> str:
     """Deterministic id.  A forced rewrite passes its run id as ``salt`` so the new
@@ -65,10 +78,17 @@ class ChunkRecord:
 
 @dataclass
 class CollectionMeta:
+    """The model record kept in the meta point.
+
+    ``instance_id`` is new for every creation (a recreate included), so a process
+    can tell that the collection it checked earlier has been replaced since.
+    """
+
     embedding_model: str
     dimension: int
     sparse: str | None
     created_at: float
+    instance_id: str
 
 
 @dataclass
@@ -88,6 +108,11 @@ class SourceState:
         return self.pending == 0 and len(self.complete) <= 1
 
 
+def _all_chunks() -> Filter:
+    """Every chunk, pending or complete; never the meta point or other bookkeeping points."""
+    return Filter(must=[Cond(STATE_KEY, any_of=(STATE_PENDING, STATE_COMPLETE))])
+
+
 def source_filter(source: str) -> Filter:
     return Filter(must=[Cond(meta_path("source"), value=source)])
 
@@ -103,6 +128,8 @@ class Collection:
         self._closer: threading.Timer | None = None
         self._depth = 0
         self._meta: CollectionMeta | None = None
+        # The engine generation _meta was read at: a reopen or a drop makes it stale.
+        self._meta_generation = -1
         self._indexed: dict[str, str] | None = None
 
     # -- lifecycle -------------------------------------------------------
@@ -127,23 +154,33 @@ class Collection:
             with self._lock:
                 self._depth -= 1
                 if self._depth == 0:
-                    self.engine.flush()
-                    if self.hold_open_s > 0:
-                        self._closer = threading.Timer(self.hold_open_s, self._close_if_idle)
-                        self._closer.daemon = True
-                        self._closer.start()
-                    else:
-                        self._close()
+                    try:
+                        self.engine.flush()
+                    finally:
+                        # Even after a failed flush the store is closed or scheduled to be,
+                        # so its folder lock is never kept by a process that is done with it.
+                        if self.hold_open_s > 0:
+                            self._closer = threading.Timer(self.hold_open_s, self._close_if_idle)
+                            self._closer.daemon = True
+                            self._closer.start()
+                        else:
+                            self._close()
 
     def _close_if_idle(self) -> None:
         with self._lock:
             if self._depth == 0:
                 self._closer = None
-                self._close()
+                try:
+                    self._close()
+                except StoreError as exc:
+                    # A timer thread has no caller to raise to; the next open reports anew.
+                    log.error("%s", exc)
 
     def _close(self) -> None:
-        self.engine.close()
+        # Another process may change the collection once we let go of it.
+        self._meta = None
         self._indexed = None
+        self.engine.close()
 
     def close(self) -> None:
         """Close the engine now (it must not be in use)."""
@@ -161,39 +198,38 @@ class Collection:
         """Create the collection, or check that the existing one matches this configuration.
 
         ``dimension`` may be None when the collection exists: a differing model name is
-        reported without loading the model to learn its size.
+        reported without loading the model to learn its size.  A collection left
+        half-created by an interrupted run (no model record, no points) is rebuilt.
 
         Raises:
             StoreError: the stored model, dimension or sparse setting differs from the config.
         """
+        where = f"collection '{self.name}' at {self.engine.location}"
         if force_recreate and self.engine.exists():
-            log.warning("force_recreate: dropping collection '%s' at %s", self.name, self.engine.location)
+            chunks = self.engine.count(_all_chunks())
             self.engine.drop()
-            self._meta = None
+            self._forget()
+            log.warning("force_recreate: deleted %s and its %d chunks; it is created anew", where, chunks)
+        elif self.engine.exists() and self.meta() is None and self.engine.count(None) == 0:
+            log.warning("%s was left half-created by an interrupted run (no model record, no points); "
+                        "rebuilding it", where)
+            self.engine.drop()
+            self._forget()
         if not self.engine.exists():
             if dimension is None:
                 raise ValueError("creating a collection needs the embedding dimension")
-            self.engine.create(dimension, sparse)
-            self.engine.open()
-            self._write_meta(CollectionMeta(embedding_model, dimension, "bm25" if sparse else None, time.time()))
-            for key, kind in (
-                (STATE_KEY, "keyword"),
-                (RUN_KEY, "keyword"),
-                (meta_path("source"), "keyword"),
-                (meta_path("file_hash"), "keyword"),
-                (ci_path("source"), "keyword"),
-                (ci_path("file_name"), "keyword"),
-                (ci_path("file_type"), "keyword"),
-                (meta_path("file_name"), "keyword"),
-                (meta_path("chunk_index"), "integer"),
-            ):
-                self.engine.create_index(key, kind)
+            meta = CollectionMeta(embedding_model, dimension, "bm25" if sparse else None, time.time(),
+                                  uuid.uuid4().hex)
+            created = self.engine.create(dimension, sparse, self._meta_point(meta), list(_INITIAL_INDEXES))
             self._indexed = None
-            log.info("created collection '%s' (%s, %d-d, sparse=%s) at %s",
-                     self.name, embedding_model, dimension, sparse, self.engine.location)
-            return
+            if created:
+                self._meta, self._meta_generation = meta, self.engine.generation
+                log.info("created collection '%s' (%s, %d-d, sparse=%s) at %s",
+                         self.name, embedding_model, dimension, sparse, self.engine.location)
+                return
+            # Another process created it while we waited: check theirs like any existing one.
+            self._forget()
         meta = self.meta()
-        where = f"collection '{self.name}' at {self.engine.location}"
         if meta is None:
             raise StoreError(
                 f"{where} was not created by ragwire (no model record); "
@@ -212,26 +248,42 @@ class Collection:
                 "search need them. Set force_recreate: true and re-ingest (or set use_sparse: false)."
             )
 
-    def _write_meta(self, meta: CollectionMeta) -> None:
+    def _forget(self) -> None:
+        self._meta = None
+        self._indexed = None
+
+    @staticmethod
+    def _meta_point(meta: CollectionMeta) -> PointData:
         payload = {
             KIND_KEY: "meta",
             "embedding_model": meta.embedding_model,
             "dimension": meta.dimension,
             "sparse": meta.sparse,
             "created_at": meta.created_at,
+            "instance_id": meta.instance_id,
             "schema_version": SCHEMA_VERSION,
         }
-        self.engine.upsert([PointData(id=META_POINT_ID, payload=payload)])
-        self._meta = meta
+        return PointData(id=META_POINT_ID, payload=payload)
 
     def meta(self) -> CollectionMeta | None:
-        if self._meta is None:
-            records = self.engine.retrieve([META_POINT_ID])
-            if not records:
-                return None
-            p = records[0].payload
-            self._meta = CollectionMeta(p["embedding_model"], int(p["dimension"]), p.get("sparse"), p.get("created_at", 0.0))
-        return self._meta
+        """The model record, read again after every real (re)open of the engine; None if absent."""
+        with self._lock:
+            if self._meta is None or self._meta_generation != self.engine.generation:
+                self._meta = None
+                records = self.engine.retrieve([META_POINT_ID])
+                # Read after retrieve(): it may itself have opened the engine.
+                generation = self.engine.generation
+                if not records:
+                    return None
+                p = records[0].payload
+                created_at = p.get("created_at", 0.0)
+                self._meta = CollectionMeta(
+                    p["embedding_model"], int(p["dimension"]), p.get("sparse"), created_at,
+                    # Collections from before instance ids: their creation time tells them apart.
+                    str(p.get("instance_id") or created_at),
+                )
+                self._meta_generation = generation
+            return self._meta
 
     # -- indexes ---------------------------------------------------------
     def indexes(self) -> dict[str, str]:

@@ -1,17 +1,33 @@
-"""The embedded engine: Qdrant Edge, the real Qdrant engine in-process, one folder per collection."""
+"""The embedded engine: Qdrant Edge, the real Qdrant engine in-process, one folder per collection.
+
+Beside each collection folder ``<path>/<name>/`` lives a lock file ``.<name>.lock``:
+a process holds it while the folder is open, creating or being dropped, and Edge
+is never asked to load a folder whose lock another process holds.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
-from .engine import DENSE, SPARSE, Engine, PointData, Record
+from ..logs import get_logger
+from .engine import DENSE, SPARSE, Engine, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
+from .lock import StoreLock
+
+log = get_logger(__name__)
 
 _LOCK_WAIT_S = 10.0
+# Edge writes its config file before any data; a folder without it holds nothing.
+_CONFIG_FILE = "edge_config.json"
+# What an Edge creation killed before writing its config can leave behind.
+_EARLY_ENTRIES = {"wal", "segments"}
+_ATOMIC_PREFIX = ".atomicwrite"
 
 
 def _edge():
@@ -27,6 +43,20 @@ def _is_lock_error(exc: Exception) -> bool:
     return "WouldBlock" in text or "already accessed" in text or "lock" in text.lower()
 
 
+def _fsync_dir(folder: Path) -> None:
+    # A rename is durable only once its folder is synced.
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms that cannot open a folder
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
 class EdgeEngine(Engine):
     name = "edge"
 
@@ -36,72 +66,231 @@ class EdgeEngine(Engine):
         self.path = self.root / collection
         self.location = str(self.path)
         self.lock_wait_s = lock_wait_s
+        self.lock = StoreLock(self.root / f".{collection}.lock")
         self._shard = None
         self._dirty = False
 
-    # -- lifecycle -------------------------------------------------------
-    def open(self) -> None:
-        if self._shard is not None or not self.exists():
-            return
+    def _wrap(self, what: str, exc: Exception) -> StoreError:
+        return StoreError(f"embedded store at {self.path}: {what} failed: {one_line(exc)}")
+
+    # -- the folder ------------------------------------------------------
+    def _state(self) -> str:
+        """``missing``, ``half`` (an older creation was killed before Edge wrote its config) or ``present``."""
+        if self.root.exists() and not self.root.is_dir():
+            raise StoreError(
+                f"vectorstore.path {self.root} is a file, not a folder; "
+                "point vectorstore.path at a folder (it is created if missing)"
+            )
+        if self.path.exists() and not self.path.is_dir():
+            raise StoreError(
+                f"{self.path} is a file where the collection folder should be; "
+                "move it away or choose another vectorstore.collection_name"
+            )
+        try:
+            entries = os.listdir(self.path)
+        except FileNotFoundError:
+            return "missing"
+        except OSError as exc:
+            raise StoreError(f"cannot read the embedded store folder {self.path}: {one_line(exc)}") from exc
+        if not entries:
+            return "missing"
+        if _CONFIG_FILE not in entries and all(
+            e in _EARLY_ENTRIES or e.startswith(_ATOMIC_PREFIX) for e in entries
+        ):
+            return "half"
+        return "present"
+
+    def _locked_error(self) -> StoreLockedError:
+        return StoreLockedError(
+            f"the embedded store at {self.path} is in use by another process or another open "
+            "RAGWire (an MCP server, or another ingest/sync?). Stop it or wait, then retry; "
+            "for concurrent use point vectorstore.url at a Qdrant server."
+        )
+
+    def _acquire(self) -> bool:
+        """Take the folder lock; True if this call took it (False: it was held already)."""
+        if self.lock.held:
+            return False
+        try:
+            taken = self.lock.acquire(self.lock_wait_s)
+        except OSError as exc:
+            raise StoreError(f"cannot create the lock file {self.lock.path}: {one_line(exc)}") from exc
+        if not taken:
+            raise self._locked_error()
+        return True
+
+    def _load(self) -> None:
         q = _edge()
         deadline = time.monotonic() + self.lock_wait_s
         while True:
             try:
                 self._shard = q.EdgeShard.load(str(self.path))
+                self.generation += 1
                 return
             except Exception as exc:
                 if not _is_lock_error(exc):
                     raise StoreError(
-                        f"cannot open the embedded store at {self.path}: {exc}. "
+                        f"cannot open the embedded store at {self.path}: {one_line(exc)}. "
                         "If the folder is damaged, move it away and re-ingest."
                     ) from exc
+                # We hold our lock, so the holder is a process that does not take it
+                # (an older ragwire, or a platform without fcntl): wait for it as before.
                 if time.monotonic() >= deadline:
-                    raise StoreLockedError(
-                        f"the embedded store at {self.path} is in use by another process or another open "
-                        "RAGWire (an MCP server, or another ingest/sync?). Stop it or wait, then retry; "
-                        "for concurrent use point vectorstore.url at a Qdrant server."
-                    ) from exc
+                    raise self._locked_error() from exc
                 time.sleep(0.2)
+
+    # -- lifecycle -------------------------------------------------------
+    @guarded("open")
+    def open(self) -> None:
+        if self._shard is not None or not self.exists():
+            return
+        took = self._acquire()
+        try:
+            # Re-check under the lock: the holder we waited for may have dropped it.
+            if self._state() == "present":
+                self._load()
+        finally:
+            if took and self._shard is None:
+                self.lock.release()
 
     def flush(self) -> None:
         # Reads need no flush; skipping it keeps a search-only session cheap.
         if self._shard is not None and self._dirty:
-            self._shard.flush()
+            try:
+                self._shard.flush()
+            except Exception as exc:
+                raise self._wrap("flush", exc) from exc
             self._dirty = False
 
     def close(self) -> None:
-        if self._shard is not None:
-            self.flush()
-            shard, self._shard = self._shard, None
-            shard.close()
+        try:
+            if self._shard is not None:
+                try:
+                    self.flush()
+                finally:
+                    shard, self._shard = self._shard, None
+                    self._dirty = False
+                    try:
+                        shard.close()
+                    except Exception as exc:
+                        raise self._wrap("close", exc) from exc
+        finally:
+            self.lock.release()
 
     @property
     def shard(self):
         if self._shard is None:
             self.open()
         if self._shard is None:
-            raise StoreError(f"collection '{self.collection}' does not exist at {self.root}")
+            raise StoreError(
+                f"collection '{self.collection}' does not exist at {self.root}; "
+                "run `ragwire ingest` first, or check vectorstore.path and collection_name"
+            )
         return self._shard
 
+    @guarded("exists")
     def exists(self) -> bool:
-        return self._shard is not None or (self.path.is_dir() and any(self.path.iterdir()))
+        """Cheap and lock-free: a look at the folder, never a load."""
+        return self._shard is not None or self._state() == "present"
 
-    def create(self, dimension: int, sparse: bool) -> None:
+    @guarded("create")
+    def create(self, dimension: int, sparse: bool, meta: PointData, indexes: list[tuple[str, str]]) -> bool:
+        """Build the shard in a hidden sibling folder, then rename it into place.
+
+        A crash leaves either no collection folder or a complete one, never a folder
+        without its config or model record; the hidden leftovers go with the next create.
+        """
+        if self._shard is not None:
+            return False
+        self._state()  # a file in the way is reported before anything is created
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the store folder {self.root}: {one_line(exc)}; check vectorstore.path"
+            ) from exc
+        took = self._acquire()
+        try:
+            self._remove_leftovers()
+            state = self._state()
+            if state == "present":
+                self._load()
+                return False
+            if state == "half":
+                log.warning("embedded store at %s was left half-created by an interrupted run; rebuilding it",
+                            self.path)
+                shutil.rmtree(self.path)
+            elif self.path.is_dir():
+                self.path.rmdir()
+            building = self.root / f".{self.collection}.creating-{uuid.uuid4().hex}"
+            try:
+                self._build(building, dimension, sparse, meta, indexes)
+                os.rename(building, self.path)
+            except BaseException:
+                shutil.rmtree(building, ignore_errors=True)
+                raise
+            _fsync_dir(self.root)
+            self._load()
+            self._dirty = False
+            return True
+        except OSError as exc:
+            raise StoreError(f"embedded store at {self.path}: create failed: {one_line(exc)}") from exc
+        finally:
+            if took and self._shard is None:
+                self.lock.release()
+
+    def _build(self, folder: Path, dimension: int, sparse: bool, meta: PointData,
+               indexes: list[tuple[str, str]]) -> None:
         q = _edge()
-        self.path.mkdir(parents=True, exist_ok=True)
         config = q.EdgeConfig(
             vectors={DENSE: q.EdgeVectorParams(size=dimension, distance=q.Distance.Cosine)},
             sparse_vectors=(
                 {SPARSE: q.EdgeSparseVectorParams(modifier=q.Modifier.Idf)} if sparse else None
             ),
         )
-        self._shard = q.EdgeShard.create(str(self.path), config)
-        self._dirty = True
+        try:
+            shard = q.EdgeShard.create(str(folder), config)
+        except Exception as exc:
+            raise self._wrap("create", exc) from exc
+        try:
+            shard.update(q.UpdateOperation.upsert_points(self._native_points([meta])))
+            for key, kind in indexes:
+                shard.update(self._index_operation(key, kind))
+            shard.flush()
+        except Exception as exc:
+            raise self._wrap("create", exc) from exc
+        finally:
+            shard.close()
 
+    def _remove_leftovers(self) -> None:
+        # Only a creator holding the lock builds, so unheld leftovers are from a killed run.
+        for leftover in self.root.glob(f".{self.collection}.creating-*"):
+            log.info("removing %s, left by an interrupted creation", leftover)
+            shutil.rmtree(leftover, ignore_errors=True)
+
+    @guarded("drop")
     def drop(self) -> None:
-        self.close()
-        if self.path.exists():
-            shutil.rmtree(self.path)
+        self._state()
+        if not self.path.exists():
+            return
+        took = self._acquire()
+        try:
+            if self._shard is not None:
+                shard, self._shard = self._shard, None
+                self._dirty = False
+                try:
+                    shard.close()
+                except Exception as exc:
+                    raise self._wrap("drop", exc) from exc
+            self.generation += 1
+            try:
+                shutil.rmtree(self.path)
+            except OSError as exc:
+                raise StoreError(f"embedded store at {self.path}: drop failed: {one_line(exc)}") from exc
+        finally:
+            # A drop inside an open session keeps the lock for the create that follows.
+            if took:
+                self.lock.release()
 
     # -- translation -----------------------------------------------------
     def _cond(self, cond: Cond):
@@ -139,7 +328,7 @@ class EdgeEngine(Engine):
         self._dirty = True
         self.shard.update(operation)
 
-    def upsert(self, points: list[PointData]) -> None:
+    def _native_points(self, points: list[PointData]) -> list:
         q = _edge()
         native = []
         for p in points:
@@ -149,22 +338,42 @@ class EdgeEngine(Engine):
             if p.sparse is not None and p.sparse[0]:
                 vector[SPARSE] = self._sparse(p.sparse)
             native.append(q.Point(p.id, vector, p.payload))
-        if native:
-            self._update(q.UpdateOperation.upsert_points(native))
+        return native
 
+    @staticmethod
+    def _index_operation(key: str, kind: str):
+        q = _edge()
+        schema = {
+            "keyword": q.PayloadSchemaType.Keyword,
+            "integer": q.PayloadSchemaType.Integer,
+            "float": q.PayloadSchemaType.Float,
+            "bool": q.PayloadSchemaType.Bool,
+        }[kind]
+        return q.UpdateOperation.create_field_index(key, schema)
+
+    @guarded("upsert")
+    def upsert(self, points: list[PointData]) -> None:
+        native = self._native_points(points)
+        if native:
+            self._update(_edge().UpdateOperation.upsert_points(native))
+
+    @guarded("delete")
     def delete(self, flt: Filter) -> None:
         q = _edge()
         self._update(q.UpdateOperation.delete_points_by_filter(self._filter(flt)))
 
+    @guarded("set_payload")
     def set_payload(self, flt: Filter, payload: dict[str, Any]) -> None:
         q = _edge()
         self._update(q.UpdateOperation.set_payload_by_filter(self._filter(flt), payload))
 
     # -- reads -----------------------------------------------------------
+    @guarded("count")
     def count(self, flt: Filter | None = None) -> int:
         q = _edge()
         return self.shard.count(q.CountRequest(filter=self._filter(flt), exact=True))
 
+    @guarded("scroll")
     def scroll(self, flt, limit, offset=None, with_vectors=False, fields=None):
         q = _edge()
         records, next_offset = self.shard.scroll(
@@ -178,12 +387,14 @@ class EdgeEngine(Engine):
         )
         return [self._record(r, with_vectors) for r in records], next_offset
 
+    @guarded("retrieve")
     def retrieve(self, ids, with_vectors=False):
         if not ids:
             return []
         records = self.shard.retrieve(list(ids), with_payload=True, with_vector=with_vectors)
         return [self._record(r, with_vectors) for r in records]
 
+    @guarded("search")
     def search(self, *, dense=None, sparse=None, flt=None, limit=5, rrf_k=60,
                prefetch_limit=None, with_vectors=False):
         q = _edge()
@@ -217,28 +428,26 @@ class EdgeEngine(Engine):
             raise ValueError("search needs a dense or a sparse query vector")
         return [self._record(p, with_vectors) for p in self.shard.query(request)]
 
+    @guarded("facet")
     def facet(self, key, limit, flt=None):
         q = _edge()
         response = self.shard.facet(q.FacetRequest(key=key, limit=limit, exact=True, filter=self._filter(flt)))
         return [(hit.value, hit.count) for hit in response.hits]
 
+    @guarded("create_index")
     def create_index(self, key: str, kind: str) -> None:
-        q = _edge()
-        schema = {
-            "keyword": q.PayloadSchemaType.Keyword,
-            "integer": q.PayloadSchemaType.Integer,
-            "float": q.PayloadSchemaType.Float,
-            "bool": q.PayloadSchemaType.Bool,
-        }[kind]
-        self._update(q.UpdateOperation.create_field_index(key, schema))
+        self._update(self._index_operation(key, kind))
 
+    @guarded("indexes")
     def indexes(self) -> dict[str, str]:
         schema = self.shard.info().payload_schema
         return {key: str(info.data_type).rsplit(".", 1)[-1].lower() for key, info in schema.items()}
 
+    @guarded("indexed_vectors")
     def indexed_vectors(self) -> int:
         return self.shard.info().indexed_vectors_count
 
+    @guarded("optimize")
     def optimize(self) -> bool:
         self._dirty = True
         return bool(self.shard.optimize())

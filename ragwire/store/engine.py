@@ -2,14 +2,47 @@
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, TypeVar
 
+from ..errors import RagwireError, StoreError
 from .filters import Filter
 
 DENSE = "dense"
 SPARSE = "sparse"
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception's text on one line, short enough for a CLI error."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def guarded(what: str) -> Callable[[F], F]:
+    """Wrap an engine method so that nothing but ragwire's own errors leave it.
+
+    Third-party failures become the engine's :meth:`Engine._wrap` of them, once, here
+    at the engine boundary; callers above only ever see the StoreError tree.
+    """
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def inner(self: Engine, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(self, *args, **kwargs)
+            except RagwireError:
+                raise
+            except Exception as exc:
+                raise self._wrap(what, exc) from exc
+
+        return inner  # type: ignore[return-value]
+
+    return wrap
 
 
 @dataclass
@@ -32,10 +65,19 @@ class Record:
 
 
 class Engine(ABC):
-    """One collection in one Qdrant engine.  Every call may assume :meth:`open` ran."""
+    """One collection in one Qdrant engine.  Every call may assume :meth:`open` ran.
+
+    ``generation`` grows whenever what the engine shows may have changed under its
+    caller: each real (re)open and each drop.  Caches of stored state key on it.
+    """
 
     name: str = "engine"
     location: str = ""
+    generation: int = 0
+
+    def _wrap(self, what: str, exc: Exception) -> StoreError:
+        """The StoreError a third-party failure during ``what`` becomes."""
+        return StoreError(f"{self.name} store at {self.location}: {what} failed: {one_line(exc)}")
 
     @abstractmethod
     def open(self) -> None: ...
@@ -50,7 +92,13 @@ class Engine(ABC):
     def exists(self) -> bool: ...
 
     @abstractmethod
-    def create(self, dimension: int, sparse: bool) -> None: ...
+    def create(self, dimension: int, sparse: bool, meta: PointData, indexes: list[tuple[str, str]]) -> bool:
+        """Create the collection with its ``meta`` point and payload ``indexes`` (key, kind), then open it.
+
+        Either all of it exists afterwards or, after a crash, nothing a later run
+        would mistake for a collection.  Returns False, creating nothing, when the
+        collection exists already (another process created it first).
+        """
 
     @abstractmethod
     def drop(self) -> None: ...

@@ -1,13 +1,19 @@
-"""The server engine: qdrant-client against a Qdrant server or cluster (or its local mode, in tests)."""
+"""The server engine: qdrant-client against a Qdrant server or cluster (or its local mode, in tests).
+
+Every failure leaves as a StoreError: unreachable, timed out or a 5xx answer is
+``retryable`` (the same call may succeed later); a missing collection, a refusal
+(4xx) or anything else is not.
+"""
 
 from __future__ import annotations
 
+import math
 import warnings
 from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
-from .engine import DENSE, SPARSE, Engine, PointData, Record
+from .engine import DENSE, SPARSE, Engine, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
 
 
@@ -17,6 +23,15 @@ def _models():
     except ImportError as exc:  # pragma: no cover - qdrant-client is a core dependency
         raise MissingDependencyError("a Qdrant server collection", "qdrant-client", "all") from exc
     return models
+
+
+def _answer_text(exc: Any) -> str:
+    """Qdrant's own reason from an error answer (``status.error``), else the HTTP reason phrase."""
+    try:
+        error = exc.structured()["status"]["error"]
+    except Exception:
+        error = None
+    return " ".join(str(error or exc.reason_phrase or "no reason given").split())[:300]
 
 
 class ServerEngine(Engine):
@@ -50,23 +65,37 @@ class ServerEngine(Engine):
             raise MissingDependencyError("a Qdrant server collection", "qdrant-client", "all") from exc
         try:
             if self.url and self.url != ":memory:":
-                self._client = QdrantClient(url=self.url, api_key=self.api_key, timeout=int(self.timeout))
+                # The client rounds timeouts up to whole seconds; never down to 0 (no time at all).
+                # The version check would cost a request, and a warning, on every open.
+                self._client = QdrantClient(url=self.url, api_key=self.api_key,
+                                            timeout=max(1, math.ceil(self.timeout)), check_compatibility=False)
             elif self.path is not None:
+                if self.path.parent.exists() and not self.path.parent.is_dir():
+                    raise StoreError(
+                        f"vectorstore.path {self.path.parent} is a file, not a folder; "
+                        "point vectorstore.path at a folder (it is created if missing)"
+                    )
                 self._client = QdrantClient(path=str(self.path))
             else:
                 self._client = QdrantClient(location=":memory:")
-        except RuntimeError as exc:
+        except StoreError:
+            raise
+        except Exception as exc:
             if "already accessed" in str(exc):
                 raise StoreLockedError(
                     f"the local Qdrant folder {self.path} is in use by another process; stop it and retry"
                 ) from exc
-            raise StoreError(f"cannot open Qdrant at {self.location}: {exc}") from exc
+            raise StoreError(f"cannot open Qdrant at {self.location}: {one_line(exc)}") from exc
+        self.generation += 1
 
     def close(self) -> None:
         # A ":memory:" client holds the data itself; closing it would lose everything.
         if self._client is not None and self.location != ":memory:":
             client, self._client = self._client, None
-            client.close()
+            try:
+                client.close()
+            except Exception as exc:
+                raise self._wrap("close", exc) from exc
 
     @property
     def client(self):
@@ -74,42 +103,87 @@ class ServerEngine(Engine):
             self.open()
         return self._client
 
-    def _call(self, what: str, fn, *args, **kwargs):
-        try:
-            with warnings.catch_warnings():
-                # Local mode warns that payload indexes do nothing there; a server uses them.
-                warnings.simplefilter("ignore")
-                return fn(*args, **kwargs)
-        except StoreError:
-            raise
-        except Exception as exc:
-            name = type(exc).__name__
-            if name in {"ResponseHandlingException", "ConnectError", "ConnectTimeout", "ReadTimeout"}:
-                raise StoreError(
-                    f"Qdrant at {self.location} is unreachable during {what}: {exc}. "
-                    "Check vectorstore.url and that the server is running.",
-                    retryable=True,
-                ) from exc
-            if name == "UnexpectedResponse":
-                raise StoreError(f"Qdrant at {self.location} refused {what}: {exc}") from exc
-            raise
+    @staticmethod
+    def _call(fn, *args, **kwargs):
+        with warnings.catch_warnings():
+            # Local mode warns that payload indexes do nothing there; a server uses them.
+            warnings.simplefilter("ignore")
+            return fn(*args, **kwargs)
 
+    def _wrap(self, what: str, exc: Exception) -> StoreError:
+        where = f"Qdrant at {self.location}"
+        status = getattr(exc, "status_code", None)
+        if type(exc).__name__ == "UnexpectedResponse" and status is not None:
+            reason = _answer_text(exc)
+            if status == 404:
+                return StoreError(
+                    f"{where} has no collection '{self.collection}' ({what} answered HTTP 404: {reason}). "
+                    "Run `ragwire ingest` first, or check vectorstore.collection_name and vectorstore.url."
+                )
+            if status >= 500:
+                return StoreError(f"{where} failed during {what} with HTTP {status}: {reason}. Retry later.",
+                                  retryable=True)
+            fix = " Check vectorstore.api_key." if status in (401, 403) else ""
+            return StoreError(f"{where} refused {what} with HTTP {status}: {reason}.{fix}",
+                              retryable=status in (408, 429))
+        if type(exc).__name__ == "ResourceExhaustedResponse":
+            return StoreError(f"{where} is rate-limiting {what}: {one_line(exc)}. Retry later.", retryable=True)
+        source = getattr(exc, "source", exc)  # ResponseHandlingException wraps the transport error
+        if _is_timeout(source):
+            return StoreError(
+                f"{where} did not answer {what} within {self.timeout:g} s. "
+                "Check the server's load, or raise vectorstore.timeout.",
+                retryable=True,
+            )
+        if _is_transport(source):
+            return StoreError(
+                f"{where} is unreachable during {what}: {one_line(source)}. "
+                "Check vectorstore.url and that the server is running.",
+                retryable=True,
+            )
+        if isinstance(exc, ValueError) and "not found" in str(exc).lower():
+            # local mode reports a missing collection this way
+            return StoreError(
+                f"{where} has no collection '{self.collection}' ({what}: {one_line(exc)}). "
+                "Run `ragwire ingest` first, or check vectorstore.collection_name."
+            )
+        return StoreError(f"{where}: {what} failed: {one_line(exc)}")
+
+    @guarded("collection_exists")
     def exists(self) -> bool:
-        return bool(self._call("collection_exists", self.client.collection_exists, self.collection))
+        return bool(self._call(self.client.collection_exists, self.collection))
 
-    def create(self, dimension: int, sparse: bool) -> None:
+    @guarded("create_collection")
+    def create(self, dimension: int, sparse: bool, meta: PointData, indexes: list[tuple[str, str]]) -> bool:
+        """Create the collection, then its meta point and indexes.
+
+        A server has no rename, so this is not atomic: a collection without a meta point
+        and without points is what a killed creation leaves, and ensure() rebuilds it.
+        """
         m = _models()
-        self._call(
-            "create_collection",
-            self.client.create_collection,
-            self.collection,
-            vectors_config={DENSE: m.VectorParams(size=dimension, distance=m.Distance.COSINE)},
-            sparse_vectors_config=({SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)} if sparse else None),
-        )
+        try:
+            self._call(
+                self.client.create_collection,
+                self.collection,
+                vectors_config={DENSE: m.VectorParams(size=dimension, distance=m.Distance.COSINE)},
+                sparse_vectors_config=(
+                    {SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)} if sparse else None
+                ),
+            )
+        except Exception as exc:
+            if _already_exists(exc):
+                return False
+            raise
+        self.upsert([meta])
+        for key, kind in indexes:
+            self.create_index(key, kind)
+        return True
 
+    @guarded("delete_collection")
     def drop(self) -> None:
         if self.exists():
-            self._call("delete_collection", self.client.delete_collection, self.collection)
+            self._call(self.client.delete_collection, self.collection)
+        self.generation += 1
 
     # -- translation -----------------------------------------------------
     def _cond(self, cond: Cond):
@@ -136,6 +210,7 @@ class ServerEngine(Engine):
         return rec
 
     # -- writes ----------------------------------------------------------
+    @guarded("upsert")
     def upsert(self, points: list[PointData]) -> None:
         m = _models()
         native = []
@@ -147,40 +222,44 @@ class ServerEngine(Engine):
                 vector[SPARSE] = m.SparseVector(indices=list(p.sparse[0]), values=list(p.sparse[1]))
             native.append(m.PointStruct(id=p.id, vector=vector, payload=p.payload))
         if native:
-            self._call("upsert", self.client.upsert, self.collection, points=native, wait=True)
+            self._call(self.client.upsert, self.collection, points=native, wait=True)
 
+    @guarded("delete")
     def delete(self, flt: Filter) -> None:
         m = _models()
-        self._call(
-            "delete", self.client.delete, self.collection,
-            points_selector=m.FilterSelector(filter=self._filter(flt)), wait=True,
-        )
+        self._call(self.client.delete, self.collection,
+                   points_selector=m.FilterSelector(filter=self._filter(flt)), wait=True)
 
+    @guarded("set_payload")
     def set_payload(self, flt: Filter, payload: dict[str, Any]) -> None:
-        self._call("set_payload", self.client.set_payload, self.collection,
+        self._call(self.client.set_payload, self.collection,
                    payload=payload, points=self._filter(flt), wait=True)
 
     # -- reads -----------------------------------------------------------
+    @guarded("count")
     def count(self, flt: Filter | None = None) -> int:
-        result = self._call("count", self.client.count, self.collection,
+        result = self._call(self.client.count, self.collection,
                             count_filter=self._filter(flt), exact=True)
         return result.count
 
+    @guarded("scroll")
     def scroll(self, flt, limit, offset=None, with_vectors=False, fields=None):
         records, next_offset = self._call(
-            "scroll", self.client.scroll, self.collection,
+            self.client.scroll, self.collection,
             scroll_filter=self._filter(flt), limit=limit, offset=offset,
             with_payload=fields if fields else True, with_vectors=with_vectors,
         )
         return [self._record(r, with_vectors) for r in records], next_offset
 
+    @guarded("retrieve")
     def retrieve(self, ids, with_vectors=False):
         if not ids:
             return []
-        records = self._call("retrieve", self.client.retrieve, self.collection, ids=list(ids),
+        records = self._call(self.client.retrieve, self.collection, ids=list(ids),
                              with_payload=True, with_vectors=with_vectors)
         return [self._record(r, with_vectors) for r in records]
 
+    @guarded("query")
     def search(self, *, dense=None, sparse=None, flt=None, limit=5, rrf_k=60,
                prefetch_limit=None, with_vectors=False):
         m = _models()
@@ -203,14 +282,16 @@ class ServerEngine(Engine):
             kwargs.update(query=m.SparseVector(indices=list(sparse[0]), values=list(sparse[1])), using=SPARSE)
         else:
             raise ValueError("search needs a dense or a sparse query vector")
-        response = self._call("query", self.client.query_points, self.collection, **kwargs)
+        response = self._call(self.client.query_points, self.collection, **kwargs)
         return [self._record(p, with_vectors) for p in response.points]
 
+    @guarded("facet")
     def facet(self, key, limit, flt=None):
-        response = self._call("facet", self.client.facet, self.collection, key=key, limit=limit,
+        response = self._call(self.client.facet, self.collection, key=key, limit=limit,
                               facet_filter=self._filter(flt), exact=True)
         return [(hit.value, hit.count) for hit in response.hits]
 
+    @guarded("create_payload_index")
     def create_index(self, key: str, kind: str) -> None:
         m = _models()
         schema = {
@@ -219,17 +300,40 @@ class ServerEngine(Engine):
             "float": m.PayloadSchemaType.FLOAT,
             "bool": m.PayloadSchemaType.BOOL,
         }[kind]
-        self._call("create_payload_index", self.client.create_payload_index, self.collection,
+        self._call(self.client.create_payload_index, self.collection,
                    field_name=key, field_schema=schema, wait=True)
 
+    @guarded("get_collection")
     def indexes(self) -> dict[str, str]:
-        info = self._call("get_collection", self.client.get_collection, self.collection)
+        info = self._call(self.client.get_collection, self.collection)
         out = {}
         for key, schema in (info.payload_schema or {}).items():
             data_type = getattr(schema, "data_type", schema)
             out[key] = str(getattr(data_type, "value", data_type)).lower()
         return out
 
+    @guarded("get_collection")
     def indexed_vectors(self) -> int:
-        info = self._call("get_collection", self.client.get_collection, self.collection)
+        info = self._call(self.client.get_collection, self.collection)
         return int(info.indexed_vectors_count or 0)
+
+
+def _already_exists(exc: Exception) -> bool:
+    # A server answers 409; local mode raises ValueError("Collection … already exists").
+    return getattr(exc, "status_code", None) == 409 or "already exists" in str(exc)
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - qdrant-client depends on httpx
+        return False
+    return isinstance(exc, (httpx.TimeoutException, TimeoutError))
+
+
+def _is_transport(exc: BaseException) -> bool:
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, (httpx.TransportError, ConnectionError))
