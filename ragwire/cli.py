@@ -120,31 +120,67 @@ def main(debug: bool) -> None:
     """ragwire: documents in, a searchable Qdrant knowledge base out; one config.yaml wires the pipeline."""
 
 
+def _print_ingest(label: str, stats: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(stats, indent=2))
+        return
+    click.echo(
+        f"{label}: {stats['total']} files, {stats['processed']} processed, {stats['skipped']} skipped, "
+        f"{stats['failed']} failed; {stats['chunks_created']} chunks written "
+        f"({stats['embedded_chunks']} embedded, {stats['reused_chunks']} reused)"
+        + (f", {stats['replaced']} replaced" if stats["replaced"] else "")
+    )
+    for error in stats["errors"]:
+        click.echo(f"  failed: {error['error']}", err=True)
+    for left in stats.get("not_walked", []):
+        click.echo(f"  not ingested: {left['file']} ({left['reason']})", err=True)
+
+
+def _run_ingest(rag: Any, paths: tuple[Path, ...], recursive: bool, force: bool, as_json: bool) -> None:
+    """Ingest each path (file or folder); a run-level failure still prints what was done."""
+    from .errors import IngestAborted
+
+    total = failed = 0
+    for path in paths:
+        try:
+            if path.is_dir():
+                stats = rag.ingest_directory(path, recursive=recursive, force=force)
+            elif force:
+                stats = rag.reingest_documents([str(path)])
+            else:
+                stats = rag.ingest_documents([str(path)])
+        except IngestAborted as exc:
+            # The stats so far go out first (stdout), so a scheduled job's log keeps them.
+            _print_ingest(str(path), exc.stats, as_json)
+            raise
+        _print_ingest(str(path), stats, as_json)
+        total += stats["total"]
+        failed += stats["failed"]
+    if total and failed == total:
+        sys.exit(1)
+
+
 @main.command()
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
 @click.option("--recursive", "-r", is_flag=True, help="Descend into subfolders.")
+@click.option("--force", is_flag=True, help="Re-process every file, even unchanged ones (vectors of unchanged chunk texts are reused).")
 @click.option("--json", "as_json", is_flag=True, help="Print the stats as JSON.")
 @handle_errors
-def ingest(path: Path, config: str, recursive: bool, as_json: bool) -> None:
+def ingest(path: Path, config: str, recursive: bool, force: bool, as_json: bool) -> None:
     """Ingest a file or a folder.  Unchanged files are skipped; exits 1 when every file failed."""
-    rag = _open(config)
-    stats = rag.ingest_directory(path, recursive=recursive) if path.is_dir() else rag.ingest_documents([str(path)])
-    if as_json:
-        click.echo(json.dumps(stats, indent=2))
-    else:
-        click.echo(
-            f"{path}: {stats['total']} files, {stats['processed']} processed, {stats['skipped']} skipped, "
-            f"{stats['failed']} failed; {stats['chunks_created']} chunks written "
-            f"({stats['embedded_chunks']} embedded, {stats['reused_chunks']} reused)"
-            + (f", {stats['replaced']} replaced" if stats["replaced"] else "")
-        )
-        for error in stats["errors"]:
-            click.echo(f"  failed: {error['error']}", err=True)
-        for left in stats.get("not_walked", []):
-            click.echo(f"  not ingested: {left['file']} ({left['reason']})", err=True)
-    if stats["total"] and stats["failed"] == stats["total"]:
-        sys.exit(1)
+    _run_ingest(_open(config), (path,), recursive, force, as_json)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--recursive", "-r", is_flag=True, help="Descend into subfolders.")
+@click.option("--json", "as_json", is_flag=True, help="Print the stats as JSON.")
+@handle_errors
+def reingest(paths: tuple[Path, ...], config: str, recursive: bool, as_json: bool) -> None:
+    """Rewrite PATH… (files or folders) even if unchanged; old chunks stay visible until the new ones are in."""
+    _run_ingest(_open(config), paths, recursive, True, as_json)
 
 
 @main.command()

@@ -292,6 +292,9 @@ class RAGWire:
             )
         k = r.top_k if top_k is None else top_k
         if not self.collection.exists():
+            from .store import build_filter
+
+            build_filter(filters)  # a malformed filter is an error even before the first ingest
             return []
         with self._store():
             return self.searcher.search(query, k=k, filters=filters, search_type=search_type or r.search_type)

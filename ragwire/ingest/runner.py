@@ -395,7 +395,7 @@ class IngestRunner:
 
         fingerprints = {"settings": self.settings.fingerprint, "vectors": self.settings.vectors_fingerprint}
         retried(self.collection.discard_pending, doc.source)
-        retried(self.collection.ensure_indexes, records[0].metadata)
+        retried(self.collection.ensure_indexes, [r.metadata for r in records])
         for start in range(0, len(records), ing.batch_size):
             retried(self.collection.write_pending, records[start:start + ing.batch_size], run_id,
                     fingerprints=fingerprints)

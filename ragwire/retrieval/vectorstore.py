@@ -70,7 +70,7 @@ class RagwireVectorStore(VectorStore):
                 meta = {"source": "langchain", **metadatas[i], "content_hash": sha256_text(text)}
                 records.append(ChunkRecord(ids[i], text, meta, dense[i], sparse[i]))
             if records:
-                self.collection.ensure_indexes(records[0].metadata)
+                self.collection.ensure_indexes([r.metadata for r in records])
             self.collection.write_pending(records, run)
             self.collection.engine.set_payload(Filter(must=[Cond("_run", value=run)]), {"_state": "complete"})
         return ids

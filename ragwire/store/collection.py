@@ -12,7 +12,7 @@ import contextlib
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..errors import StoreError
@@ -60,6 +60,14 @@ _INITIAL_INDEXES = [
     (meta_path("chunk_index"), "integer"),
 ]
 
+# Payload keys beside the chunk's metadata: the fingerprints of the settings that
+# shaped it (see ragwire.ingest.settings), and the commit notes described below.
+SETTINGS_KEY = "_settings"
+VECTORS_KEY = "_vectors"
+COMMIT_KIND = "commit"
+COMMIT_SOURCE_KEY = "_commit_source"
+COMMIT_HASH_KEY = "_commit_hash"
+
 
 def chunk_point_id(source: str, file_hash: str, chunk_index: int, salt: str = "") -> str:
     """Deterministic id.  A forced rewrite passes its run id as ``salt`` so the new
@@ -98,10 +106,22 @@ class SourceState:
     complete: dict[str, int]  # file_hash -> chunk count
     pending: int
     expected: dict[str, int]  # file_hash -> total_chunks recorded on its chunks
+    # file_hash -> settings fingerprints seen on its complete chunks ("" for chunks
+    # written before fingerprints existed)
+    settings: dict[str, set[str]] = field(default_factory=dict)
 
     def has_complete(self, file_hash: str) -> bool:
         count = self.complete.get(file_hash, 0)
         return count > 0 and count == self.expected.get(file_hash, count)
+
+    def settings_match(self, file_hash: str, fingerprint: str) -> bool:
+        """Whether the stored version was shaped by these settings.
+
+        Chunks from before fingerprints were recorded count as matching: re-processing a
+        whole collection on upgrade is what ``ingest --force`` is for, not a surprise.
+        """
+        seen = self.settings.get(file_hash, set()) - {""}
+        return not seen or seen == {fingerprint}
 
     @property
     def is_clean(self) -> bool:
@@ -115,6 +135,19 @@ def _all_chunks() -> Filter:
 
 def source_filter(source: str) -> Filter:
     return Filter(must=[Cond(meta_path("source"), value=source)])
+
+
+def stale_filter(source: str, run_id: str, same_hash: str | None = None) -> Filter:
+    """The chunks a commit of ``run_id`` replaces: the source's other runs (of ``same_hash`` only, if given)."""
+    stale = source_filter(source)
+    stale.must_not.append(Cond(RUN_KEY, value=run_id))
+    if same_hash is not None:
+        stale.must.append(Cond(meta_path("file_hash"), value=same_hash))
+    return stale
+
+
+def _commit_note_id(source: str) -> str:
+    return str(uuid.uuid5(_NAMESPACE, f"ragwire:commit\x00{source}"))
 
 
 class Collection:
@@ -291,10 +324,19 @@ class Collection:
             self._indexed = dict(self.engine.indexes())
         return self._indexed
 
-    def ensure_indexes(self, metadata: dict[str, Any]) -> None:
-        """Index filterable metadata: strings as keywords (original and lower-cased), ints as integers."""
+    def ensure_indexes(self, metadata: dict[str, Any] | list[dict[str, Any]]) -> None:
+        """Index filterable metadata: strings as keywords (original and lower-cased), ints as integers.
+
+        Given the metadata of every chunk of a write, each key any of them has is indexed
+        (a ``heading_path`` may first appear on a later chunk), typed by its first non-empty value.
+        """
+        merged: dict[str, Any] = {}
+        for one in ([metadata] if isinstance(metadata, dict) else metadata):
+            for key, value in one.items():
+                if merged.get(key) in (None, "", []):
+                    merged[key] = value
         existing = self.indexes()
-        for key, value in metadata.items():
+        for key, value in merged.items():
             if key in _UNINDEXED or key.startswith("_"):
                 continue
             wanted: list[tuple[str, str]] = []
@@ -313,7 +355,10 @@ class Collection:
                     existing[path] = kind
 
     # -- writes ----------------------------------------------------------
-    def write_pending(self, chunks: list[ChunkRecord], run_id: str) -> None:
+    def write_pending(self, chunks: list[ChunkRecord], run_id: str,
+                      fingerprints: dict[str, str] | None = None) -> None:
+        """Store chunks invisible to readers; ``fingerprints`` (settings, vectors) go on each."""
+        prints = fingerprints or {}
         points = [
             PointData(
                 id=c.id,
@@ -325,6 +370,8 @@ class Collection:
                     CI_KEY: lowercase_shadow(c.metadata),
                     STATE_KEY: STATE_PENDING,
                     RUN_KEY: run_id,
+                    SETTINGS_KEY: prints.get("settings", ""),
+                    VECTORS_KEY: prints.get("vectors", ""),
                 },
             )
             for c in chunks
@@ -334,22 +381,67 @@ class Collection:
     def commit_source(self, source: str, file_hash: str, run_id: str, keep_other_versions: bool = False) -> int:
         """Make one file's new version visible, then remove what it replaces.
 
-        The flip comes first: a crash between the two steps leaves both versions
-        complete, which :meth:`source_state` reports as unclean and the next run removes.
-        With ``keep_other_versions`` only leftovers of this same content are removed.
-        Returns the number of chunks removed.
+        A note is written first, then the flip, then the delete, then the note goes.
+        A crash after the flip leaves two complete versions; the note makes readers
+        skip the old one at once (:meth:`reader_filter`) and the next write run finish
+        the delete (:meth:`repair_interrupted_commits`).  With ``keep_other_versions``
+        only leftovers of this same content are removed.  Returns the number of chunks removed.
         """
+        same_hash = file_hash if keep_other_versions else None
+        self._ensure_commit_index()
+        self.engine.upsert([PointData(id=_commit_note_id(source), payload={
+            KIND_KEY: COMMIT_KIND, COMMIT_SOURCE_KEY: source, RUN_KEY: run_id, COMMIT_HASH_KEY: same_hash,
+        })])
         mine = Filter(must=[
             Cond(meta_path("source"), value=source),
             Cond(meta_path("file_hash"), value=file_hash),
             Cond(RUN_KEY, value=run_id),
         ])
         self.engine.set_payload(mine, {STATE_KEY: STATE_COMPLETE})
-        stale = source_filter(source)
-        stale.must_not.append(Cond(RUN_KEY, value=run_id))
-        if keep_other_versions:
-            stale.must.append(Cond(meta_path("file_hash"), value=file_hash))
-        return self._delete_counted(stale)
+        removed = self._delete_counted(stale_filter(source, run_id, same_hash))
+        self.engine.delete(self._note_filter(source))
+        return removed
+
+    # -- commit notes -------------------------------------------------------
+    def _ensure_commit_index(self) -> None:
+        if KIND_KEY not in self.indexes():
+            self.engine.create_index(KIND_KEY, "keyword")
+            self.indexes()[KIND_KEY] = "keyword"
+
+    @staticmethod
+    def _note_filter(source: str | None = None) -> Filter:
+        flt = Filter(must=[Cond(KIND_KEY, value=COMMIT_KIND)])
+        if source is not None:
+            flt.must.append(Cond(COMMIT_SOURCE_KEY, value=source))
+        return flt
+
+    def _commit_notes(self) -> list[tuple[str, str, str | None]]:
+        """(source, run, same_hash) of every commit a crash interrupted; none without the index."""
+        if KIND_KEY not in self.indexes():
+            return []  # no commit has ever written a note here
+        notes, offset = [], None
+        while True:
+            records, offset = self.engine.scroll(self._note_filter(), limit=256, offset=offset)
+            notes += [(r.payload[COMMIT_SOURCE_KEY], r.payload[RUN_KEY], r.payload.get(COMMIT_HASH_KEY))
+                      for r in records if COMMIT_SOURCE_KEY in r.payload]
+            if offset is None:
+                return notes
+
+    def repair_interrupted_commits(self) -> int:
+        """Finish the deletes of commits a crash interrupted; returns how many there were."""
+        notes = self._commit_notes()
+        for source, run_id, same_hash in notes:
+            removed = self._delete_counted(stale_filter(source, run_id, same_hash))
+            self.engine.delete(self._note_filter(source))
+            log.info("%s: removed %d chunks an interrupted run had replaced", source, removed)
+        return len(notes)
+
+    def reader_filter(self, flt: Filter | None = None) -> Filter:
+        """What readers may see: complete chunks, minus versions an interrupted commit replaced."""
+        shown = visible()
+        for source, run_id, same_hash in self._commit_notes():
+            shown.must_not.append(stale_filter(source, run_id, same_hash))
+        return shown.and_(flt)
 
     def remove_other_versions(self, source: str, keep_hash: str | None) -> int:
         stale = source_filter(source)
@@ -384,7 +476,8 @@ class Collection:
         while True:
             records, offset = self.engine.scroll(
                 flt, limit=1024, offset=offset,
-                fields=[STATE_KEY, meta_path("source"), meta_path("file_hash"), meta_path("total_chunks")],
+                fields=[STATE_KEY, SETTINGS_KEY, meta_path("source"), meta_path("file_hash"),
+                        meta_path("total_chunks")],
             )
             for rec in records:
                 meta = rec.payload.get(META_KEY, {})
@@ -394,6 +487,7 @@ class Collection:
                 if rec.payload.get(STATE_KEY) == STATE_COMPLETE:
                     fh = meta.get("file_hash", "")
                     state.complete[fh] = state.complete.get(fh, 0) + 1
+                    state.settings.setdefault(fh, set()).add(rec.payload.get(SETTINGS_KEY) or "")
                     if "total_chunks" in meta:
                         state.expected[fh] = int(meta["total_chunks"])
                 else:
@@ -402,14 +496,28 @@ class Collection:
                 break
         return states
 
-    def stored_vectors(self, source: str) -> dict[str, tuple[list[float] | None, Any]]:
-        """content_hash → (dense, sparse) of a source's complete chunks, for reuse."""
+    def stored_vectors(self, source: str, content_hashes: set[str] | None = None, *,
+                       vectors_fingerprint: str | None = None) -> dict[str, tuple[list[float] | None, Any]]:
+        """content_hash → (dense, sparse) of a source's complete chunks, for reuse.
+
+        Only ``content_hashes`` are read when given, so a replaced file costs the
+        vectors it can use, not all it had.  With ``vectors_fingerprint``, vectors
+        made under other embedding settings are not returned (chunks without a
+        fingerprint predate them and are trusted, like their model record).
+        """
         out: dict[str, tuple[list[float] | None, Any]] = {}
+        if content_hashes is not None and not content_hashes:
+            return out
         offset = None
         flt = source_filter(source).and_(visible())
+        if content_hashes is not None:
+            flt = flt.and_(Filter(must=[Cond(meta_path("content_hash"), any_of=tuple(sorted(content_hashes)))]))
         while True:
             records, offset = self.engine.scroll(flt, limit=256, offset=offset, with_vectors=True)
             for rec in records:
+                made_with = rec.payload.get(VECTORS_KEY) or ""
+                if vectors_fingerprint is not None and made_with and made_with != vectors_fingerprint:
+                    continue
                 ch = rec.payload.get(META_KEY, {}).get("content_hash")
                 if ch and rec.dense is not None:
                     out.setdefault(ch, (rec.dense, rec.sparse))
@@ -418,28 +526,29 @@ class Collection:
         return out
 
     def source_count(self) -> int:
-        return len(self.engine.facet(meta_path("source"), limit=10_000_000, flt=visible()))
+        return len(self.engine.facet(meta_path("source"), limit=10_000_000, flt=self.reader_filter()))
 
     def sources(self) -> dict[str, str]:
         """Every source with a complete version → its file hash."""
         out: dict[str, str] = {}
-        for value, _count in self.engine.facet(meta_path("source"), limit=10_000_000, flt=visible()):
+        shown = self.reader_filter()
+        for value, _count in self.engine.facet(meta_path("source"), limit=10_000_000, flt=shown):
             out[str(value)] = ""
         for source in list(out):
-            hashes = self.engine.facet(meta_path("file_hash"), limit=10, flt=source_filter(source).and_(visible()))
+            hashes = self.engine.facet(meta_path("file_hash"), limit=10, flt=source_filter(source).and_(shown))
             out[source] = str(hashes[0][0]) if hashes else ""
         return out
 
     # -- reads -----------------------------------------------------------
     def count(self, flt: Filter | None = None) -> int:
-        return self.engine.count(visible().and_(flt))
+        return self.engine.count(self.reader_filter(flt))
 
     def search(self, *, dense=None, sparse=None, flt: Filter | None = None, limit: int = 5,
                rrf_k: int = 60, prefetch_limit: int | None = None, with_vectors: bool = False) -> list[Record]:
         # RRF gives exact ties; engines break them arbitrarily.  Fetch a few extra and
         # order ties by id, so the same query on the same data returns the same list.
         records = self.engine.search(
-            dense=dense, sparse=sparse, flt=visible().and_(flt), limit=limit + _TIE_MARGIN, rrf_k=rrf_k,
+            dense=dense, sparse=sparse, flt=self.reader_filter(flt), limit=limit + _TIE_MARGIN, rrf_k=rrf_k,
             prefetch_limit=prefetch_limit, with_vectors=with_vectors,
         )
         records.sort(key=lambda r: (-(r.score or 0.0), r.id))
@@ -456,7 +565,7 @@ class Collection:
                 kind = "integer"
             self.engine.create_index(path, kind)
             self.indexes()[path] = kind
-        return [value for value, _count in self.engine.facet(path, limit=limit, flt=visible())]
+        return [value for value, _count in self.engine.facet(path, limit=limit, flt=self.reader_filter())]
 
     def sample_metadata(self) -> dict[str, Any]:
         records, _ = self.engine.scroll(visible(), limit=1)
