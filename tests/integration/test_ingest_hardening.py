@@ -123,22 +123,28 @@ def test_a_store_unreachable_after_retries_stops_the_run_with_the_stats_so_far(t
     assert again["skipped"] == 2 and again["processed"] == 3
 
 
-def test_a_store_error_on_one_files_write_fails_that_file_only(tmp_path, stub, monkeypatch):
+def test_a_raw_engine_error_on_one_files_write_fails_that_file_only(tmp_path, stub, monkeypatch):
+    from ragwire.store import edge
+
     paths = write_corpus(tmp_path / "docs", 4)
     rag = RAGWire(stub_config(tmp_path, stub))
-    real = collection_module.Collection.write_pending
+    real = edge.EdgeEngine._native_points
 
-    def refuses_one(self, chunks, run_id, **kwargs):
-        if chunks[0].metadata["file_name"] == "doc-001.md":
-            raise StoreError("embedded store at /x: upsert failed: Service internal error: payload too large")
-        return real(self, chunks, run_id, **kwargs)
+    def engine_refuses_one(self, points):
+        if any(p.payload.get("metadata", {}).get("file_name") == "doc-001.md" for p in points):
+            # What the Rust engine raises: a plain exception type with its own text.
+            raise RuntimeError("Service internal error: wrong input: payload too large")
+        return real(self, points)
 
-    monkeypatch.setattr(collection_module.Collection, "write_pending", refuses_one)
+    monkeypatch.setattr(edge.EdgeEngine, "_native_points", engine_refuses_one)
     stats = rag.ingest_documents(paths)
     assert stats["processed"] == 3 and stats["failed"] == 1
-    assert stats["errors"][0]["file"] == str(paths[1]) and "payload too large" in stats["errors"][0]["error"]
+    error = stats["errors"][0]
+    assert error["file"] == str(paths[1]) and "payload too large" in error["error"] and "\n" not in error["error"]
+    monkeypatch.setattr(edge.EdgeEngine, "_native_points", real)
     with rag.collection.opened() as coll:
         assert coll.source_state(source_id(paths[1])).pending == 0, "no invisible leftovers of the failed file"
+    assert rag.ingest_documents(paths)["processed"] == 1
 
 
 def test_ingest_force_and_reingest_rewrite_unchanged_files_from_the_cli(tmp_path, stub):
