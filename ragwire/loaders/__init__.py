@@ -1,13 +1,16 @@
 """Files → text (+ pages), and safe directory walking.
 
 Importing this package is cheap: markitdown, pypdf and python-pptx are imported
-on first use.
+on first use.  PDF and Office conversions run in a child process with a time
+limit; :func:`raised_outside_ragwire` tells a converter's exception from a
+ragwire bug.
 """
 
 from __future__ import annotations
 
 from ragwire.loaders.base import LoadResult, Page, PageLoadResult
 from ragwire.loaders.formats import SUPPORTED_EXTENSIONS
+from ragwire.loaders.guard import raised_outside_ragwire
 from ragwire.loaders.markitdown_loader import MarkItDownLoader
 from ragwire.loaders.page_loader import PageLoader
 from ragwire.loaders.text import decode_bytes, looks_binary
@@ -23,5 +26,6 @@ __all__ = [
     "WalkResult",
     "decode_bytes",
     "looks_binary",
+    "raised_outside_ragwire",
     "walk_directory",
 ]

@@ -1,4 +1,4 @@
-"""Shared pieces of the loaders: the result shapes, safe reading, and PDF/Office sanity checks.
+"""Shared pieces of the loaders: the result shapes, safe reading of regular files, PDF opening.
 
 Every failure becomes a :class:`~ragwire.errors.LoaderError` whose message is one
 line: the file name, what is wrong, and what to do about it.
@@ -6,11 +6,12 @@ line: the file name, what is wrong, and what to do about it.
 
 from __future__ import annotations
 
+import errno
 import io
 import logging
 import os
 import re
-import zipfile
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -24,8 +25,13 @@ logger = logging.getLogger(__name__)
 
 _TRAILING_SPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 _BLANK_RUNS = re.compile(r"\n{3,}")
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_ZIP_FORMATS = (".docx", ".pptx", ".xlsx", ".xlsm")
+_SPECIAL_KINDS = (
+    (stat.S_ISDIR, "folder"),
+    (stat.S_ISFIFO, "named pipe (FIFO)"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+)
 _MAX_REASON = 160
 
 NO_TEXT_PDF = "no text could be extracted (empty, or a scanned PDF without a text layer — OCR it first)"
@@ -82,7 +88,10 @@ def _result(path: Path, text: str | None, error: str | None) -> LoadResult:
 
 
 def read_file(path: Path, max_bytes: int) -> bytes:
-    """Read a supported file whole, after checking it exists, is a file and is not too large.
+    """Read a supported file whole, after checking it exists, is a regular file and is not too large.
+
+    FIFOs, sockets and devices are refused before anything opens them: opening a FIFO
+    blocks until a writer appears, and a device may never end.
 
     Raises:
         LoaderError: one line naming the file, the problem and the fix.
@@ -93,28 +102,73 @@ def read_file(path: Path, max_bytes: int) -> bytes:
         shown = f"'{ext}'" if ext else "(no extension)"
         raise LoaderError(f"{name}: unsupported file type {shown} — supported: {', '.join(SUPPORTED_EXTENSIONS)}")
     try:
-        stat = path.stat()
+        info = os.stat(path)
     except FileNotFoundError:
         raise LoaderError(f"{path}: file not found — check the path") from None
     except OSError as exc:
-        raise LoaderError(f"{name}: cannot be read ({exc.strerror or exc})") from exc
-    if path.is_dir():
+        raise LoaderError(f"{name}: {os_problem(exc)}") from exc
+    if stat.S_ISDIR(info.st_mode):
         raise LoaderError(f"{name}: is a folder, not a file — load it with load_directory()")
-    if stat.st_size > max_bytes:
-        raise LoaderError(
-            f"{name}: {stat.st_size / 2**20:.1f} MB is over the {max_bytes / 2**20:.1f} MB limit"
-            " — raise max_file_size_mb or split the file"
-        )
+    kind = special_file_kind(info.st_mode)
+    if kind is not None:
+        raise LoaderError(f"{name}: is a {kind}, not a regular file — only regular files can be loaded")
+    if info.st_size > max_bytes:
+        raise _too_large(name, info.st_size, max_bytes)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except PermissionError:
-        raise LoaderError(f"{name}: permission denied — check the file's permissions") from None
+        data = read_regular(path, max_bytes + 1)
     except OSError as exc:
-        raise LoaderError(f"{name}: cannot be read ({exc.strerror or exc})") from exc
+        raise LoaderError(f"{name}: {os_problem(exc)}") from exc
+    if data is None:
+        raise LoaderError(f"{name}: was replaced by something other than a regular file while being read — try again")
+    if len(data) > max_bytes:  # it grew between stat() and read()
+        raise _too_large(name, len(data), max_bytes)
     if not data:
         raise LoaderError(f"{name}: empty file (0 bytes) — nothing to load")
     return data
+
+
+def _too_large(name: str, size: int, max_bytes: int) -> LoaderError:
+    return LoaderError(
+        f"{name}: {size / 2**20:.1f} MB is over the {max_bytes / 2**20:.1f} MB limit"
+        " — raise max_file_size_mb or split the file"
+    )
+
+
+def special_file_kind(mode: int) -> str | None:
+    """``None`` for a regular file, else what it is: ``"named pipe (FIFO)"``, ``"socket"``, ``"folder"``…"""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "special file")
+
+
+def read_regular(path: Path, limit: int) -> bytes | None:
+    """Up to ``limit`` bytes of ``path``; ``None`` when what got opened is not a regular file.
+
+    Callers check with stat() first; opening non-blocking and checking again with
+    fstat() covers a FIFO swapped in between, which would otherwise block the read forever.
+
+    Raises:
+        OSError: the file cannot be opened or read.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        # read(n) allocates n bytes up front: size the read by the file, not by the limit.
+        data = handle.read(min(limit, info.st_size + 1))
+        if info.st_size < len(data) < limit:  # it grew since fstat()
+            data += handle.read(limit - len(data))
+        return data
+
+
+def os_problem(exc: OSError) -> str:
+    """What an OSError means for a file the user gave, with the fix."""
+    if exc.errno == errno.ELOOP:
+        return "symlink loop — fix or remove the link"
+    if isinstance(exc, PermissionError):
+        return "permission denied — check the file's permissions"
+    return f"cannot be read ({exc.strerror or exc})"
 
 
 def reason(exc: BaseException) -> str:
@@ -123,22 +177,6 @@ def reason(exc: BaseException) -> str:
     if not text:
         return type(exc).__name__
     return text if len(text) <= _MAX_REASON else text[: _MAX_REASON - 1] + "…"
-
-
-def check_office(data: bytes, name: str, ext: str) -> None:
-    """Reject files that cannot be a DOCX/PPTX/XLSX before a converter trips over them.
-
-    Raises:
-        LoaderError: the file is password-protected, an old binary Office file, or not a ZIP.
-    """
-    if ext not in _ZIP_FORMATS:
-        return
-    if data.startswith(_OLE_MAGIC):
-        raise LoaderError(
-            f"{name}: password-protected or old binary Office file — remove the password or re-save it as {ext}"
-        )
-    if not zipfile.is_zipfile(io.BytesIO(data)):
-        raise LoaderError(f"{name}: not a valid {ext} file (not a ZIP archive) — re-save it from its application")
 
 
 def open_pdf(data: bytes, name: str) -> PdfReader:

@@ -1,24 +1,27 @@
 """MarkItDownLoader: documents → markdown text, one result dict per file, never raising for a bad file.
 
 Text formats are decoded by ragwire itself (see :mod:`ragwire.loaders.plain`);
-PDF, DOCX, PPTX and XLSX go through markitdown, created on first use.
+PDF, DOCX, PPTX and XLSX go through markitdown's converters, created on first use,
+in a child process with a time limit (see :mod:`ragwire.loaders.guard`), after the
+ZIP checks of :mod:`ragwire.loaders.office`.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
 import re
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ragwire.errors import LoaderError
-from ragwire.loaders import base
+from ragwire.loaders import base, guard
 from ragwire.loaders.base import LoadResult
 from ragwire.loaders.formats import SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS
+from ragwire.loaders.office import check_office
 from ragwire.loaders.plain import load_plain
 from ragwire.loaders.walk import walk_directory
 
@@ -30,10 +33,14 @@ _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _SHEET_SCAFFOLD = re.compile(r"^(#+ .*|\|[\s|:-]*\|)$", re.MULTILINE)
 # Deliberate omissions, not problems: a hidden file, or a second path to a file already listed.
 _SKIPS_NOT_REPORTED = ("hidden", "same file as")
+# Checked in order: the first prefix of the walk's reason that matches gives the fix.
 _SKIP_HINTS = {
     "larger than": " — raise max_file_size_mb or split the file",
     "binary content": " — the file is not text; check what it really is",
+    "not a regular file": " — only regular files are loaded",
+    "symlink loop": " — fix or remove the link",
     "symlink": " — load the file it points to directly",
+    "permission denied": " — check the file's permissions",
 }
 
 
@@ -42,19 +49,29 @@ class MarkItDownLoader:
 
     Args:
         max_file_size_mb: Files larger than this are refused (in MiB).
+        max_uncompressed_mb: A DOCX/PPTX/XLSX whose parts unpack to more than this in
+            total is refused before conversion (in MiB; config ``loader.max_uncompressed_mb``).
+        max_compression_ratio: A DOCX/PPTX/XLSX part over 1 MiB unpacked that is more than
+            this many times its packed size is refused (config ``loader.max_compression_ratio``).
+        timeout_s: Seconds one PDF or Office file's conversion may take; it runs in a child
+            process that is killed then, failing only that file (config ``loader.timeout_s``).
 
     Raises:
-        ValueError: ``max_file_size_mb`` is not positive.
+        ValueError: a limit is not a number, not positive, or a ratio not above 1.
     """
 
-    def __init__(self, max_file_size_mb: float = 100) -> None:
-        if isinstance(max_file_size_mb, bool) or not isinstance(max_file_size_mb, (int, float)):
-            raise ValueError(f"max_file_size_mb must be a number, got {max_file_size_mb!r}")
-        if max_file_size_mb <= 0:
-            raise ValueError(f"max_file_size_mb must be positive, got {max_file_size_mb}")
-        self.max_file_size_mb = max_file_size_mb
-        self._markitdown: Any = None
-        self._markitdown_lock = threading.Lock()  # ingest workers share one loader
+    def __init__(
+        self,
+        max_file_size_mb: float = 100,
+        *,
+        max_uncompressed_mb: float = 512,
+        max_compression_ratio: float = 100,
+        timeout_s: float = 300,
+    ) -> None:
+        self.max_file_size_mb = _number_above("max_file_size_mb", max_file_size_mb, 0)
+        self.max_uncompressed_mb = _number_above("max_uncompressed_mb", max_uncompressed_mb, 0)
+        self.max_compression_ratio = _number_above("max_compression_ratio", max_compression_ratio, 1)
+        self.timeout_s = _number_above("timeout_s", timeout_s, 0)
 
     @property
     def max_file_bytes(self) -> int:
@@ -133,12 +150,11 @@ class MarkItDownLoader:
         ext = path.suffix.lower()
         name = path.name
         if ext in TEXT_EXTENSIONS:
-            text = load_plain(data, ext, name)
-        elif ext == ".pdf":
-            text = self._convert_pdf(data, name)
+            text = load_plain(data, ext, name)  # ragwire's own decoding: stays in this process
         else:
-            base.check_office(data, name, ext)
-            text = self._convert_with_markitdown(data, name, ext)
+            self._check_office(data, name, ext)
+            _markitdown_converter(ext)  # imported here, once, so that every child inherits it
+            text = guard.run_converter(self._convert_binary, data, name, ext, name=name, timeout_s=self.timeout_s)
         if not has_text(text, ext):
             raise LoaderError(f"{name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
         return text
@@ -146,8 +162,25 @@ class MarkItDownLoader:
     def _failure(self, path: Path, error: str) -> LoadResult:
         return base.failure(path, error)
 
+    def _check_office(self, data: bytes, name: str, ext: str) -> None:
+        check_office(
+            data,
+            name,
+            ext,
+            max_uncompressed_mb=self.max_uncompressed_mb,
+            max_compression_ratio=self.max_compression_ratio,
+        )
+
+    def _convert_binary(self, data: bytes, name: str, ext: str) -> str:
+        """PDF or Office bytes → text; runs in the conversion child process."""
+        if ext == ".pdf":
+            return self._convert_pdf(data, name)
+        return self._convert_with_markitdown(data, name, ext)
+
     def _convert_pdf(self, data: bytes, name: str) -> str:
-        reader = base.open_pdf(data, name)  # precise messages for damaged or encrypted files
+        # One parse on the usual path: markitdown's.  pypdf reads the file only when that
+        # failed or found no text: it tells a damaged file from an encrypted one precisely,
+        # and reads some files pdfminer gives up on.
         failure: LoaderError | None = None
         try:
             text = self._convert_with_markitdown(data, name, ".pdf")
@@ -155,7 +188,7 @@ class MarkItDownLoader:
             failure, text = exc, ""
         if has_text(text, ".pdf"):
             return text
-        # pdfminer gives up on some files pypdf can still read; use pypdf's text then.
+        reader = base.open_pdf(data, name)
         pages = (base.pdf_page_text(page, name, number) for number, page in enumerate(reader.pages, 1))
         fallback = "\n\n".join(page for page in pages if page)
         if fallback:
@@ -168,21 +201,38 @@ class MarkItDownLoader:
     def _convert_with_markitdown(self, data: bytes, name: str, ext: str) -> str:
         from markitdown import StreamInfo
 
-        converter = self._get_markitdown()
+        converter = _markitdown_converter(ext)
         info = StreamInfo(extension=_MARKITDOWN_EXTENSION.get(ext, ext), filename=name)
         try:
-            result = converter.convert_stream(io.BytesIO(data), stream_info=info)
-        except Exception as exc:  # noqa: BLE001 — markitdown wraps converter failures of any type
+            result = converter.convert(io.BytesIO(data), info)
+        except Exception as exc:  # noqa: BLE001 — converters fail with any type on a bad file
             raise _conversion_error(exc, name, ext) from exc
         return base.tidy_text(result.markdown or "")
 
-    def _get_markitdown(self) -> Any:
-        with self._markitdown_lock:
-            if self._markitdown is None:
-                from markitdown import MarkItDown  # imported on first use: it costs ~1.5 s
 
-                self._markitdown = MarkItDown()
-            return self._markitdown
+@functools.cache
+def _markitdown_converter(ext: str) -> Any:
+    """markitdown's converter for one format, called directly.
+
+    Not through ``MarkItDown()``: its dispatch runs magika's onnxruntime model on every
+    file to guess its type, which the extension already decides here, and an onnxruntime
+    session made in the parent is not safe to use or destroy in a forked child (its
+    thread pool's threads do not exist there).
+    """
+    from markitdown import converters  # imported on first use: it costs ~1.5 s
+
+    kinds = {".pdf": converters.PdfConverter, ".docx": converters.DocxConverter, ".pptx": converters.PptxConverter}
+    return kinds.get(ext, converters.XlsxConverter)()
+
+
+def _number_above(field: str, value: Any, floor: float) -> float:
+    """``value`` when it is a number above ``floor``; else a ValueError naming the field and the rule."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{field} must be a number, got {value!r}")
+    if not value > floor:  # also refuses NaN
+        rule = "positive" if floor == 0 else f"above {floor:g}"
+        raise ValueError(f"{field} must be {rule}, got {value}")
+    return value
 
 
 def has_text(text: str, ext: str) -> bool:
@@ -194,25 +244,15 @@ def has_text(text: str, ext: str) -> bool:
 
 
 def _conversion_error(exc: Exception, name: str, ext: str) -> LoaderError:
-    cause = _root_cause(exc)
-    kind = type(cause).__name__
-    if "Password" in kind or "encrypt" in str(cause).lower():
+    kind = type(exc).__name__
+    if "Password" in kind or "encrypt" in str(exc).lower():
         return LoaderError(f"{name}: encrypted {ext.lstrip('.').upper()} — decrypt it first")
     if "MissingDependency" in kind:
-        return LoaderError(f"{name}: {base.reason(cause)}")
+        return LoaderError(f"{name}: {base.reason(exc)}")
     return LoaderError(
-        f"{name}: could not convert {ext} ({kind}: {base.reason(cause)})"
+        f"{name}: could not convert {ext} ({kind}: {base.reason(exc)})"
         " — check that it opens in its application and re-save it"
     )
-
-
-def _root_cause(exc: Exception) -> BaseException:
-    """The converter's own exception inside markitdown's FileConversionException."""
-    for attempt in getattr(exc, "attempts", None) or []:
-        info = getattr(attempt, "exc_info", None)
-        if info and info[1] is not None:
-            return info[1]
-    return exc
 
 
 def _skip_hint(why: str) -> str:

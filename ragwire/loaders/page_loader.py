@@ -1,7 +1,8 @@
 """PageLoader: like MarkItDownLoader, but keeps page boundaries (PDF pages, PPTX slides).
 
 markitdown returns one flat string, so the "page" splitter strategy reads PDFs
-with pypdf and slide decks with python-pptx here instead.
+with pypdf and slide decks with python-pptx here instead (one parse per file, in
+the same time-limited child process as MarkItDownLoader's conversions).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ragwire.errors import LoaderError
-from ragwire.loaders import base
+from ragwire.loaders import base, guard
 from ragwire.loaders.base import Page, PageLoadResult
 from ragwire.loaders.markitdown_loader import MarkItDownLoader
 
@@ -32,8 +33,7 @@ class PageLoader(MarkItDownLoader):
     the label is the slide title).  Every other format has ``pages: None`` — for
     .txt and .md the text is raw, and PageSplitter finds markers or headings.
 
-    Args:
-        max_file_size_mb: Files larger than this are refused (in MiB).
+    Takes the same arguments as :class:`MarkItDownLoader` (size, ZIP and time limits).
     """
 
     def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:  # type: ignore[override]
@@ -57,11 +57,13 @@ class PageLoader(MarkItDownLoader):
         if ext not in (".pdf", ".pptx"):
             return self.convert(path), None
         data = base.read_file(path, self.max_file_bytes)
+        self._check_office(data, path.name, ext)
+        # Imported here, once, so that every conversion child inherits them.
         if ext == ".pdf":
-            pages = _pdf_pages(data, path.name)
+            import pypdf  # noqa: F401
         else:
-            base.check_office(data, path.name, ext)
-            pages = _pptx_pages(data, path.name)
+            import pptx  # noqa: F401
+        pages = guard.run_converter(self._pages, data, path.name, ext, name=path.name, timeout_s=self.timeout_s)
         text = "\n\n".join(page["text"] for page in pages if page["text"].strip())
         if not text:
             raise LoaderError(f"{path.name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
@@ -69,6 +71,10 @@ class PageLoader(MarkItDownLoader):
 
     def _failure(self, path: Path, error: str) -> PageLoadResult:
         return {**base.failure(path, error), "pages": None}
+
+    def _pages(self, data: bytes, name: str, ext: str) -> list[Page]:
+        """The pages of a PDF or the slides of a PPTX; runs in the conversion child process."""
+        return _pdf_pages(data, name) if ext == ".pdf" else _pptx_pages(data, name)
 
 
 def _pdf_pages(data: bytes, name: str) -> list[Page]:
@@ -105,6 +111,8 @@ def _pptx_pages(data: bytes, name: str) -> list[Page]:
         presentation = Presentation(io.BytesIO(data))
         return [_slide_page(number, slide) for number, slide in enumerate(presentation.slides, 1)]
     except Exception as exc:  # noqa: BLE001 — python-pptx raises KeyError, ValueError, lxml errors…
+        if not guard.raised_outside_ragwire(exc):
+            raise  # a bug in _slide_page, not a bad file
         raise LoaderError(
             f"{name}: not a readable PowerPoint file ({base.reason(exc)}) — re-save it in PowerPoint or LibreOffice"
         ) from exc

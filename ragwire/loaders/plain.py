@@ -7,6 +7,7 @@ import io
 
 from ragwire.errors import LoaderError
 from ragwire.loaders.base import reason, tidy_text
+from ragwire.loaders.guard import raised_outside_ragwire
 from ragwire.loaders.text import declared_html_charset, decode_bytes
 
 _HTML = (".html", ".htm")
@@ -30,6 +31,8 @@ def load_plain(data: bytes, ext: str, name: str) -> str:
         try:
             return html_to_markdown(html)
         except Exception as exc:  # noqa: BLE001 — bs4/markdownify fail in many ways on broken markup
+            if not raised_outside_ragwire(exc):
+                raise  # a bug of ours, not broken markup
             raise LoaderError(f"{name}: could not convert HTML ({reason(exc)}) — check the markup") from exc
     text = normalize_newlines(decode_bytes(data))
     if ext == ".csv":

@@ -1,11 +1,14 @@
 """Safe directory walking: which files under a folder should be loaded, and why others were not.
 
 Symlinks never lead out of the root, cycles are cut, hidden entries, oversized
-files and binary data posing as text are reported instead of loaded.
+files, binary data posing as text, FIFOs, sockets, devices and symlink loops are
+reported instead of loaded.  One bad entry is skipped with its reason; it never
+ends the walk.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 from collections.abc import Iterable
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ragwire.errors import LoaderError
+from ragwire.loaders.base import read_regular, special_file_kind
 from ragwire.loaders.formats import TEXT_EXTENSIONS, normalize_extensions
 from ragwire.loaders.text import looks_binary
 
@@ -48,8 +52,8 @@ def walk_directory(
     """List the loadable files under ``root``.
 
     Args:
-        root: A folder, or a single file (listed whatever its extension; the size and
-            binary checks still apply).
+        root: A folder, or a single file (listed whatever its extension; the size, binary
+            and regular-file checks still apply).
         extensions: Extensions to include (``".pdf"`` or ``"pdf"``); ``None`` means every supported one.
         recursive: Descend into subfolders.
         include_hidden: Include files and folders whose name starts with a dot.
@@ -75,10 +79,10 @@ def walk_directory(
     if not root_path.exists():
         raise LoaderError(f"{root_path}: no such file or folder — check the path")
     walker = _Walker(root_path, wanted, recursive, include_hidden, follow_symlinks, max_file_bytes, max_files)
-    if root_path.is_file():
-        walker.consider_file(root_path)
-    else:
+    if root_path.is_dir():
         walker.walk(root_path)
+    else:
+        walker.consider_file(root_path)
     result = walker.finish()
     logger.debug("walked %s: %d files, %d skipped", root_path, len(result.files), len(result.skipped))
     return result
@@ -96,7 +100,7 @@ class _Walker:
         max_files: int,
     ) -> None:
         self.root = root
-        self.real_root = root.resolve()
+        self.real_root = real_path(root)
         self.wanted = wanted
         self.recursive = recursive
         self.include_hidden = include_hidden
@@ -123,7 +127,7 @@ class _Walker:
         Symlinked folders wait until every real folder is done, so a file is
         listed under its real path rather than under a link to it.
         """
-        self.visited_dirs.add(folder.resolve())
+        self.visited_dirs.add(real_path(folder))
         stack = [folder]
         linked: list[Path] = []
         while not self.truncated:
@@ -131,39 +135,44 @@ class _Walker:
                 if not linked:
                     break
                 link = linked.pop(0)
-                real = link.resolve()
-                if real in self.visited_dirs:
-                    self.skip(link, "folder already visited (symlink cycle or duplicate)")
-                    continue
-                self.visited_dirs.add(real)
-                stack.append(link)
+                if self.enter(link):
+                    stack.append(link)
+                continue
             current = stack.pop()
             try:
                 with os.scandir(current) as handle:
                     entries = sorted(handle, key=lambda entry: entry.name)
-            except PermissionError:
-                self.skip(current, "permission denied")
-                continue
             except OSError as exc:
-                self.skip(current, f"cannot be read ({exc.strerror or exc})")
+                self.skip(current, why_unreadable(current, exc))
                 continue
             subfolders = []
             for entry in entries:
                 if self.truncated:
                     break
-                subfolder = self.consider_entry(entry)
-                if subfolder is None:
-                    continue
-                if entry.is_symlink():
-                    linked.append(subfolder)
-                    continue
-                real = subfolder.resolve()
-                if real in self.visited_dirs:
-                    self.skip(subfolder, "folder already visited (symlink cycle or duplicate)")
-                    continue
-                self.visited_dirs.add(real)
-                subfolders.append(subfolder)
+                try:
+                    subfolder = self.consider_entry(entry)
+                    if subfolder is None:
+                        continue
+                    if entry.is_symlink():
+                        linked.append(subfolder)
+                    elif self.enter(subfolder):
+                        subfolders.append(subfolder)
+                except OSError as exc:  # a symlink loop, an entry gone mid-walk: skip it, walk on
+                    self.skip(Path(entry.path), why_unreadable(Path(entry.path), exc))
             stack.extend(reversed(subfolders))
+
+    def enter(self, folder: Path) -> bool:
+        """Whether to descend into ``folder``: not when its real path was visited already."""
+        try:
+            real = real_path(folder)
+        except OSError as exc:
+            self.skip(folder, why_unreadable(folder, exc))
+            return False
+        if real in self.visited_dirs:
+            self.skip(folder, "folder already visited (symlink cycle or duplicate)")
+            return False
+        self.visited_dirs.add(real)
+        return True
 
     def consider_entry(self, entry: os.DirEntry[str]) -> Path | None:
         """Handle one folder entry; return it when it is a subfolder to descend into."""
@@ -184,7 +193,7 @@ class _Walker:
             if not self.follow_symlinks:
                 self.skip(path, "symlink not followed")
                 return None
-            if not path.resolve().is_relative_to(self.real_root):
+            if not real_path(path).is_relative_to(self.real_root):
                 self.skip(path, "symlink points outside the root")
                 return None
         if is_dir:
@@ -194,14 +203,16 @@ class _Walker:
 
     def consider_file(self, path: Path) -> None:
         try:
-            stat = path.stat()
-        except FileNotFoundError:
-            self.skip(path, "broken symlink")
-            return
+            info = path.stat()
+            kind = special_file_kind(info.st_mode)
+            if kind is not None:
+                # Never opened: reading a FIFO blocks until a writer comes, a device may never end.
+                self.skip(path, f"not a regular file ({kind})")
+                return
+            real = real_path(path)
         except OSError as exc:
-            self.skip(path, f"cannot be read ({exc.strerror or exc})")
+            self.skip(path, why_unreadable(path, exc))
             return
-        real = path.resolve()
         if real in self.found:
             self.found[real].append(path)
             return
@@ -209,15 +220,17 @@ class _Walker:
             self.skip(path, f"stopped at the max_files limit of {self.max_files}")
             self.truncated = True
             return
-        if stat.st_size > self.max_file_bytes:
+        if info.st_size > self.max_file_bytes:
             self.skip(path, f"larger than {self.max_file_bytes / 2**20:.1f} MB limit")
             return
         if path.suffix.lower() in TEXT_EXTENSIONS:
             try:
-                with open(path, "rb") as handle:
-                    sample = handle.read(_SNIFF_BYTES)
+                sample = read_regular(path, _SNIFF_BYTES)
             except OSError as exc:
-                self.skip(path, f"cannot be read ({exc.strerror or exc})")
+                self.skip(path, why_unreadable(path, exc))
+                return
+            if sample is None:
+                self.skip(path, "not a regular file (replaced during the walk)")
                 return
             if looks_binary(sample):
                 self.skip(path, "binary content in a text file")
@@ -240,3 +253,24 @@ class _Walker:
         self.result.files.sort(key=self.sort_key)
         self.result.skipped.sort(key=lambda item: self.sort_key(item[0]))
         return self.result
+
+
+def real_path(path: Path) -> Path:
+    """``path`` with every symlink resolved.
+
+    Raises:
+        OSError: ELOOP for a symlink loop, ENOENT for a broken link.  (``Path.resolve()``
+            raises RuntimeError for a loop before Python 3.13 and hides it after.)
+    """
+    return Path(os.path.realpath(path, strict=True))
+
+
+def why_unreadable(path: Path, exc: OSError) -> str:
+    """The skip reason for an entry that stat(), realpath() or open() refused."""
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    if isinstance(exc, FileNotFoundError):
+        return "broken symlink" if path.is_symlink() else "vanished during the walk"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return f"cannot be read ({exc.strerror or exc})"
