@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any, Callable
 from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError
 from ..hashing import sha256_chunk, sha256_text
+from ..loaders import raised_outside_ragwire
 
 
 @dataclass
@@ -118,7 +118,7 @@ def prepare_file(
     except IngestError as exc:
         item.error = str(exc)
     except Exception as exc:  # a converter bug must fail this file, not the batch
-        if isinstance(exc, (TypeError, AttributeError, NameError)) and raised_by_ragwire(exc):
+        if isinstance(exc, (TypeError, AttributeError, NameError)) and not raised_outside_ragwire(exc):
             raise
         item.error = f"{item.path.name}: {type(exc).__name__}: {_one_line(exc)}"
     return item
@@ -127,23 +127,3 @@ def prepare_file(
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     return text[:300] if text else type(exc).__name__
-
-
-_PACKAGE_DIR = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def raised_by_ragwire(exc: BaseException) -> bool:
-    """True when the innermost frame of ``exc`` is ragwire's own code, not a converter's.
-
-    Decided by the installed package's directory, never by a substring of the path:
-    a checkout cloned into ``…/ragwire/`` holds its converters under that path too.
-    """
-    tb = exc.__traceback__
-    last = None
-    while tb is not None:
-        last = tb
-        tb = tb.tb_next
-    if last is None:
-        return False
-    filename = os.path.realpath(last.tb_frame.f_code.co_filename)
-    return os.path.commonpath([filename, _PACKAGE_DIR]) == _PACKAGE_DIR
