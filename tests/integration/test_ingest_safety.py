@@ -179,7 +179,9 @@ def test_ingest_state_lives_in_the_collection_not_beside_it(tmp_path, stub):
     again = RAGWire(config).ingest_documents(paths)
     assert again["skipped"] == 3
     store = tmp_path / "store"
-    assert [p.name for p in store.iterdir()] == ["test_docs"]
+    # Beside the collection there is only its lock file, which holds no state.
+    assert sorted(p.name for p in store.iterdir()) == [".test_docs.lock", "test_docs"]
+    assert (store / ".test_docs.lock").stat().st_size == 0
     # Only the engine's own files: its config, write-ahead log and segments.
     assert {p.name for p in (store / "test_docs").iterdir()} <= {"edge_config.json", "wal", "segments"}
 
