@@ -1,0 +1,97 @@
+"""What ``query`` returns: an :class:`Answer` with its :class:`Citation` list and :class:`Usage`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Mode = Literal["generative", "extractive"]
+
+
+@dataclass
+class Citation:
+    """A numbered source the answer actually cites.
+
+    ``index`` is the number the source had in the prompt (and has in the answer text);
+    ``text`` is what was shown of the chunk, ``snippet`` its first ~240 characters on
+    one line; ``score`` is the rerank score when one exists, else the search score.
+    """
+
+    index: int
+    source: str
+    file_name: str
+    text: str
+    snippet: str
+    metadata: dict[str, Any]
+    score: float | None = None
+    page_number: int | None = None
+    page_label: str | None = None
+    heading_path: str | None = None
+
+    @property
+    def location(self) -> str:
+        """``file, page N`` or ``file › heading path`` or just the file name."""
+        where = self.file_name or self.source
+        page = self.page_label or self.page_number
+        if page not in (None, ""):
+            return f"{where}, page {page}"
+        if self.heading_path:
+            return f"{where} › {self.heading_path}"
+        return where
+
+
+@dataclass
+class Usage:
+    """Tokens when the provider reports them, and the seconds each stage took."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    retrieval_s: float = 0.0
+    generation_s: float = 0.0
+
+
+@dataclass
+class Answer:
+    """An answer that cites its sources, or a refusal.  Falsy when refused."""
+
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+    documents: list[Any] = field(default_factory=list)
+    filters_used: dict[str, Any] | None = None
+    refused: bool = False
+    confidence: float = 0.0
+    mode: Mode = "generative"
+    usage: Usage = field(default_factory=Usage)
+
+    def __bool__(self) -> bool:
+        return not self.refused
+
+    @property
+    def sources(self) -> list[str]:
+        """Distinct files cited, in order of first citation."""
+        return list(dict.fromkeys(c.source for c in self.citations))
+
+    def formatted(self) -> str:
+        """The answer, then a numbered list of the cited sources with page or heading."""
+        if not self.citations:
+            return self.text
+        lines = [self.text, "", "Sources:"]
+        lines += [f"[{c.index}] {c.location}" for c in self.citations]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict, for logs and API responses."""
+        out = {
+            "text": self.text,
+            "refused": self.refused,
+            "mode": self.mode,
+            "confidence": self.confidence,
+            "citations": [asdict(c) for c in self.citations],
+            "sources": self.sources,
+            "filters_used": self.filters_used,
+            "usage": asdict(self.usage),
+            "documents": [{"text": d.page_content, "metadata": dict(d.metadata)} for d in self.documents],
+        }
+        # Metadata may hold values JSON cannot (dates from a custom loader): make them text.
+        return json.loads(json.dumps(out, default=str))
