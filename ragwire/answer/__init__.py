@@ -1,16 +1,22 @@
 """Answers that cite their sources or refuse: context budget, grounded prompt, citations, extractive mode."""
 
+from .answerer import Answerer
 from .citations import resolve
 from .context import MIN_SOURCE_CHARS, NumberedSource, build_context, source_label
+from .prompt import SENTINEL, is_refusal, system_prompt
 from .types import Answer, Citation, Usage
 
 __all__ = [
     "MIN_SOURCE_CHARS",
     "Answer",
+    "Answerer",
     "Citation",
     "NumberedSource",
+    "SENTINEL",
     "Usage",
     "build_context",
+    "is_refusal",
     "resolve",
     "source_label",
+    "system_prompt",
 ]

@@ -35,16 +35,24 @@ def marker_numbers(body: str, limit: int) -> list[int]:
     return numbers
 
 
-def clean_markers(text: str, valid: set[int]) -> str:
-    """Rewrite markers to valid numbers only; a marker with none left disappears."""
+def filter_markers(text: str, valid: set[int]) -> str:
+    """Rewrite every marker to its valid numbers only; a marker with none left disappears.
+
+    Unlike :func:`clean_markers` this leaves the spacing alone, so the streaming
+    path can apply it piece by piece.
+    """
 
     def keep(match: re.Match[str]) -> str:
         numbers = [n for n in marker_numbers(match.group(1), max(valid, default=0)) if n in valid]
         numbers = list(dict.fromkeys(numbers))
         return "[" + ", ".join(str(n) for n in numbers) + "]" if numbers else ""
 
-    cleaned = MARKER.sub(keep, text)
-    return re.sub(r"[ \t]+([.,;:!?])", r"\1", cleaned).strip()
+    return MARKER.sub(keep, text)
+
+
+def clean_markers(text: str, valid: set[int]) -> str:
+    """Rewrite markers to valid numbers only, then close the gap a dropped marker leaves before punctuation."""
+    return re.sub(r"[ \t]+([.,;:!?])", r"\1", filter_markers(text, valid)).strip()
 
 
 def cited_numbers(text: str, valid: set[int]) -> list[int]:

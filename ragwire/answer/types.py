@@ -62,7 +62,9 @@ class Answer:
     refused: bool = False
     confidence: float = 0.0
     mode: Mode = "generative"
-    usage: Usage = field(default_factory=Usage)
+    # Accounting, not content: two answers saying the same from the same sources are
+    # equal even when one was streamed (timings differ, a stream may lack token counts).
+    usage: Usage = field(default_factory=Usage, compare=False)
 
     def __bool__(self) -> bool:
         return not self.refused

@@ -2,12 +2,14 @@
 
 ``classify`` maps a third-party exception to a ProviderError (or ``None`` for
 errors that are not provider failures, such as bugs); ``call_with_retries``
-applies exponential backoff with full jitter to the retryable ones.  Provider
-SDKs are inspected through ``sys.modules`` so this module imports none of them.
+(and ``acall_with_retries`` for coroutines) applies exponential backoff with
+full jitter to the retryable ones.  Provider SDKs are inspected through
+``sys.modules`` so this module imports none of them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import random
@@ -15,7 +17,7 @@ import re
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from ragwire.errors import ProviderError, RagwireError
@@ -166,36 +168,79 @@ def call_with_retries(
             retryable failure once every attempt is spent.
         Exception: anything ``classify`` does not recognise, unchanged and at once.
     """
-    if retries < 0:
-        raise ValueError(f"retries must be >= 0, got {retries}")
-    attempts = retries + 1
+    attempts = _attempts(retries)
     for attempt in range(attempts):
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            error = classify(exc)
-            if error is None:
+            final = _after_failure(exc, attempt, attempts, what)
+            if final is exc:
                 raise
-            if not error.retryable:
-                if error is exc:
-                    raise
-                raise ProviderError(f"{what} failed: {error}", retryable=False) from exc
-            if attempt + 1 >= attempts:
-                plural = "s" if attempts != 1 else ""
-                raise ProviderError(
-                    f"{what} failed after {attempts} attempt{plural}: {error}", retryable=True
-                ) from exc
-            delay = backoff_delay(attempt, backoff, max_backoff)
-            logger.warning(
-                "%s failed (attempt %d of %d), retrying in %.1f s: %s",
-                what,
-                attempt + 1,
-                attempts,
-                delay,
-                error,
-            )
-            sleep(delay)
+            if final is not None:
+                raise final from exc
+            sleep(_next_delay(exc, attempt, attempts, backoff, max_backoff, what))
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def acall_with_retries(
+    fn: Callable[..., Awaitable[T]],
+    *args: Any,
+    retries: int,
+    backoff: float = 0.5,
+    max_backoff: float = 30.0,
+    what: str = "call",
+    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    **kwargs: Any,
+) -> T:
+    """:func:`call_with_retries` for a coroutine function: the same policy, awaiting between attempts.
+
+    The backoff sleeps with ``asyncio.sleep``, so other tasks run meanwhile.
+    """
+    attempts = _attempts(retries)
+    for attempt in range(attempts):
+        try:
+            return await fn(*args, **kwargs)
+        except Exception as exc:
+            final = _after_failure(exc, attempt, attempts, what)
+            if final is exc:
+                raise
+            if final is not None:
+                raise final from exc
+            await sleep(_next_delay(exc, attempt, attempts, backoff, max_backoff, what))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _attempts(retries: int) -> int:
+    if retries < 0:
+        raise ValueError(f"retries must be >= 0, got {retries}")
+    return retries + 1
+
+
+def _after_failure(exc: Exception, attempt: int, attempts: int, what: str) -> BaseException | None:
+    """What failed attempt ``attempt`` ends in: ``exc`` itself (re-raise), a ProviderError, or None (retry)."""
+    error = classify(exc)
+    if error is None:
+        return exc
+    if not error.retryable:
+        return exc if error is exc else ProviderError(f"{what} failed: {error}", retryable=False)
+    if attempt + 1 >= attempts:
+        plural = "s" if attempts != 1 else ""
+        return ProviderError(f"{what} failed after {attempts} attempt{plural}: {error}", retryable=True)
+    return None
+
+
+def _next_delay(exc: Exception, attempt: int, attempts: int, backoff: float, max_backoff: float,
+                what: str) -> float:
+    delay = backoff_delay(attempt, backoff, max_backoff)
+    logger.warning(
+        "%s failed (attempt %d of %d), retrying in %.1f s: %s",
+        what,
+        attempt + 1,
+        attempts,
+        delay,
+        classify(exc),
+    )
+    return delay
 
 
 def backoff_delay(

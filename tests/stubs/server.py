@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import struct
 import threading
 import time
@@ -85,6 +86,8 @@ class StubServer:
         fail_always: a status to answer every matching request with (None: off).
         fail_marker: if set, failures apply only to requests whose body contains it.
         delay: seconds to wait before answering each request (for timeout tests).
+        stream_words: stream an OpenAI reply one word per SSE event instead of in one
+            event (real servers send many small pieces).
 
     The attributes of the same names can be changed while the server runs.
     """
@@ -98,6 +101,7 @@ class StubServer:
         fail_always: int | None = None,
         fail_marker: str | None = None,
         delay: float = 0.0,
+        stream_words: bool = False,
     ) -> None:
         self.dim = dim
         self.chat_reply = chat_reply
@@ -105,6 +109,7 @@ class StubServer:
         self.fail_always = fail_always
         self.fail_marker = fail_marker
         self.delay = delay
+        self.stream_words = stream_words
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         # The most POST requests being answered at the same moment.
@@ -384,19 +389,21 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         chunk = {**base, "object": "chat.completion.chunk"}
+        pieces = (re.findall(r"\s*\S+", text) or [text]) if self.stub.stream_words else [text]
         events = [
             {
                 **chunk,
                 "choices": [
                     {
                         "index": 0,
-                        "delta": {"role": "assistant", "content": text},
+                        "delta": {"role": "assistant", "content": piece} if i == 0 else {"content": piece},
                         "finish_reason": None,
                     }
                 ],
-            },
-            {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+            }
+            for i, piece in enumerate(pieces)
         ]
+        events.append({**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
         if (body.get("stream_options") or {}).get("include_usage"):
             events.append({**chunk, "choices": [], "usage": usage})
         lines = [f"data: {json.dumps(e)}\n\n" for e in events] + ["data: [DONE]\n\n"]
