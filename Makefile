@@ -24,6 +24,7 @@ demo: install
 	$(BIN)/ragwire ingest examples/docs --config config.yaml
 	$(BIN)/ragwire retrieve "How long does the battery take to charge?" --config config.yaml
 	$(BIN)/ragwire retrieve "E-4711" --config config.yaml --top-k 3
+	$(BIN)/ragwire query "How long does it take to charge the battery?" --config config.yaml
 
 test: install
 	$(BIN)/python -m pytest -q

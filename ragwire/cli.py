@@ -183,6 +183,44 @@ def reingest(paths: tuple[Path, ...], config: str, recursive: bool, as_json: boo
     _run_ingest(_open(config), paths, recursive, True, as_json)
 
 
+# Exit status of `ragwire query` when the documents do not answer the question.
+EXIT_REFUSED = 3
+
+
+@main.command()
+@click.argument("question")
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--top-k", "-k", type=click.IntRange(min=1), default=None, help="Chunks to ground the answer in.")
+@click.option("--filter", "-f", "filters", multiple=True,
+              help="key=value (repeat a key for any of), key>=N, key<=N, key>N, key<N; repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--stream", is_flag=True, help="Print the answer as it is generated.")
+@handle_errors
+def query(question: str, config: str, top_k: int | None, filters: tuple[str, ...], as_json: bool,
+          stream: bool) -> None:
+    """Answer QUESTION from the collection with numbered sources; exits 3 when the documents do not answer it."""
+    parsed = _parse_filters(filters)
+    rag = _open(config)
+    if stream and not as_json:
+        answer = None
+        for piece in rag.query_stream(question, top_k=top_k, filters=parsed):
+            if isinstance(piece, str):
+                click.echo(piece, nl=False)
+                sys.stdout.flush()
+            else:
+                answer = piece
+        click.echo()
+        if answer is not None and answer.citations:
+            click.echo("\nSources:")
+            for c in answer.citations:
+                click.echo(f"[{c.index}] {c.location}")
+    else:
+        answer = rag.query(question, top_k=top_k, filters=parsed)
+        click.echo(json.dumps(answer.to_dict(), indent=2) if as_json else answer.formatted())
+    if answer is not None and answer.refused:
+        sys.exit(EXIT_REFUSED)
+
+
 @main.command()
 @click.argument("query")
 @click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)

@@ -75,6 +75,8 @@ class RAGWire:
         if rerank is not None and rerank.enabled:
             log.warning("retriever.rerank is set, but reranking is not available in this version; results are not reranked")
         self._embedding = None
+        self._llm = None
+        self._answerer = None
         self._sparse = None
         self._dimension: int | None = None
         self._collection = None
@@ -302,6 +304,79 @@ class RAGWire:
     def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
         """Dense + sparse search fused by the engine (RRF), whatever ``search_type`` says."""
         return self.retrieve(query, top_k=k, filters=filters, rerank=False, search_type="hybrid")
+
+    def as_retriever(self, **retrieve_kwargs: Any):
+        """A LangChain ``BaseRetriever`` that runs :meth:`retrieve` (sync and async).
+
+        Args:
+            **retrieve_kwargs: Passed to every ``retrieve`` call: ``top_k``, ``filters``,
+                ``rerank``, ``search_type``.
+        """
+        from .retrieval.langchain_retriever import RagwireRetriever
+
+        return RagwireRetriever(rag=self, retrieve_kwargs=dict(retrieve_kwargs))
+
+    # -- answers ---------------------------------------------------------------
+    @property
+    def llm(self):
+        """The chat model of the ``llm`` section, built on first use; None without one."""
+        if self._llm is None and self.config.llm is not None:
+            from .providers import get_chat_model
+
+            self._llm = get_chat_model(self.config.llm)
+        return self._llm
+
+    @property
+    def answerer(self):
+        """Answers questions from this collection (see :mod:`ragwire.answer`)."""
+        if self._answerer is None:
+            import functools
+
+            from .answer.answerer import Answerer
+            from .answer.extractive import extractive_answer
+
+            self._answerer = Answerer(
+                retrieve=lambda q, top_k=None, filters=None, rerank=None: self.retrieve(
+                    q, top_k=top_k, filters=filters, rerank=rerank),
+                llm=self.llm,
+                generation=self.config.generation,
+                extractive=functools.partial(extractive_answer, embedding=_LazyEmbedding(self)),
+                retries=self.config.ingestion.retries,
+            )
+        return self._answerer
+
+    def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
+              rerank: bool | None = None):
+        """Answer ``question`` from the collection, citing numbered sources, or refuse.
+
+        Without an ``llm`` section the answer is extractive: the most relevant retrieved
+        sentences, each cited.  Never raises for a question the documents cannot answer.
+
+        Returns:
+            An :class:`~ragwire.answer.Answer`; falsy when refused.
+
+        Raises:
+            ProviderError: the LLM could not be reached (after retries).
+        """
+        return self.answerer.query(question, top_k=top_k, filters=filters, rerank=rerank)
+
+    async def aquery(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
+                     rerank: bool | None = None):
+        """:meth:`query` with the LLM call awaited; retrieval runs synchronously."""
+        return await self.answerer.aquery(question, top_k=top_k, filters=filters, rerank=rerank)
+
+    def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
+                     rerank: bool | None = None):
+        """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`."""
+        return self.answerer.stream(question, top_k=top_k, filters=filters, rerank=rerank)
+
+    def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None):
+        """Answer the last user turn of a conversation; earlier turns go to the model unchanged.
+
+        With an LLM, a follow-up ("and how long does that take?") is first rewritten into
+        a standalone question for retrieval.
+        """
+        return self.answerer.chat(messages, top_k=top_k, filters=filters)
 
     # -- inspection ----------------------------------------------------------
     def get_stats(self) -> dict[str, Any]:
