@@ -1,0 +1,232 @@
+"""Extractive answers, used without an ``llm`` section: the retrieved sentences closest to the question, cited, or a refusal.
+
+Every candidate passage (a sentence, a bullet, a table row; see :mod:`.passages`) is
+embedded with the collection's own model and scored by cosine similarity to the
+question.  When even the best one scores below the threshold, the answer is a refusal.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .context import NumberedSource
+from .passages import Passage, split_passages, split_sentences, table_header
+
+# The similarity (cosine, all-MiniLM-L6-v2) the best passage must reach, else the answer
+# is a refusal.  Measured by bench/extractive_calibration.py on examples/docs, top 5
+# hybrid chunks, chunk sizes 400 and 1000: the best passage of 19 on-topic questions
+# scored 0.405-0.807, of 9 off-topic ones 0.127-0.238; 0.32 is the middle of that gap.
+REFUSAL_THRESHOLD = 0.32
+# A passage of a lower-ranked source needs this much more similarity per rank to
+# be quoted first: retrieval ranked the whole chunks, with keywords the model cannot see.
+RANK_DECAY = 0.02
+# A code of the question (E-4711, SKU-88213-B, 3.3.1) found in the passage or its
+# headings: the embedding model barely tells E-4711 from E-2093, the reader does.
+# It orders passages; it never lifts one over the refusal threshold.
+IDENTIFIER_BONUS = 0.2
+# Passages after the first are quoted only if they rank within this of the best:
+# a weaker sentence adds reading but little answer.
+KEEP_WITHIN = 0.07
+# Two passages this similar say the same thing (overlapping chunks, a FAQ and a manual).
+NEAR_DUPLICATE = 0.9
+
+_TOKEN = re.compile(r"[\w.-]+")
+_LABELLED = re.compile(r"^[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A passage of one numbered source with its similarity to the question."""
+
+    source: int  # NumberedSource.index
+    passage: Passage
+    score: float  # cosine similarity to the question
+    ranked: float  # score less the rank decay, plus the identifier bonus; what selection orders by
+    vector: tuple[float, ...]
+    has_code: bool = False  # carries a code the question names
+
+
+def extractive_answer(
+    question: str,
+    sources: list[NumberedSource],
+    embedding: Any,
+    *,
+    max_sentences: int = 3,
+    threshold: float = REFUSAL_THRESHOLD,
+) -> tuple[str, bool]:
+    """Answer with the retrieved passages closest to ``question``, or refuse.
+
+    Args:
+        question: What was asked.
+        sources: The numbered sources of the context budget, best first.
+        embedding: The collection's embedding model (``embed_query`` / ``embed_documents``).
+        max_sentences: The most passages quoted.
+        threshold: The cosine similarity the best passage must reach, else the answer is a refusal.
+
+    Returns:
+        ``(text, refused)``: the quoted passages, each sentence ending with its ``[n]``
+        marker, grouped by source; or a one-line reason and ``True``.
+
+    Raises:
+        ValueError: ``max_sentences`` is below 1.
+    """
+    if max_sentences < 1:
+        raise ValueError(f"max_sentences must be at least 1, got {max_sentences}")
+    candidates = score_passages(question, sources, embedding)
+    if not candidates:
+        return "The retrieved documents hold no passage that could answer this question.", True
+    best = max(c.score for c in candidates)
+    if best < threshold:
+        return (f"The retrieved documents do not answer this question "
+                f"(closest passage {best:.2f}, threshold {threshold:.2f})."), True
+    return compose(select(candidates, max_sentences, threshold)), False
+
+
+def score_passages(question: str, sources: list[NumberedSource], embedding: Any) -> list[Candidate]:
+    """Every distinct passage of ``sources`` with its similarity to ``question``, in no particular order."""
+    headers = _table_headers(sources)
+    found: list[tuple[NumberedSource, Passage]] = []
+    for source in sources:
+        meta = source.document.metadata
+        header = headers.get(str(meta.get("source", "")))
+        heading = str(meta.get("heading_path") or "")
+        found += [(source, p) for p in split_passages(source.text, heading=heading, header=header)]
+    found = _distinct(found)
+    if not found:
+        return []
+    carried = _codes_carried(identifiers(question), found)
+    question_vec = embedding.embed_query(question)
+    # One batch for all passages: the model call is most of this function's time.
+    vectors = embedding.embed_documents([_scoring_text(p) for _, p in found])
+    out = []
+    for (source, passage), vector, has_code in zip(found, vectors, carried):
+        score = _cosine(question_vec, vector)
+        ranked = score - RANK_DECAY * (source.index - 1) + (IDENTIFIER_BONUS if has_code else 0.0)
+        out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code))
+    return out
+
+
+def _codes_carried(codes: set[str], found: list[tuple[NumberedSource, Passage]]) -> list[bool]:
+    """Whether each passage (with its headings) carries a code of the question.
+
+    A code most passages carry is a product name (AR-7), not what the question is about.
+    """
+    if not codes:
+        return [False] * len(found)
+    held = [codes & identifiers(f"{p.text} {p.context} {s.document.metadata.get('heading_path') or ''}")
+            for s, p in found]
+    telling = {c for c in codes if 2 * sum(c in h for h in held) <= len(found)}
+    return [bool(h & telling) for h in held]
+
+
+def identifiers(text: str) -> set[str]:
+    """Codes, part numbers and versions: tokens with a digit and a letter (E-4711) or two dots (3.3.1)."""
+    out = set()
+    for token in _TOKEN.findall(text):
+        token = token.strip(".-").lower()
+        if any(c.isdigit() for c in token) and (any(c.isalpha() for c in token) or token.count(".") >= 2):
+            out.add(token)
+    return out
+
+
+def select(candidates: list[Candidate], max_sentences: int, threshold: float) -> list[Candidate]:
+    """The best passages: at most ``max_sentences``, none below ``threshold`` or far below the best, no near-duplicates."""
+    eligible = sorted((c for c in candidates if c.score >= threshold), key=lambda c: c.ranked, reverse=True)
+    if any(c.has_code for c in eligible):
+        # Asked about E-4711, a passage about error codes in general is not an answer.
+        eligible = [c for c in eligible if c.has_code]
+    chosen: list[Candidate] = []
+    for cand in eligible:
+        if len(chosen) == max_sentences or cand.ranked < eligible[0].ranked - KEEP_WITHIN:
+            break
+        if any(_cosine(cand.vector, c.vector) >= NEAR_DUPLICATE for c in chosen):
+            continue
+        chosen.append(cand)
+    return chosen
+
+
+def compose(chosen: list[Candidate]) -> str:
+    """The best source first, its passages in reading order; a table row or list line on a line of its own."""
+    by_source: dict[int, list[Candidate]] = {}
+    for cand in chosen:  # best first, so sources come in order of their best passage
+        by_source.setdefault(cand.source, []).append(cand)
+    lines: list[str] = []
+    for index, group in by_source.items():
+        group.sort(key=lambda c: c.passage.position)
+        shown_title = ""
+        previous_prose = False
+        for cand in group:
+            passage = cand.passage
+            text = passage.text
+            # "Meaning: …" says nothing without the error code line above it.
+            if passage.title and passage.title != shown_title and _LABELLED.match(text):
+                text = f"{passage.title} — {text}"
+                shown_title = passage.title
+            prose = text.endswith((".", "!", "?"))
+            if previous_prose and prose:
+                lines[-1] += " " + cite(text, index)
+            else:
+                lines.append(cite(text, index))
+            previous_prose = prose
+    return "\n".join(lines)
+
+
+def cite(text: str, index: int) -> str:
+    """Every sentence of ``text`` ends with ``[index]``, before its final period.
+
+    Only a one-word reply ("No.") shares the marker of the sentence after it.
+    """
+    marker = f"[{index}]"
+    out = []
+    for sentence in split_sentences(text, min_words=2):
+        if sentence.endswith(".") and not sentence.endswith("..."):
+            out.append(f"{sentence[:-1]} {marker}.")
+        else:
+            out.append(f"{sentence} {marker}")
+    return " ".join(out)
+
+
+def _scoring_text(passage: Passage) -> str:
+    # A sentence often leaves its subject to the heading above it ("It is rated for
+    # 5 °C to 40 °C" under "Does the AR-7 work in cold storage?"); the heading goes in.
+    if passage.context and passage.context.lower() not in passage.text.lower():
+        return f"{passage.context}: {passage.text}"
+    return passage.text
+
+
+def _table_headers(sources: list[NumberedSource]) -> dict[str, list[str]]:
+    """The first table header seen in each file: rows of a later chunk of that table need it."""
+    headers: dict[str, list[str]] = {}
+    for source in sources:
+        key = str(source.document.metadata.get("source", ""))
+        if key not in headers:
+            header = table_header(source.text)
+            if header is not None:
+                headers[key] = header
+    return headers
+
+
+def _distinct(found: list[tuple[NumberedSource, Passage]]) -> list[tuple[NumberedSource, Passage]]:
+    """Drop a passage whose text another passage already holds (overlapping chunks); the better-ranked source keeps it."""
+    keys = [_key(p.text) for _, p in found]
+    keep = []
+    for i, item in enumerate(found):
+        if any(keys[i] == keys[j] for j in range(i)):
+            continue
+        if any(keys[i] != keys[j] and f" {keys[i]} " in f" {keys[j]} " for j in range(len(found))):
+            continue
+        keep.append(item)
+    return keep
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\W+", " ", text.lower()).strip()
+
+
+def _cosine(a: Any, b: Any) -> float:
+    dot = sum(x * y for x, y in zip(a, b))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
