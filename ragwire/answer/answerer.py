@@ -194,7 +194,7 @@ class Answerer:
         user turn, first rewritten by the LLM into a standalone question when there
         are earlier turns (one extra call).  Without an LLM, the search is for the
         previous user turn joined with the last one, and the extractive answer is
-        chosen for the last turn alone.
+        chosen for those joined turns too.
 
         Args:
             messages: ``{"role": "user" | "assistant", "content": str}`` dicts or
@@ -213,7 +213,10 @@ class Answerer:
             search = offline_query(earlier, last)
         else:
             search, rewrite = self._rewrite(earlier, last)
-        grounding = self._ground(last, search, top_k, filters, rerank, history=earlier)
+        # Without an LLM the follow-up alone often lacks its topic ("how do I fix it?"):
+        # extraction then scores sentences against the joined turns it was searched with.
+        asked = search if self.llm is None else last
+        grounding = self._ground(asked, search, top_k, filters, rerank, history=earlier)
         grounding.usage = _merged(grounding.usage, rewrite)
         return self._answer(grounding)
 
