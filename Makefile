@@ -22,9 +22,9 @@ install: $(VENV)/.installed
 demo: install
 	@test -f config.yaml || cp config.yaml.example config.yaml
 	$(BIN)/ragwire ingest examples/docs --config config.yaml
-	$(BIN)/ragwire retrieve "How long does the battery take to charge?" --config config.yaml
-	$(BIN)/ragwire retrieve "E-4711" --config config.yaml --top-k 3
 	$(BIN)/ragwire query "How long does it take to charge the battery?" --config config.yaml
+	$(BIN)/ragwire query "What does error E-4711 mean?" --config config.yaml
+	$(BIN)/ragwire retrieve "E-4711" --config config.yaml --top-k 3
 
 test: install
 	$(BIN)/python -m pytest -q
