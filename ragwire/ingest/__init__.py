@@ -1,12 +1,13 @@
 """Ingestion: prepare files in parallel, embed in batches, write each file atomically."""
 
 from .prepare import Prepared, make_loader, prepare_file
-from .runner import IngestRunner, source_id
+from .runner import IngestItem, IngestRunner, source_id
 from .settings import IngestSettings, settings_fingerprint, vectors_fingerprint
 from .stats import FileOutcome, IngestStats
 
 __all__ = [
     "FileOutcome",
+    "IngestItem",
     "IngestRunner",
     "IngestSettings",
     "IngestStats",

@@ -29,6 +29,8 @@ class Prepared:
     # the new points get run-specific ids so they never overwrite the visible ones.
     same_content_stored: bool = False
     reuse: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    # Set by the caller (sync records the configured source a file came from).
+    extra_metadata: dict[str, Any] = field(default_factory=dict)
 
 
 def make_loader(loader: LoaderConfig, strategy: str):
@@ -101,6 +103,7 @@ def prepare_file(
             meta: dict[str, Any] = {
                 **extracted,
                 **piece.metadata,
+                **item.extra_metadata,
                 "source": item.source,
                 "file_name": item.path.name,
                 "file_type": file_type,

@@ -12,6 +12,7 @@ import sys
 import uuid
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -33,6 +34,22 @@ _PLAN_WINDOW = 256
 def source_id(path: str | Path) -> str:
     """The identity a local file is stored under: its absolute, normalised path."""
     return os.path.normpath(os.path.abspath(os.path.expanduser(str(path))))
+
+
+@dataclass(frozen=True)
+class IngestItem:
+    """A file to ingest under an identity chosen by the caller (sync stores files
+    under their source's name, not the machine's path), with extra chunk metadata."""
+
+    path: Path
+    source: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _as_item(entry: str | Path | IngestItem) -> IngestItem:
+    if isinstance(entry, IngestItem):
+        return entry
+    return IngestItem(Path(entry), source_id(entry))
 
 
 class _Outcome:
@@ -76,7 +93,7 @@ class IngestRunner:
         self._model_ready = False
 
     # -- planning (main thread; reads the store) --------------------------
-    def _plan(self, paths: list[str], force: bool) -> Iterator[Prepared | _Outcome]:
+    def _plan(self, paths: list[IngestItem], force: bool) -> Iterator[Prepared | _Outcome]:
         """Decide per file: skip, fail early, or prepare.  Store state is read for
         ``_PLAN_WINDOW`` files at a time, so an unchanged corpus costs few queries."""
         seen: set[str] = set()
@@ -84,9 +101,7 @@ class IngestRunner:
             decided: list[Prepared | _Outcome] = []
             window: list[tuple[int, Path, str, str]] = []
             for index in range(start, min(start + _PLAN_WINDOW, len(paths))):
-                raw = paths[index]
-                path = Path(raw)
-                source = source_id(raw)
+                path, source = paths[index].path, paths[index].source
                 if source in seen:
                     decided.append(_Outcome(index, path, "skipped", "listed twice in this run"))
                     continue
@@ -114,7 +129,8 @@ class IngestRunner:
                     continue
                 if not force and state.has_complete(file_hash):
                     log.info("%s: settings that shape its chunks changed since it was stored; re-processing", path.name)
-                item = Prepared(index=index, path=path, source=source, file_hash=file_hash)
+                item = Prepared(index=index, path=path, source=source, file_hash=file_hash,
+                                extra_metadata=paths[index].metadata)
                 item.replacing = bool(state.complete)
                 item.same_content_stored = file_hash in state.complete
                 decided.append(item)
@@ -131,18 +147,20 @@ class IngestRunner:
             raise _Abort(str(exc)) from exc
 
     # -- the run ----------------------------------------------------------
-    def run(self, paths: Iterable[str | Path], force: bool = False) -> IngestStats:
+    def run(self, paths: Iterable[str | Path | IngestItem], force: bool = False) -> IngestStats:
         """Ingest ``paths``; returns the typed stats.
+
+        A plain path is stored under :func:`source_id`; an :class:`IngestItem` under its own ``source``.
 
         Raises:
             IngestAborted: a failure of the run itself (the store stayed unreachable,
                 the embedding model could not load); its ``stats`` hold what was done.
         """
-        paths = [str(p) for p in paths]
-        stats = IngestStats(total=len(paths))
-        self._bar = self._make_bar(len(paths))
+        items = [_as_item(p) for p in paths]
+        stats = IngestStats(total=len(items))
+        self._bar = self._make_bar(len(items))
         try:
-            self._run(paths, force, stats)
+            self._run(items, force, stats)
         except _Abort as exc:
             stats.aborted = str(exc)
             log.error("ingest stopped after %d of %d files: %s", len(stats.outcomes), stats.total, exc)
@@ -158,7 +176,7 @@ class IngestRunner:
         )
         return stats
 
-    def _run(self, paths: list[str], force: bool, stats: IngestStats) -> None:
+    def _run(self, paths: list[IngestItem], force: bool, stats: IngestStats) -> None:
         run_id = uuid.uuid4().hex
         self._written_points = 0
         # Files wait here, in input order, until every chunk has its vectors.
