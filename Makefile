@@ -17,7 +17,9 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e ".[local,dev]"
 	touch $@
 
+# The ONNX form of the packaged model (embeddings.provider: onnx), built once and cached.
 install: $(VENV)/.installed
+	$(BIN)/ragwire model prepare
 
 demo: install
 	@test -f config.yaml || cp config.yaml.example config.yaml

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 from pathlib import Path
@@ -38,6 +39,7 @@ DEFAULT_EMBEDDING_MODELS = {
     "google": "models/embedding-001",
     "huggingface": "sentence-transformers/all-MiniLM-L6-v2",
     "fastembed": "BAAI/bge-small-en-v1.5",
+    "onnx": "sentence-transformers/all-MiniLM-L6-v2",
 }
 DEFAULT_RERANK_MODELS = {"cross_encoder": "BAAI/bge-reranker-base", "cohere": "rerank-v3.5"}
 
@@ -171,7 +173,7 @@ class IngestionConfig(_Section):
 class EmbeddingsConfig(_Section):
     """`embeddings:` the dense embedding model (required)."""
 
-    provider: Literal["ollama", "openai", "openrouter", "google", "huggingface", "fastembed"]
+    provider: Literal["ollama", "openai", "openrouter", "google", "huggingface", "fastembed", "onnx"]
     model: str | None = None
     model_name: ModelName | None = None
     base_url: str | None = None
@@ -184,12 +186,30 @@ class EmbeddingsConfig(_Section):
     timeout: float = Field(60, gt=0)
 
     def identity(self) -> str:
-        """Return the name recorded in the collection, e.g. ``"fastembed:BAAI/bge-small-en-v1.5"``."""
+        """Return the name recorded in the collection, e.g. ``"fastembed:BAAI/bge-small-en-v1.5"``.
+
+        A sentence-transformers model is recorded as ``huggingface:<model id or folder>``
+        whichever runtime runs it: its ONNX export (``provider: onnx``) is verified to give
+        the same vectors when it is built, so a collection built with one opens with the other.
+        """
         name = self.model_name or self.model or DEFAULT_EMBEDDING_MODELS[self.provider]
-        if self.provider == "huggingface" and "/" not in name and not Path(name).exists():
+        provider = self.provider
+        if provider == "onnx":
+            provider, name = "huggingface", _onnx_source(name)
+        if provider == "huggingface" and "/" not in name and not Path(name).exists():
             # sentence-transformers resolves bare names under its own namespace: the same model
             name = f"sentence-transformers/{name}"
-        return f"{self.provider}:{name}"
+        return f"{provider}:{name}"
+
+
+def _onnx_source(name: str) -> str:
+    """The model an ONNX export folder was made from (its manifest's ``source``), else ``name``."""
+    try:
+        manifest = json.loads((Path(name).expanduser() / "ragwire_onnx.json").read_text())
+    except (OSError, ValueError):
+        return name
+    source = manifest.get("source") if isinstance(manifest, dict) else None
+    return source if isinstance(source, str) and source else name
 
 
 class LLMConfig(_Section):

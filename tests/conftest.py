@@ -21,8 +21,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
+@pytest.fixture(scope="session")
+def ragwire_home(tmp_path_factory) -> Path:
+    """One RAGWIRE_HOME per session, so the ONNX export is built once, not once per test."""
+    return tmp_path_factory.mktemp("ragwire_home")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch, tmp_path):
+def _isolated_env(monkeypatch, tmp_path, ragwire_home):
     for key in _PROVIDER_KEYS:
         monkeypatch.delenv(key, raising=False)
     for key in list(os.environ):
@@ -32,4 +38,5 @@ def _isolated_env(monkeypatch, tmp_path):
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "tiktoken"))
+    monkeypatch.setenv("RAGWIRE_HOME", str(ragwire_home))
     yield

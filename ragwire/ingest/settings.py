@@ -27,7 +27,7 @@ from ..config import IngestionConfig, LoaderConfig, RagwireConfig, SplitterConfi
 PIPELINE_VERSION = 1
 
 # Embedding providers that compute on this machine (the rest are HTTP services).
-_LOCAL_PROVIDERS = frozenset({"huggingface", "fastembed"})
+_LOCAL_PROVIDERS = frozenset({"huggingface", "fastembed", "onnx"})
 
 # Options that change where or how fast a model runs, never its vectors.
 _RUNTIME_ONLY = frozenset({"device", "batch_size", "show_progress_bar", "num_workers", "trust_remote_code"})
@@ -42,6 +42,8 @@ def vectors_fingerprint(config: RagwireConfig) -> str:
     """The fingerprint of everything that shapes a chunk's vectors."""
     emb = config.embeddings
     return _digest({
+        # The model, not the runtime: an ONNX export is checked against sentence-transformers
+        # (cosine >= 0.9999) when it is built, so switching runtime does not re-embed.
         "model": emb.identity(),
         "dimensions": emb.dimensions,
         "encode": {k: v for k, v in emb.encode_kwargs.items() if k not in _RUNTIME_ONLY},

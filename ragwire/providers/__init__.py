@@ -6,6 +6,7 @@ provider SDKs are imported only when a model is built.
 
 from ragwire.providers.embeddings import embedding_dimension, get_embedding
 from ragwire.providers.llm import get_chat_model
+from ragwire.providers.onnx_export import prepare as prepare_onnx_model
 from ragwire.providers.retry import call_with_retries, classify
 from ragwire.providers.sparse import SparseEncoder, SparseVec
 
@@ -17,4 +18,5 @@ __all__ = [
     "embedding_dimension",
     "get_chat_model",
     "get_embedding",
+    "prepare_onnx_model",
 ]

@@ -170,6 +170,20 @@ def _fastembed(cfg: dict[str, Any]) -> Embeddings:
     )
 
 
+def _onnx(cfg: dict[str, Any]) -> Embeddings:
+    feature = f"{SECTION}.provider: onnx"
+    require("onnxruntime", feature, "onnxruntime", "onnx")
+    require("tokenizers", feature, "tokenizers", "onnx")
+    from ragwire.providers import onnx_export
+    from ragwire.providers.onnx import DEFAULT_BATCH_SIZE, OnnxEmbeddings
+
+    name = str(cfg.get("model_name") or cfg.get("model") or DEFAULT_MODELS["onnx"])
+    folder = Path(name).expanduser()
+    # A folder holding model.onnx is used as it is; a model name or source folder maps to its cached export.
+    path = folder if (folder / onnx_export.ONNX_FILE).is_file() else onnx_export.cached_export(name)
+    return OnnxEmbeddings(path, batch_size=positive_int(cfg, "batch_size", SECTION) or DEFAULT_BATCH_SIZE)
+
+
 def _ollama(cfg: dict[str, Any]) -> Embeddings:
     module = require(
         "langchain_ollama", f"{SECTION}.provider: ollama", "langchain-ollama", "ollama"
@@ -264,6 +278,7 @@ _BUILDERS: dict[str, Callable[[dict[str, Any]], Embeddings]] = {
     "google": _google,
     "huggingface": _huggingface,
     "ollama": _ollama,
+    "onnx": _onnx,
     "openai": _openai,
     "openrouter": _openrouter,
 }

@@ -283,7 +283,7 @@ def test_unknown_provider_lists_the_valid_names() -> None:
     with pytest.raises(
         ConfigError,
         match=r"embeddings\.provider: unknown provider 'olama' \(did you mean 'ollama'\?\) "
-        r"\(valid: fastembed, google, huggingface, ollama, openai, openrouter\)",
+        r"\(valid: fastembed, google, huggingface, ollama, onnx, openai, openrouter\)",
     ):
         get_embedding({"provider": "olama"})
     with pytest.raises(

