@@ -7,8 +7,9 @@
     ├── ProviderError                  an embedding / LLM / rerank provider call failed (``retryable`` says if a retry may help)
     ├── StoreError                     the vector store refused an operation or is incompatible with the config
     │   └── StoreLockedError           an embedded store folder is held by another process
-    └── IngestError                    a document could not be ingested (wraps the stage that failed)
-        └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
+    ├── IngestError                    a document could not be ingested (wraps the stage that failed)
+    │   └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
+    └── SourceError                    a sync source could not be listed, or one of its files fetched
 
 Every message says what failed, where, and how to fix it.  This module imports
 nothing from ragwire so that every other module can import it.
@@ -91,3 +92,7 @@ class IngestAborted(IngestError):
     def __init__(self, message: str, stats: dict | None = None) -> None:
         super().__init__(message)
         self.stats = stats or {}
+
+
+class SourceError(RagwireError):
+    """A sync source could not be listed (sync then deletes nothing of it), or one file fetched."""

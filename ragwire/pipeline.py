@@ -20,7 +20,7 @@ _EMBEDDINGS: dict[str, Any] = {}
 SYSTEM_FIELDS = frozenset({
     "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
     "content_hash", "chunk_hash", "created_at", "heading_path", "page_number", "page_total",
-    "page_label", "metadata_status", "score", "rerank_score",
+    "page_label", "metadata_status", "score", "rerank_score", "sync_source",
 })
 
 
@@ -260,6 +260,33 @@ class RAGWire:
         with self._store(check=False) as coll:
             source = file_path if str(file_path).startswith(("s3://",)) else source_id(file_path)
             return coll.delete_source(str(source))
+
+    def sync(self, sources: list[Any] | None = None, delete_missing: bool = True, dry_run: bool = False):
+        """Reconcile the collection with its sources: new files in, changed ones replaced, removed ones out.
+
+        Args:
+            sources: ``LocalSource`` / ``S3Source`` entries; default: the config's ``sources:``.
+            delete_missing: Delete documents a source no longer lists (never those ingested by
+                hand, nor any of a source that failed to list or listed nothing).
+            dry_run: Write, download and delete nothing; report what a real run would do.
+
+        Returns:
+            A :class:`~ragwire.sync.SyncStats`; ``to_dict()`` gives the spec's dict.
+
+        Raises:
+            ValueError: no sources are configured or passed (a ``ConfigError``).
+            IngestAborted: the run itself failed (store unreachable, model not loadable); nothing was deleted.
+        """
+        from .sync import make_sources, reconcile
+
+        configs = self.config.sources if sources is None else list(sources)
+        if not configs:
+            raise ConfigError("sources: nothing to sync; add a sources: list to config.yaml or pass sources=[...]")
+        built = make_sources(configs, self.config.loader)
+        if dry_run and not self.collection.exists():
+            return reconcile(built, None, delete_missing=delete_missing, dry_run=True)
+        with self._store(create=not dry_run) as coll:
+            return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=dry_run)
 
     # -- retrieval -----------------------------------------------------------
     @property

@@ -539,6 +539,17 @@ class Collection:
             out[source] = str(hashes[0][0]) if hashes else ""
         return out
 
+    def sources_where(self, field: str, value: str) -> list[str]:
+        """Every source with a chunk (pending ones included) whose metadata ``field`` equals ``value``."""
+        if meta_path(field) not in self.indexes():
+            return []  # no chunk ever carried the field
+        flt = _all_chunks().and_(Filter(must=[Cond(meta_path(field), value=value)]))
+        return sorted(str(v) for v, _count in self.engine.facet(meta_path("source"), limit=10_000_000, flt=flt))
+
+    def source_points(self, source: str) -> int:
+        """Every point of a source, pending and older versions included: what :meth:`delete_source` removes."""
+        return self.engine.count(source_filter(source))
+
     # -- reads -----------------------------------------------------------
     def count(self, flt: Filter | None = None) -> int:
         return self.engine.count(self.reader_filter(flt))

@@ -1,0 +1,75 @@
+"""The source interface: list what exists (identity + fingerprint), fetch one file to a local path."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class SourceEntry:
+    """One file a source holds.
+
+    Attributes:
+        identity: The ``source`` string its chunks are stored under; stable across
+            machines and mount points for named sources.
+        fingerprint: Changes when the content may have changed (an S3 ETag and size,
+            a local file's size and mtime); the content hash still decides what is re-embedded.
+        location: Where it lives, for messages (a local path, ``s3://bucket/key``).
+    """
+
+    identity: str
+    fingerprint: str
+    location: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A candidate the source will not hand over (a key escaping the cache, an oversized
+    or hidden file), with the reason.  Its stored document, if any, is kept."""
+
+    identity: str
+    location: str
+    reason: str
+
+
+@dataclass
+class Listing:
+    """What one :meth:`Source.list` returned."""
+
+    entries: list[SourceEntry] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+
+
+class Source(ABC):
+    """A place sync reconciles the collection against.
+
+    ``key`` names the source on every chunk it wrote (metadata ``sync_source``), so a
+    run deletes only documents of the sources it was given.
+    """
+
+    key: str
+
+    @abstractmethod
+    def list(self) -> Listing:
+        """Every file the source holds now.
+
+        Raises:
+            SourceError: the source could not be listed (sync then deletes nothing of it).
+        """
+
+    @abstractmethod
+    def fetch(self, entry: SourceEntry) -> Path:
+        """A local path holding the entry's current content (downloaded if needed).
+
+        Raises:
+            SourceError: this one file could not be fetched (it is reported as failed).
+        """
+
+    def needs_fetch(self, entry: SourceEntry) -> bool:
+        """Whether :meth:`fetch` would download (a dry run reports it, without downloading)."""
+        return False
+
+    def close(self) -> None:
+        """Persist whatever the source keeps between runs (called once at the end of a sync)."""

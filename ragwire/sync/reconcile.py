@@ -1,0 +1,167 @@
+"""Reconcile a collection with its sources: ingest what is new, replace what changed, delete what is gone.
+
+Deletion rules (see docs/sync.md):
+- only documents a source of this run wrote (chunk metadata ``sync_source``) are
+  candidates, so a document ingested by hand is never deleted by sync;
+- a source that could not be listed, or listed zero files, deletes nothing this run:
+  an unreachable bucket and an emptied one look alike from outside;
+- a document listed by any source of the run, or refused by one, is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import SourceError
+from ..hashing import sha256_file_from_path
+from ..ingest import IngestItem, IngestRunner
+from ..logs import get_logger
+from .base import Listing, Source, SourceEntry
+from .stats import SyncStats
+
+log = get_logger(__name__)
+
+# The chunk metadata field naming the configured source a document was synced from.
+SYNC_SOURCE_FIELD = "sync_source"
+
+
+@dataclass
+class _Listed:
+    source: Source
+    listing: Listing | None
+
+
+def reconcile(sources: list[Source], runner: IngestRunner | None, *, delete_missing: bool = True,
+              dry_run: bool = False) -> SyncStats:
+    """Run one sync of ``sources`` into the runner's collection.
+
+    Args:
+        sources: The sources of this run (their keys are unique).
+        runner: The ingest runner on the open collection; None for a dry run on a
+            collection that does not exist yet (everything would be new).
+        delete_missing: Delete documents of these sources that they no longer list.
+        dry_run: Write, download and delete nothing; report what a real run would do.
+
+    Raises:
+        IngestAborted: the ingest itself stopped (store unreachable, model not loadable);
+            nothing is deleted then.
+    """
+    stats = SyncStats(dry_run=dry_run)
+    listed = [_list(source, stats) for source in sources]
+    try:
+        _ingest(listed, runner, stats, dry_run)
+        if delete_missing and runner is not None:
+            _delete_missing(listed, runner, stats, dry_run)
+    finally:
+        for source in sources:
+            source.close()
+    log.info("%s", stats.summary())
+    return stats
+
+
+def _list(source: Source, stats: SyncStats) -> _Listed:
+    mine = stats.source(source.key)
+    try:
+        listing = source.list()
+    except SourceError as exc:
+        mine.list_failed = True
+        mine.warnings.append(f"{source.key}: not listed, so nothing of it is deleted this run: {exc}")
+        log.warning("%s", mine.warnings[-1])
+        return _Listed(source, None)
+    mine.listed = len(listing.entries)
+    mine.refused = len(listing.refused)
+    mine.refused_files = [{"file": r.location, "reason": r.reason} for r in listing.refused]
+    if not listing.entries:
+        mine.warnings.append(
+            f"{source.key}: listed zero files, so nothing of it is deleted this run "
+            "(an emptied source and an unreachable one look alike; delete by hand if it is really empty)"
+        )
+        log.warning("%s", mine.warnings[-1])
+    return _Listed(source, listing)
+
+
+def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats, dry_run: bool) -> None:
+    items: list[IngestItem] = []
+    owners: list[tuple[str, SourceEntry]] = []
+    for one in listed:
+        if one.listing is None:
+            continue
+        mine = stats.source(one.source.key)
+        for entry in one.listing.entries:
+            if dry_run:
+                _predict(one.source, entry, runner, mine)
+                continue
+            try:
+                path = one.source.fetch(entry)
+            except SourceError as exc:
+                mine.failed += 1
+                mine.errors.append({"file": entry.location, "error": str(exc)})
+                continue
+            items.append(IngestItem(path, entry.identity, {SYNC_SOURCE_FIELD: one.source.key}))
+            owners.append((one.source.key, entry))
+        if not dry_run:
+            mine.downloaded = getattr(one.source, "downloads", 0)
+    if dry_run or not items or runner is None:
+        return
+    result = runner.run(items)
+    # The runner records one outcome per item, in input order.
+    for (key, entry), outcome in zip(owners, result.outcomes):
+        mine = stats.source(key)
+        if outcome.status == "failed":
+            mine.failed += 1
+            mine.errors.append({"file": entry.location, "error": outcome.reason})
+            continue
+        if outcome.status == "skipped":
+            mine.skipped += 1
+            continue
+        mine.processed += 1
+        mine.replaced += int(outcome.replaced)
+        mine.chunks_created += outcome.chunks
+        mine.embedded_chunks += outcome.embedded
+        mine.reused_chunks += outcome.reused
+
+
+def _predict(source: Source, entry: SourceEntry, runner: IngestRunner | None, mine: Any) -> None:
+    """What the real run would do with ``entry``, decided the way the runner decides."""
+    state = runner.collection.source_state(entry.identity) if runner is not None else None
+    stored = bool(state and state.complete)
+    if source.needs_fetch(entry):
+        # A new download means new content (its ETag changed): it would be written.
+        mine.downloaded += 1
+        mine.processed += 1
+        mine.replaced += int(stored)
+        return
+    try:
+        file_hash = sha256_file_from_path(Path(source.fetch(entry)))
+    except (OSError, SourceError) as exc:
+        mine.failed += 1
+        mine.errors.append({"file": entry.location, "error": f"cannot read ({exc})"})
+        return
+    if state is not None and state.has_complete(file_hash) and state.settings_match(
+            file_hash, runner.settings.fingerprint):
+        mine.skipped += 1
+    else:
+        mine.processed += 1
+        mine.replaced += int(stored)
+
+
+def _delete_missing(listed: list[_Listed], runner: IngestRunner, stats: SyncStats, dry_run: bool) -> None:
+    coll = runner.collection
+    # Listed or refused anywhere in this run: kept, whichever source stored it.
+    present = {e.identity for one in listed if one.listing for e in one.listing.entries}
+    present |= {r.identity for one in listed if one.listing for r in one.listing.refused}
+    for one in listed:
+        if one.listing is None or not one.listing.entries:
+            continue  # the reason is in warnings already
+        mine = stats.source(one.source.key)
+        for identity in coll.sources_where(SYNC_SOURCE_FIELD, one.source.key):
+            if identity in present:
+                continue
+            removed = coll.source_points(identity) if dry_run else coll.delete_source(identity)
+            mine.deleted += 1
+            mine.deleted_chunks += removed
+            mine.deleted_sources.append(identity)
+            log.info("%s: %s %d chunks (no longer in %s)", identity,
+                     "would delete" if dry_run else "deleted", removed, one.source.key)

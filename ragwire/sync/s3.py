@@ -1,0 +1,180 @@
+"""``type: s3`` sources: objects under a bucket prefix, mirrored into ``cache_dir`` before ingestion.
+
+Identity: ``s3://<bucket>/<key>`` (the chunks' ``source``).  An object is downloaded
+again only when its ETag or size changed since the cached copy (kept in a manifest
+beside the cache), so an unchanged bucket costs one listing and no downloads.
+Keys that would land outside the cache (``../``, absolute) are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..config import LoaderConfig, S3Source
+from ..errors import MissingDependencyError, SourceError
+from ..ingest import source_id
+from ..logs import get_logger
+from .base import Listing, Refused, Source, SourceEntry
+
+log = get_logger(__name__)
+
+
+def _boto3() -> Any:
+    try:
+        import boto3
+        from botocore.config import Config
+    except ImportError as exc:
+        raise MissingDependencyError("sources: type: s3", "boto3", "s3") from exc
+    return boto3, Config
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:300] if text else type(exc).__name__
+
+
+def unsafe_key_reason(key: str) -> str | None:
+    """Why ``key`` cannot be mirrored under the cache, or None when it can."""
+    parts = PurePosixPath(key).parts
+    if key.startswith(("/", "\\")) or (parts and parts[0].endswith(":")):
+        return "absolute object key; refused so nothing is written outside cache_dir"
+    if any(p in ("..", ".") for p in parts) or "\\" in key or "\x00" in key:
+        return "object key escapes cache_dir (../ or backslash); refused, not downloaded"
+    return None
+
+
+class S3BucketSource(Source):
+    """Objects of ``bucket`` under ``prefix`` with a wanted extension."""
+
+    def __init__(self, config: S3Source, loader: LoaderConfig) -> None:
+        self.config = config
+        self.loader = loader
+        self.bucket = config.bucket
+        self.prefix = config.prefix
+        self.key = config.name or f"s3://{config.bucket}/{config.prefix}"
+        self.cache_root = Path(source_id(config.cache_dir)) / config.bucket
+        self.manifest_path = Path(source_id(config.cache_dir)) / f".{config.bucket}.ragwire-cache.json"
+        self.extensions = set(config.extensions or loader.extensions)
+        self.max_bytes = int(loader.max_file_size_mb * 2**20)
+        self.downloads = 0
+        self._client: Any = None
+        self._manifest: dict[str, str] | None = None
+        _boto3()  # a missing extra is a config problem: say so before any work
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            boto3, Config = _boto3()
+            c = self.config
+            secret = c.aws_secret_access_key.get_secret_value() if c.aws_secret_access_key else None
+            self._client = boto3.client(
+                "s3",
+                region_name=c.region,
+                endpoint_url=c.endpoint_url,
+                aws_access_key_id=c.aws_access_key_id,
+                aws_secret_access_key=secret,
+                # A scheduled job must fail fast on an unreachable endpoint, not hang for minutes.
+                config=Config(connect_timeout=5, read_timeout=60, retries={"max_attempts": 3, "mode": "standard"}),
+            )
+        return self._client
+
+    def _where(self) -> str:
+        return f"s3://{self.bucket}/{self.prefix}"
+
+    def list(self) -> Listing:
+        listing = Listing()
+        try:
+            pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=self.prefix)
+            for page in pages:
+                for obj in page.get("Contents", []):
+                    self._consider(obj, listing)
+        except SourceError:
+            raise
+        except Exception as exc:  # botocore's ClientError / BotoCoreError and the transport's errors
+            raise SourceError(f"{self._where()}: cannot be listed ({_one_line(exc)})") from exc
+        return listing
+
+    def _consider(self, obj: dict[str, Any], listing: Listing) -> None:
+        key = obj["Key"]
+        if key.endswith("/"):
+            return  # a "folder" marker, not a file
+        if PurePosixPath(key).suffix.lower() not in self.extensions:
+            return  # not a candidate, like an unsupported extension in a folder walk
+        identity = f"s3://{self.bucket}/{key}"
+        reason = unsafe_key_reason(key)
+        if reason is None and int(obj.get("Size", 0)) > self.max_bytes:
+            reason = f"larger than {self.max_bytes / 2**20:.1f} MB limit"
+        if reason is not None:
+            log.warning("%s: %s", identity, reason)
+            listing.refused.append(Refused(identity, identity, reason))
+            return
+        fingerprint = f"{str(obj.get('ETag', '')).strip(chr(34))}:{int(obj.get('Size', 0))}"
+        listing.entries.append(SourceEntry(identity, fingerprint, identity))
+
+    # -- the cache ----------------------------------------------------------
+    def _key(self, entry: SourceEntry) -> str:
+        return entry.identity[len(f"s3://{self.bucket}/"):]
+
+    def cached_path(self, entry: SourceEntry) -> Path:
+        path = Path(os.path.normpath(self.cache_root / self._key(entry)))
+        # Checked again here: the cache folder is the one place this source may write.
+        if os.path.commonpath([path, self.cache_root]) != str(self.cache_root):
+            raise SourceError(f"{entry.identity}: object key escapes cache_dir; refused")
+        return path
+
+    @property
+    def manifest(self) -> dict[str, str]:
+        if self._manifest is None:
+            try:
+                data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            self._manifest = {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+        return self._manifest
+
+    def needs_fetch(self, entry: SourceEntry) -> bool:
+        path = self.cached_path(entry)
+        size = entry.fingerprint.rsplit(":", 1)[-1]
+        try:
+            on_disk = str(path.stat().st_size)
+        except OSError:
+            return True
+        return self.manifest.get(self._key(entry)) != entry.fingerprint or on_disk != size
+
+    def fetch(self, entry: SourceEntry) -> Path:
+        path = self.cached_path(entry)
+        if not self.needs_fetch(entry):
+            return path
+        key = self._key(entry)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Download beside the target and rename: a killed run never leaves half a file
+            # that a later run would take for the cached copy.
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+            os.close(fd)
+            try:
+                self.client.download_file(self.bucket, key, tmp)
+                os.replace(tmp, path)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+        except Exception as exc:
+            raise SourceError(f"{entry.identity}: download failed ({_one_line(exc)})") from exc
+        self.downloads += 1
+        self.manifest[key] = entry.fingerprint
+        if self.downloads % 100 == 0:
+            self.close()  # a killed run re-downloads at most the last hundred objects
+        return path
+
+    def close(self) -> None:
+        """Save the cache manifest."""
+        if self._manifest is None:
+            return
+        self.manifest_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.manifest_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.manifest, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, self.manifest_path)

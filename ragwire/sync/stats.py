@@ -1,0 +1,99 @@
+"""Typed results of a sync: per-source counts, summed for the run.  ``to_dict`` is the spec's shape."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+_COUNTS = ("listed", "processed", "skipped", "replaced", "deleted", "deleted_chunks", "failed",
+           "refused", "chunks_created", "embedded_chunks", "reused_chunks", "downloaded")
+
+
+@dataclass
+class SourceStats:
+    """What one source contributed.  ``processed`` counts every document written, ``replaced`` included."""
+
+    key: str
+    listed: int = 0
+    processed: int = 0
+    skipped: int = 0
+    replaced: int = 0
+    deleted: int = 0
+    deleted_chunks: int = 0
+    failed: int = 0
+    refused: int = 0
+    chunks_created: int = 0
+    embedded_chunks: int = 0
+    reused_chunks: int = 0
+    downloaded: int = 0
+    # The source could not be listed: nothing of it was deleted, and the run is a partial failure.
+    list_failed: bool = False
+    warnings: list[str] = field(default_factory=list)
+    errors: list[dict[str, str]] = field(default_factory=list)
+    refused_files: list[dict[str, str]] = field(default_factory=list)
+    # Identities a dry run found would be deleted, or a real run deleted.
+    deleted_sources: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "key"}
+        out["refused_files"] = list(self.refused_files)
+        return out
+
+
+@dataclass
+class SyncStats:
+    """The result of :meth:`ragwire.RAGWire.sync`.  Totals are sums over ``sources``."""
+
+    sources: dict[str, SourceStats] = field(default_factory=dict)
+    dry_run: bool = False
+
+    def source(self, key: str) -> SourceStats:
+        if key not in self.sources:
+            self.sources[key] = SourceStats(key)
+        return self.sources[key]
+
+    def _sum(self, name: str) -> int:
+        return sum(getattr(s, name) for s in self.sources.values())
+
+    def __getattr__(self, name: str) -> int:
+        # The totals (stats.listed, stats.failed, …) without a property per count.
+        if name in _COUNTS:
+            return self._sum(name)
+        raise AttributeError(name)
+
+    @property
+    def warnings(self) -> list[str]:
+        return [w for s in self.sources.values() for w in s.warnings]
+
+    @property
+    def errors(self) -> list[dict[str, str]]:
+        return [e for s in self.sources.values() for e in s.errors]
+
+    @property
+    def partial(self) -> bool:
+        """Some file failed or some source could not be listed: the collection may lag its sources."""
+        return self.failed > 0 or any(s.list_failed for s in self.sources.values())
+
+    def summary(self) -> str:
+        """One line for logs."""
+        head = "sync (dry run)" if self.dry_run else "sync"
+        line = (f"{head}: {len(self.sources)} sources, {self.listed} listed, {self.processed} processed "
+                f"({self.replaced} replaced), {self.skipped} skipped, {self.deleted} deleted "
+                f"({self.deleted_chunks} chunks), {self.failed} failed, {self.refused} refused; "
+                f"{self.chunks_created} chunks written ({self.embedded_chunks} embedded, "
+                f"{self.reused_chunks} reused), {self.downloaded} downloaded")
+        if self.warnings:
+            line += f"; {len(self.warnings)} warnings"
+        return line
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's SyncStats dict, plus ``sources`` (per-source breakdown) and ``dry_run``."""
+        out: dict[str, Any] = {name: self._sum(name) for name in _COUNTS}
+        out.update(
+            dry_run=self.dry_run,
+            warnings=self.warnings,
+            errors=self.errors,
+            refused_files=[r for s in self.sources.values() for r in s.refused_files],
+            sources={key: s.to_dict() for key, s in self.sources.items()},
+        )
+        return out
