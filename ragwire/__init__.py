@@ -13,6 +13,7 @@ from .errors import (
     MissingDependencyError,
     ProviderError,
     RagwireError,
+    SourceError,
     StoreError,
     StoreLockedError,
 )
@@ -29,6 +30,7 @@ _LAZY = {
     "get_retriever": "ragwire.retrieval.vectorstore",
     "hybrid_search": "ragwire.retrieval.vectorstore",
     "mmr_search": "ragwire.retrieval.vectorstore",
+    "SyncStats": "ragwire.sync",
 }
 
 
@@ -54,8 +56,10 @@ __all__ = [
     "RAGWire",
     "RagwireConfig",
     "RagwireError",
+    "SourceError",
     "StoreError",
     "StoreLockedError",
+    "SyncStats",
     "__version__",
     "get_code_splitter",
     "get_embedding",

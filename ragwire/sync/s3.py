@@ -39,11 +39,14 @@ def _one_line(exc: BaseException) -> str:
 
 def unsafe_key_reason(key: str) -> str | None:
     """Why ``key`` cannot be mirrored under the cache, or None when it can."""
-    parts = PurePosixPath(key).parts
-    if key.startswith(("/", "\\")) or (parts and parts[0].endswith(":")):
+    parts = key.split("/")
+    if key.startswith(("/", "\\")) or parts[0].endswith(":"):
         return "absolute object key; refused so nothing is written outside cache_dir"
     if any(p in ("..", ".") for p in parts) or "\\" in key or "\x00" in key:
         return "object key escapes cache_dir (../ or backslash); refused, not downloaded"
+    if "" in parts:
+        # "a//b" and "a/b" would share one cached file
+        return "object key has an empty path segment (//); refused, not downloaded"
     return None
 
 
