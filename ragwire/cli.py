@@ -283,6 +283,44 @@ def delete(path: str, config: str) -> None:
     click.echo(f"{path}: {removed} chunks removed")
 
 
+# Exit statuses of `ragwire sync` besides 0 (success) and 1 (the run failed):
+EXIT_PARTIAL = 4  # some files failed, or a source could not be listed: the collection may lag its sources
+EXIT_LOCKED = 5  # another process held the embedded store beyond --wait: nothing was done
+
+
+@main.command()
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--dry-run", is_flag=True, help="Write, download and delete nothing; report what a run would do.")
+@click.option("--no-delete", is_flag=True, help="Keep documents the sources no longer list.")
+@click.option("--wait", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="Seconds to wait for an embedded store another process holds, then exit 5.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full SyncStats as JSON.")
+@handle_errors
+def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool) -> None:
+    """Reconcile the collection with the config's sources.  Exits 4 on partial failure, 5 when the store is locked."""
+    from .errors import StoreLockedError
+
+    rag = _open(config)
+    engine = rag.collection.engine
+    if hasattr(engine, "lock_wait_s"):
+        engine.lock_wait_s = wait
+    try:
+        stats = rag.sync(delete_missing=not no_delete, dry_run=dry_run)
+    except StoreLockedError as exc:
+        click.echo(f"error: {' '.join(str(exc).split())}", err=True)
+        sys.exit(EXIT_LOCKED)
+    if as_json:
+        click.echo(json.dumps(stats.to_dict(), indent=2))
+    for warning in stats.warnings:
+        click.echo(f"  warning: {warning}", err=True)
+    for error in stats.errors:
+        click.echo(f"  failed: {error['file']}: {error['error']}", err=True)
+    # The last line of stderr is the one-line summary a scheduler's log keeps.
+    click.echo(stats.summary(), err=True)
+    if stats.partial:
+        sys.exit(EXIT_PARTIAL)
+
+
 @main.group()
 def model() -> None:
     """Prepare local embedding models."""
