@@ -134,8 +134,10 @@ def commands_of(block: Block) -> list[tuple[list[str], list[str]]]:
 
 
 @pytest.fixture(scope="session")
-def docs_folders(tmp_path_factory):
+def docs_folders(tmp_path_factory, ragwire_home):
     """(work, snapshot, fresh): the folder pages run in, and two states to restore it from."""
+    # config.yaml.example uses the ONNX export: build it (once) in the session's RAGWIRE_HOME.
+    os.environ["RAGWIRE_HOME"] = str(ragwire_home)
     base = tmp_path_factory.mktemp("docs")
     work, snapshot, fresh = base / "work", base / "snapshot", base / "fresh"
     shutil.copytree(REPO / "examples" / "docs", fresh / "examples" / "docs")

@@ -165,14 +165,17 @@ def test_model_prepare_command_reports_the_cached_export(onnx_dir):
     )
 
 
-def test_retrieve_with_the_onnx_provider_imports_neither_torch_nor_sentence_transformers(tmp_path, onnx_dir):
+@pytest.mark.parametrize("command", ["retrieve", "query"])
+def test_a_cli_search_with_the_onnx_provider_imports_neither_torch_nor_sentence_transformers(
+    tmp_path, onnx_dir, command
+):
     docs = write_topics(tmp_path / "docs")
     config = write_config(tmp_path, embeddings={"provider": "onnx"})
     RAGWire(config).ingest_documents([str(p) for p in docs])
     code = (
         "import sys\n"
         "from ragwire.cli import main\n"
-        f"try:\n    main(['retrieve', 'tomatoes need sun and watering', '--config', {str(config)!r}, '-k', '1'])\n"
+        f"try:\n    main([{command!r}, 'How many hours of sun do tomatoes need?', '--config', {str(config)!r}, '-k', '1'])\n"
         "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
         "heavy = ('torch', 'sentence_transformers', 'transformers')\n"
         "print('HEAVY=' + ','.join(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
