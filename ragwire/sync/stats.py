@@ -55,11 +55,53 @@ class SyncStats:
     def _sum(self, name: str) -> int:
         return sum(getattr(s, name) for s in self.sources.values())
 
-    def __getattr__(self, name: str) -> int:
-        # The totals (stats.listed, stats.failed, …) without a property per count.
-        if name in _COUNTS:
-            return self._sum(name)
-        raise AttributeError(name)
+    @property
+    def listed(self) -> int:
+        return self._sum("listed")
+
+    @property
+    def processed(self) -> int:
+        return self._sum("processed")
+
+    @property
+    def skipped(self) -> int:
+        return self._sum("skipped")
+
+    @property
+    def replaced(self) -> int:
+        return self._sum("replaced")
+
+    @property
+    def deleted(self) -> int:
+        return self._sum("deleted")
+
+    @property
+    def deleted_chunks(self) -> int:
+        return self._sum("deleted_chunks")
+
+    @property
+    def failed(self) -> int:
+        return self._sum("failed")
+
+    @property
+    def refused(self) -> int:
+        return self._sum("refused")
+
+    @property
+    def chunks_created(self) -> int:
+        return self._sum("chunks_created")
+
+    @property
+    def embedded_chunks(self) -> int:
+        return self._sum("embedded_chunks")
+
+    @property
+    def reused_chunks(self) -> int:
+        return self._sum("reused_chunks")
+
+    @property
+    def downloaded(self) -> int:
+        return self._sum("downloaded")
 
     @property
     def warnings(self) -> list[str]:
