@@ -234,3 +234,31 @@ def test_s3_source_config_keeps_keys_and_endpoint(tmp_path):
 
     built = make_source(source)
     assert built.key == f"s3://{BUCKET}/" and built.cache_root == tmp_path.resolve() / BUCKET
+
+
+def test_unreachable_source_does_not_stop_the_others(tmp_path, stub):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "d0.md").write_text(doc(0))
+    closed = {"type": "s3", "bucket": BUCKET, "endpoint_url": "http://127.0.0.1:9", "region": "us-east-1",
+              "aws_access_key_id": "test", "aws_secret_access_key": "test", "cache_dir": str(tmp_path / "cache")}
+    rag = RAGWire(config(tmp_path, stub, [{"type": "local", "path": str(folder), "name": "docs"}, closed]))
+    stats = rag.sync()
+    assert stats.processed == 1 and stats.partial
+    assert stats.to_dict()["sources"][f"s3://{BUCKET}/"]["list_failed"] is True
+    assert stored(rag) == {"local://docs/d0.md"}
+
+
+def test_sources_left_out_of_the_run_are_not_reconciled(tmp_path, stub):
+    # Guards: deletion only touches documents of the sources in this run's configuration.
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder in (a, b):
+        folder.mkdir()
+        (folder / "x.md").write_text(doc(1))
+    rag = RAGWire(config(tmp_path, stub, [{"type": "local", "path": str(a), "name": "a"},
+                                          {"type": "local", "path": str(b), "name": "b"}]))
+    rag.sync()
+    (b / "y.md").write_text(doc(2))
+    only_b = rag.sync(sources=[LocalSource(path=str(b), name="b")])
+    assert only_b.deleted == 0 and only_b.processed == 1
+    assert stored(rag) == {"local://a/x.md", "local://b/x.md", "local://b/y.md"}
