@@ -85,3 +85,18 @@ def test_locked_store_exits_5_after_wait(tmp_path, stub):
         holder.release()
     assert result.exit_code == EXIT_LOCKED
     assert "in use by another process" in result.stderr
+
+
+def test_sync_waits_for_a_holder_that_lets_go_within_wait(tmp_path, stub):
+    import threading
+
+    _, cfg = setup(tmp_path, stub)
+    assert run("sync", "--config", cfg).exit_code == 0
+    from ragwire.store import close_all
+
+    close_all()
+    holder = StoreLock(tmp_path / "store" / ".test_docs.lock")
+    assert holder.acquire(0)
+    threading.Timer(0.5, holder.release).start()
+    result = run("sync", "--config", cfg, "--wait", "10")
+    assert result.exit_code == 0 and "2 skipped" in result.stderr
