@@ -89,18 +89,25 @@ def load_queries(beir: Path, n: int) -> list[str]:
 
 # -- config -------------------------------------------------------------------
 
+HUGGINGFACE_EMBEDDINGS = {
+    "provider": "huggingface",
+    "model_name": "sentence-transformers/all-MiniLM-L6-v2",
+    "model_kwargs": {"device": "cpu"},
+    "encode_kwargs": {"normalize_embeddings": True},
+}
+ONNX_EMBEDDINGS = {"provider": "onnx", "model_name": "sentence-transformers/all-MiniLM-L6-v2"}
+
+
 def write_config(folder: Path, *, chunk_size: int, chunk_overlap: int, batch_size: int, workers: int,
-                 optimize_after_points: int = 1000) -> Path:
-    """A config.yaml with the packaged MiniLM model and an embedded (Qdrant Edge) store in ``folder``."""
+                 optimize_after_points: int = 1000, provider: str = "huggingface") -> Path:
+    """A config.yaml with the packaged MiniLM model and an embedded (Qdrant Edge) store in ``folder``.
+
+    ``provider`` is ``huggingface`` (sentence-transformers) or ``onnx`` (its ONNX export).
+    """
     import yaml
 
     data = {
-        "embeddings": {
-            "provider": "huggingface",
-            "model_name": "sentence-transformers/all-MiniLM-L6-v2",
-            "model_kwargs": {"device": "cpu"},
-            "encode_kwargs": {"normalize_embeddings": True},
-        },
+        "embeddings": dict(ONNX_EMBEDDINGS if provider == "onnx" else HUGGINGFACE_EMBEDDINGS),
         "vectorstore": {
             "path": str(folder / "store"),
             "collection_name": "bench",

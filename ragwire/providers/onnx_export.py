@@ -83,16 +83,46 @@ def source_folder(name: str) -> Path | None:
 
 
 def weights_hash(folder: Path) -> str:
-    """SHA-256 of the model's weights file (the first of ``_WEIGHTS`` present)."""
+    """SHA-256 of the model's weights file (the first of ``_WEIGHTS`` present).
+
+    Remembered per file path, size and mtime in ``$RAGWIRE_HOME/onnx/hashes.json``, so a
+    cold query does not re-read 90 MB of weights it only needs to find its export.
+    """
     for fname in _WEIGHTS:
         weights = folder / fname
         if weights.is_file():
+            stat = weights.stat()
+            key = os.path.abspath(weights)
+            stamp = [stat.st_size, stat.st_mtime_ns]
+            memo_file = ragwire_home() / "onnx" / "hashes.json"
+            try:
+                memo = json.loads(memo_file.read_text())
+            except (OSError, ValueError):
+                memo = {}
+            memo = memo if isinstance(memo, dict) else {}
+            known = memo.get(key)
+            if isinstance(known, dict) and known.get("stamp") == stamp and isinstance(known.get("sha256"), str):
+                return str(known["sha256"])
             digest = hashlib.sha256()
             with weights.open("rb") as fh:
                 for block in iter(lambda: fh.read(1 << 20), b""):
                     digest.update(block)
+            memo[key] = {"stamp": stamp, "sha256": digest.hexdigest()}
+            _write_atomic(memo_file, json.dumps(memo, indent=1))
             return digest.hexdigest()
     raise ProviderError(f"{folder}: no model weights ({' or '.join(_WEIGHTS)}) to export")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Best effort: a memo that cannot be written only costs a re-hash next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        logger.debug("could not write %s: %s", path, exc)
 
 
 def export_dir(name: str, folder: Path, digest: str) -> Path:

@@ -154,7 +154,22 @@ def test_a_failed_export_leaves_nothing_behind(tmp_path, monkeypatch):
     monkeypatch.setattr(onnx_export, "_export", crash)
     with pytest.raises(ProviderError, match="vectors differ"):
         onnx_export.prepare(MINILM)
-    assert list((tmp_path / "home" / "onnx").iterdir()) == []
+    assert [p.name for p in (tmp_path / "home" / "onnx").iterdir()] == ["hashes.json"]
+
+
+def test_the_weights_hash_is_remembered_until_the_file_changes(tmp_path, monkeypatch):
+    import hashlib
+    import os
+
+    monkeypatch.setenv("RAGWIRE_HOME", str(tmp_path / "home"))
+    weights = tmp_path / "model" / "model.safetensors"
+    weights.parent.mkdir()
+    weights.write_bytes(b"one")
+    assert onnx_export.weights_hash(weights.parent) == hashlib.sha256(b"one").hexdigest()
+    weights.write_bytes(b"two")
+    os.utime(weights, ns=(1, 1))
+    assert onnx_export.weights_hash(weights.parent) == hashlib.sha256(b"two").hexdigest()
+    assert onnx_export.weights_hash(weights.parent) == hashlib.sha256(b"two").hexdigest()
 
 
 def test_model_prepare_command_reports_the_cached_export(onnx_dir):

@@ -1,0 +1,125 @@
+"""Cold start: a fresh-process `ragwire retrieve` over examples/docs, with where its time goes.
+
+For each provider (``onnx``, the default in config.yaml.example, and ``huggingface``, the
+old default) the script ingests ``examples/docs`` once into a temporary store, then runs
+``ragwire retrieve`` in N fresh processes (median wall time, target <= 1.5 s for onnx) and
+N fresh processes of a script that takes the same steps with a clock around each: imports,
+config, store open, model load, query.
+
+    python bench/cold_start.py               # both providers, 5 runs each
+    python bench/cold_start.py --runs 3 --provider onnx
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+common.go_offline()
+
+REPO = common.BENCH_DIR.parent
+TARGET_S = 1.5
+QUERY = "E-4711"
+
+# Runs in a fresh process: the steps of `ragwire retrieve`, each timed.
+_STEPS = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import ragwire.cli
+from ragwire import RAGWire
+t1 = time.perf_counter()
+rag = RAGWire(sys.argv[1])
+t2 = time.perf_counter()
+with rag:
+    t3 = time.perf_counter()
+    rag.embedding.embed_query("warm")
+    t4 = time.perf_counter()
+    docs = rag.retrieve(sys.argv[2], top_k=3)
+    t5 = time.perf_counter()
+heavy = sorted({m.split(".")[0] for m in sys.modules} & {"torch", "sentence_transformers", "transformers"})
+print(json.dumps({"imports": t1 - t0, "config": t2 - t1, "store open": t3 - t2,
+                  "model load + first embed": t4 - t3, "query": t5 - t4, "total": t5 - t0,
+                  "hits": len(docs), "heavy": heavy}))
+"""
+
+
+def prepare_folder(tmp: Path, provider: str) -> Path:
+    """A copy of config.yaml.example (embeddings switched to ``provider``) with examples/docs ingested."""
+    import yaml
+
+    work = tmp / provider
+    shutil.copytree(REPO / "examples" / "docs", work / "examples" / "docs")
+    data = yaml.safe_load((REPO / "config.yaml.example").read_text())
+    data["embeddings"] = dict(common.ONNX_EMBEDDINGS if provider == "onnx" else common.HUGGINGFACE_EMBEDDINGS)
+    config = work / "config.yaml"
+    config.write_text(yaml.safe_dump(data, sort_keys=False))
+    subprocess.run([sys.executable, "-m", "ragwire.cli", "ingest", "examples/docs", "--config", str(config)],
+                   cwd=work, check=True, capture_output=True)
+    return config
+
+
+def cli_runs(config: Path, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "ragwire.cli", "retrieve", QUERY, "--config", str(config),
+                        "--top-k", "3"], cwd=config.parent, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def step_runs(config: Path, runs: int) -> list[dict]:
+    out = []
+    for _ in range(runs):
+        res = subprocess.run([sys.executable, "-c", _STEPS, str(config), QUERY], cwd=config.parent,
+                             check=True, capture_output=True, text=True)
+        out.append(json.loads(res.stdout.strip().splitlines()[-1]))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5, help="fresh processes per measurement (default 5)")
+    ap.add_argument("--provider", choices=["onnx", "huggingface", "both"], default="both")
+    args = ap.parse_args()
+    providers = ["onnx", "huggingface"] if args.provider == "both" else [args.provider]
+    tmp = Path(tempfile.mkdtemp(prefix="ragwire-cold-start-"))
+    summary: dict[str, dict] = {}
+    print(f"ragwire {common.code_version()} cold start — {common.machine()}, load avg {common.load_average()}")
+    try:
+        for provider in providers:
+            config = prepare_folder(tmp, provider)
+            cli = cli_runs(config, args.runs)
+            steps = step_runs(config, args.runs)
+            keys = ["imports", "config", "store open", "model load + first embed", "query", "total"]
+            median = {k: statistics.median(s[k] for s in steps) for k in keys}
+            rows = [(f"`ragwire retrieve` wall s, median of {args.runs}", statistics.median(cli)),
+                    ("  min / max s", f"{min(cli):.3f} / {max(cli):.3f}")]
+            rows += [(f"  {k} s (median)", v) for k, v in median.items()]
+            rows.append(("heavy modules imported", ", ".join(steps[0]["heavy"]) or "none"))
+            if provider == "onnx":
+                ok = statistics.median(cli) <= TARGET_S
+                rows.append(("target", f"<= {TARGET_S} s: {'met' if ok else 'MISSED'}"))
+            common.print_table(f"provider: {provider}", rows)
+            summary[provider] = {"cli_median_s": round(statistics.median(cli), 3),
+                                 "cli_s": [round(t, 3) for t in cli],
+                                 "steps_median_s": {k: round(v, 3) for k, v in median.items()},
+                                 "heavy": steps[0]["heavy"]}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    common.print_summary({"bench": "cold_start", "runs": args.runs, "target_s": TARGET_S, **summary})
+
+
+if __name__ == "__main__":
+    main()
