@@ -175,9 +175,12 @@ def machine() -> str:
             f"({torch.get_num_threads()} threads), Python {platform.python_version()}")
 
 
-def code_version() -> str:
-    """The ragwire commit measured, with ``+dirty`` when ragwire/ has uncommitted changes."""
-    root = BENCH_DIR.parent
+def code_version(root: Path | None = None) -> str:
+    """The ragwire commit measured, with ``+dirty`` when ragwire/ has uncommitted changes.
+
+    ``root`` is the checkout to describe (default: the one holding these benchmarks).
+    """
+    root = root or BENCH_DIR.parent
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                               text=True, check=True).stdout.strip()

@@ -56,18 +56,8 @@ def cpu_seconds() -> tuple[float, float]:
 
 
 def ragwire_version(package_dir: Path) -> str:
-    """The commit of the checkout ragwire was imported from, ``+dirty`` when its ragwire/ has changes."""
-    import subprocess
-
-    root = package_dir.parent
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "ragwire"], cwd=root,
-                               capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + ("+dirty" if dirty else "")
+    """The commit of the checkout ragwire was imported from (another one under PYTHONPATH, say)."""
+    return common.code_version(package_dir.parent)
 
 
 def run_in_process() -> None:
