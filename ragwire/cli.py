@@ -285,7 +285,7 @@ def delete(path: str, config: str) -> None:
 
 # Exit statuses of `ragwire sync` besides 0 (success) and 1 (the run failed):
 EXIT_PARTIAL = 4  # some files failed, or a source could not be listed: the collection may lag its sources
-EXIT_LOCKED = 5  # another process held the embedded store beyond --wait: nothing was done
+EXIT_LOCKED = 5  # another run held the store or its writer lease beyond --wait: nothing was done
 
 
 @main.command()
@@ -293,7 +293,7 @@ EXIT_LOCKED = 5  # another process held the embedded store beyond --wait: nothin
 @click.option("--dry-run", is_flag=True, help="Write, download and delete nothing; report what a run would do.")
 @click.option("--no-delete", is_flag=True, help="Keep documents the sources no longer list.")
 @click.option("--wait", type=click.FloatRange(min=0), default=0.0, show_default=True,
-              help="Seconds to wait for an embedded store another process holds, then exit 5.")
+              help="Seconds to wait for another run holding the store (or the collection's writer lease), then exit 5.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full SyncStats as JSON.")
 @handle_errors
 def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool) -> None:
@@ -304,6 +304,8 @@ def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool
     engine = rag.collection.engine
     if hasattr(engine, "lock_wait_s"):
         engine.lock_wait_s = wait
+    # A sync on a server engine waits as long for another run's writer lease.
+    rag.collection.write_wait_s = wait
     try:
         stats = rag.sync(delete_missing=not no_delete, dry_run=dry_run)
     except StoreLockedError as exc:

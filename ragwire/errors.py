@@ -6,7 +6,7 @@
     ├── LoaderError                    a file could not be read or converted to text
     ├── ProviderError                  an embedding / LLM / rerank provider call failed (``retryable`` says if a retry may help)
     ├── StoreError                     the vector store refused an operation or is incompatible with the config
-    │   └── StoreLockedError           an embedded store folder is held by another process
+    │   └── StoreLockedError           another process holds the embedded store, or another run the writer lease
     ├── IngestError                    a document could not be ingested (wraps the stage that failed)
     │   └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
     └── SourceError                    a sync source could not be listed, or one of its files fetched
@@ -74,7 +74,7 @@ class StoreError(RagwireError):
 
 
 class StoreLockedError(StoreError):
-    """Another process holds the embedded store's folder."""
+    """Another process holds the embedded store's folder, or another run the collection's writer lease."""
 
 
 class IngestError(RagwireError):

@@ -257,7 +257,7 @@ class RAGWire:
 
         if not self.collection.exists():
             return 0
-        with self._store(check=False) as coll:
+        with self._store(check=False) as coll, coll.writing():
             source = file_path if str(file_path).startswith(("s3://",)) else source_id(file_path)
             return coll.delete_source(str(source))
 
@@ -286,7 +286,11 @@ class RAGWire:
         if dry_run and not self.collection.exists():
             return reconcile(built, None, delete_missing=delete_missing, dry_run=True)
         with self._store(create=not dry_run) as coll:
-            return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=dry_run)
+            if dry_run:
+                return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=True)
+            # One hold of the writer lease for the ingest and the deletes: one sync at a time.
+            with coll.writing():
+                return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=False)
 
     # -- retrieval -----------------------------------------------------------
     @property

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from ..errors import IngestAborted, ProviderError, RagwireError, StoreError
+from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreLockedError
 from ..hashing import sha256_file_from_path
 from ..logs import get_logger
 from ..providers.retry import call_with_retries
@@ -151,8 +151,11 @@ class IngestRunner:
         """Ingest ``paths``; returns the typed stats.
 
         A plain path is stored under :func:`source_id`; an :class:`IngestItem` under its own ``source``.
+        The run holds the collection's writer lease throughout (:meth:`Collection.writing`), so
+        the pending chunks it finds belong to runs that are over and are safe to clean up.
 
         Raises:
+            StoreLockedError: another run kept writing the collection past its ``write_wait_s``.
             IngestAborted: a failure of the run itself (the store stayed unreachable,
                 the embedding model could not load); its ``stats`` hold what was done.
         """
@@ -160,7 +163,8 @@ class IngestRunner:
         stats = IngestStats(total=len(items))
         self._bar = self._make_bar(len(items))
         try:
-            self._run(items, force, stats)
+            with self.collection.writing():
+                self._run(items, force, stats)
         except _Abort as exc:
             stats.aborted = str(exc)
             log.error("ingest stopped after %d of %d files: %s", len(stats.outcomes), stats.total, exc)
@@ -285,6 +289,9 @@ class IngestRunner:
                 try:
                     stats.record(self._write(head, run_id))
                 except RagwireError as exc:
+                    if isinstance(exc, StoreLockedError):
+                        # The lease lapsed and another run writes now: no later file may be written.
+                        raise _Abort(str(exc)) from exc
                     if getattr(exc, "retryable", False):
                         # The store stayed unreachable after retries: every later file would fail too.
                         raise _Abort(str(exc)) from exc

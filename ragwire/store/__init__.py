@@ -82,13 +82,15 @@ def open_collection(vectorstore: Any) -> Collection:
     """The collection a ``vectorstore`` config section names, shared within the process."""
     engine = make_engine(vectorstore)
     hold = getattr(vectorstore, "hold_open_s", 0.0)
+    writes = {"write_wait_s": getattr(vectorstore, "write_wait_s", 10.0),
+              "lease_ttl_s": getattr(vectorstore, "lease_ttl_s", 60.0)}
     if engine.location == ":memory:":
-        return Collection(engine, vectorstore.collection_name, hold_open_s=hold)
+        return Collection(engine, vectorstore.collection_name, hold_open_s=hold, **writes)
     key = (engine.name, engine.location, vectorstore.collection_name)
     with _SHARED_LOCK:
         shared = _SHARED.get(key)
         if shared is None:
-            shared = _SHARED[key] = Collection(engine, vectorstore.collection_name, hold_open_s=hold)
+            shared = _SHARED[key] = Collection(engine, vectorstore.collection_name, hold_open_s=hold, **writes)
         return shared
 
 

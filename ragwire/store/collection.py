@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from ..errors import StoreError
+from ..errors import StoreError, StoreLockedError
 from ..logs import get_logger
 from .engine import Engine, PointData, Record
 from .filters import (
@@ -34,6 +34,7 @@ from .filters import (
     meta_path,
     visible,
 )
+from .lease import DEFAULT_TTL_S, WriterLease
 
 log = get_logger(__name__)
 
@@ -153,10 +154,19 @@ def _commit_note_id(source: str) -> str:
 class Collection:
     """The ragwire view of one Qdrant collection.  Use ``with collection.opened():`` around work."""
 
-    def __init__(self, engine: Engine, name: str, hold_open_s: float = 0.0) -> None:
+    def __init__(self, engine: Engine, name: str, hold_open_s: float = 0.0, *,
+                 write_wait_s: float = 10.0, lease_ttl_s: float = DEFAULT_TTL_S) -> None:
         self.engine = engine
         self.name = name
         self.hold_open_s = hold_open_s
+        # How long a write run waits for another one (thread, process, machine) to finish.
+        self.write_wait_s = write_wait_s
+        self.lease = WriterLease(engine, ttl_s=lease_ttl_s)
+        # Serialises the writing threads of this process; the lease does the same across processes.
+        self._writer = threading.RLock()
+        self._writer_thread: int | None = None
+        self._writer_depth = 0
+        self._ensure_lock = threading.Lock()
         self._lock = threading.RLock()
         self._closer: threading.Timer | None = None
         self._depth = 0
@@ -227,6 +237,57 @@ class Collection:
     def exists(self) -> bool:
         return self.engine.exists()
 
+    # -- the writer lease ----------------------------------------------------
+    @contextlib.contextmanager
+    def writing(self, wait_s: float | None = None) -> Iterator[Collection]:
+        """Hold the right to write for the block: one write run at a time per collection.
+
+        Threads of this process queue on a lock; other processes and machines on the
+        collection's writer lease (:mod:`ragwire.store.lease`).  An engine that one
+        process opens at a time (the embedded one: its folder is locked while open)
+        needs no lease point.  Nested blocks in one thread share one hold.
+
+        Raises:
+            StoreLockedError: the collection was still being written after ``wait_s``
+                seconds (default: ``write_wait_s``).
+        """
+        wait = self.write_wait_s if wait_s is None else wait_s
+        started = time.monotonic()
+        if not self._writer.acquire(timeout=wait):
+            raise StoreLockedError(
+                f"collection '{self.name}' is being written by another thread of this process, "
+                f"which did not finish within {wait:.0f} s; wait longer or write from one thread"
+            )
+        try:
+            self._writer_depth += 1
+            if self._writer_depth > 1:
+                yield self
+                return
+            with self.opened():
+                leased = not self.engine.exclusive and self.engine.exists()
+                if leased:
+                    left = max(wait - (time.monotonic() - started), 0.0)
+                    self.lease.acquire(left, what=f"collection '{self.name}' at {self.engine.location}")
+                self._writer_thread = threading.get_ident()
+                try:
+                    yield self
+                finally:
+                    self._writer_thread = None
+                    if leased:
+                        self.lease.release()
+        finally:
+            self._writer_depth -= 1
+            self._writer.release()
+
+    def heartbeat(self) -> None:
+        """Keep this run's writer lease alive; called on every write of the writing thread.
+
+        Raises:
+            StoreLockedError: the lease lapsed and another run took it; stop writing.
+        """
+        if self._writer_thread == threading.get_ident():
+            self.lease.renew()
+
     def ensure(self, *, embedding_model: str, dimension: int | None, sparse: bool, force_recreate: bool = False) -> None:
         """Create the collection, or check that the existing one matches this configuration.
 
@@ -237,6 +298,17 @@ class Collection:
         Raises:
             StoreError: the stored model, dimension or sparse setting differs from the config.
         """
+        # Threads sharing this collection check or create it one at a time: a second thread
+        # must not take a creation under way for a half-created leftover and drop it.
+        with self._ensure_lock:
+            if force_recreate and self.engine.exists():
+                # Dropping is a write: it waits for any run writing the collection now.
+                with self.writing():
+                    self._ensure(embedding_model, dimension, sparse, force_recreate)
+            else:
+                self._ensure(embedding_model, dimension, sparse, force_recreate)
+
+    def _ensure(self, embedding_model: str, dimension: int | None, sparse: bool, force_recreate: bool) -> None:
         where = f"collection '{self.name}' at {self.engine.location}"
         if force_recreate and self.engine.exists():
             chunks = self.engine.count(_all_chunks())
@@ -376,6 +448,7 @@ class Collection:
             )
             for c in chunks
         ]
+        self.heartbeat()
         self.engine.upsert(points)
 
     def commit_source(self, source: str, file_hash: str, run_id: str, keep_other_versions: bool = False) -> int:
@@ -388,6 +461,7 @@ class Collection:
         only leftovers of this same content are removed.  Returns the number of chunks removed.
         """
         same_hash = file_hash if keep_other_versions else None
+        self.heartbeat()
         self._ensure_commit_index()
         self.engine.upsert([PointData(id=_commit_note_id(source), payload={
             KIND_KEY: COMMIT_KIND, COMMIT_SOURCE_KEY: source, RUN_KEY: run_id, COMMIT_HASH_KEY: same_hash,
@@ -456,6 +530,7 @@ class Collection:
         """Delete the points matching ``flt``; returns how many there were."""
         count = self.engine.count(flt)
         if count:
+            self.heartbeat()
             self.engine.delete(flt)
         return count
 

@@ -59,6 +59,7 @@ def _fsync_dir(folder: Path) -> None:
 
 class EdgeEngine(Engine):
     name = "edge"
+    exclusive = True
 
     def __init__(self, folder: Path, collection: str, lock_wait_s: float = _LOCK_WAIT_S) -> None:
         self.root = Path(folder)

@@ -74,6 +74,9 @@ class Engine(ABC):
     name: str = "engine"
     location: str = ""
     generation: int = 0
+    # True when one process at a time can open the store (it is locked while open),
+    # so no other process can write while this one has it open.
+    exclusive: bool = False
 
     def _wrap(self, what: str, exc: Exception) -> StoreError:
         """The StoreError a third-party failure during ``what`` becomes."""
