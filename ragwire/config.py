@@ -247,6 +247,8 @@ class VectorstoreConfig(_Section):
     optimize_after_points: int = Field(1000, ge=0)
     # Seconds the store stays open after a call, so a loop of calls opens it once.
     hold_open_s: float = Field(2.0, ge=0)
+    # Seconds any call waits for another process to let go of an embedded store's folder.
+    lock_wait_s: float = Field(10.0, ge=0)
     # Seconds a write run (ingest, delete, sync) waits for another one to finish.
     write_wait_s: float = Field(10.0, ge=0)
     # On a server engine: seconds a writer lease outlives its holder's last write.

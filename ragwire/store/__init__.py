@@ -35,7 +35,7 @@ def make_engine(vectorstore: Any) -> Engine:
             api_key=_secret(vectorstore.api_key),
             timeout=vectorstore.timeout,
         )
-    return EdgeEngine(Path(vectorstore.path), name)
+    return EdgeEngine(Path(vectorstore.path), name, lock_wait_s=getattr(vectorstore, "lock_wait_s", 10.0))
 
 
 # One Collection per collection in this process: an embedded store (or
