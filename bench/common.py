@@ -87,6 +87,33 @@ def load_queries(beir: Path, n: int) -> list[str]:
     return [texts[qid] for qid in order[:n]]
 
 
+# -- counting embedding calls ---------------------------------------------------
+
+class Counting:
+    """Stands in for the embedding model and counts the calls that really reach it."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.reset()
+
+    def reset(self) -> None:
+        self.calls = 0
+        self.texts = 0
+        self.query_calls = 0
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        self.calls += 1
+        self.texts += len(texts)
+        return self._inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Any:
+        self.query_calls += 1
+        return self._inner.embed_query(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
 # -- config -------------------------------------------------------------------
 
 HUGGINGFACE_EMBEDDINGS = {

@@ -33,31 +33,6 @@ TARGET_SECOND_RUN = 0.02
 CHILD_TAG = "CHILD "
 
 
-class Counting:
-    """Stands in for the embedding model and counts the calls that really reach it."""
-
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-        self.reset()
-
-    def reset(self) -> None:
-        self.calls = 0
-        self.texts = 0
-        self.query_calls = 0
-
-    def embed_documents(self, texts: list[str]) -> Any:
-        self.calls += 1
-        self.texts += len(texts)
-        return self._inner.embed_documents(texts)
-
-    def embed_query(self, text: str) -> Any:
-        self.query_calls += 1
-        return self._inner.embed_query(text)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
 def timed_ingest(rag: Any, docs: Path) -> tuple[dict[str, Any], float]:
     start = time.perf_counter()
     stats = rag.ingest_directory(docs)
@@ -134,7 +109,7 @@ def child_reingest(config: Path, docs: Path) -> None:
 
     def counted_get_embedding(cfg: Any) -> Any:
         t = time.perf_counter()
-        seen["model"] = Counting(real_get_embedding(cfg))
+        seen["model"] = common.Counting(real_get_embedding(cfg))
         seen["load_s"] += time.perf_counter() - t
         return seen["model"]
 
@@ -164,9 +139,9 @@ def part_resync(files: list[Path], tmp: Path, args: argparse.Namespace) -> dict[
     rag._dim()
     rag.embedding.embed_documents(["warm-up " + str(i) for i in range(8)])
     load_s = time.perf_counter() - start
-    model = Counting(rag.embedding)
+    model = common.Counting(rag.embedding)
     rag._embedding = model  # the runner reaches the model through rag.embedding, i.e. this object
-    sparse = Counting(rag.sparse_encoder)
+    sparse = common.Counting(rag.sparse_encoder)
     rag._sparse = sparse
 
     first, first_s = timed_ingest(rag, docs)

@@ -45,28 +45,6 @@ WORDS = ("sensor pump valve filter battery cable report shift operator inspectio
          "storage policy incident review budget quarter forecast training onboarding audit").split()
 
 
-class Counting:
-    """Stands in for the embedding model and counts the calls that really reach it."""
-
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-        self.calls = 0
-        self.texts = 0
-        self.query_calls = 0
-
-    def embed_documents(self, texts: list[str]) -> Any:
-        self.calls += 1
-        self.texts += len(texts)
-        return self._inner.embed_documents(texts)
-
-    def embed_query(self, text: str) -> Any:
-        self.query_calls += 1
-        return self._inner.embed_query(text)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
 # -- corpus and configs ---------------------------------------------------------------
 
 def paragraph(i: int) -> str:
@@ -118,7 +96,7 @@ def child_sync(config: Path) -> None:
 
     def counted_get_embedding(cfg: Any) -> Any:
         t = time.perf_counter()
-        seen["model"] = Counting(real_get_embedding(cfg))
+        seen["model"] = common.Counting(real_get_embedding(cfg))
         seen["load_s"] += time.perf_counter() - t
         return seen["model"]
 

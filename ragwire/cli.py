@@ -211,9 +211,7 @@ def query(question: str, config: str, top_k: int | None, filters: tuple[str, ...
                 answer = piece
         click.echo()
         if answer is not None and answer.citations:
-            click.echo("\nSources:")
-            for c in answer.citations:
-                click.echo(f"[{c.index}] {c.location}")
+            click.echo("\n" + answer.source_list())
     else:
         answer = rag.query(question, top_k=top_k, filters=parsed)
         click.echo(json.dumps(answer.to_dict(), indent=2) if as_json else answer.formatted())

@@ -128,13 +128,13 @@ class RAGWire:
         loaded; inspection calls skip it.
         """
         with self.collection.opened() as coll:
-            current = coll.meta() if check and coll.exists() else None
-            if current is not None and self._ensured != current.instance_id:
+            exists = check and coll.exists()
+            meta = coll.meta() if exists else None
+            if meta is not None and self._ensured != meta.instance_id:
                 self._ensured = None
             if check and self._ensured is None:
-                if coll.exists() or create:
+                if exists or create:
                     vs = self.config.vectorstore
-                    meta = coll.meta() if coll.exists() else None
                     identity = self.config.embeddings.identity()
                     if meta is not None and meta.embedding_model == identity:
                         # Same model as recorded: trust its dimension, so a run with nothing

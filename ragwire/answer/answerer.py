@@ -143,11 +143,9 @@ class Answerer:
     ) -> Answer:
         """:meth:`query` with the LLM call awaited (``ainvoke``); retrieval runs synchronously."""
         grounding = self._ground(question, question, top_k, filters, rerank)
-        refusal = self._refuse_early(grounding)
-        if refusal is not None:
-            return refusal
-        if self.llm is None:
-            return self._extract(grounding)
+        done = self._without_model(grounding)
+        if done is not None:
+            return done
         start = time.perf_counter()
         reply = await acall_with_retries(
             self.llm.ainvoke, self._messages(grounding), retries=self.retries, what=self._what("answer")
@@ -169,15 +167,10 @@ class Answerer:
         the refusal's explanation.  Extractive mode yields its text once.
         """
         grounding = self._ground(question, question, top_k, filters, rerank)
-        refusal = self._refuse_early(grounding)
-        if refusal is not None:
-            yield refusal.text
-            yield refusal
-            return
-        if self.llm is None:
-            answer = self._extract(grounding)
-            yield answer.text
-            yield answer
+        done = self._without_model(grounding)
+        if done is not None:
+            yield done.text
+            yield done
             return
         yield from self._stream(grounding)
 
@@ -251,16 +244,21 @@ class Answerer:
         )
 
     def _answer(self, grounding: _Grounding) -> Answer:
-        refusal = self._refuse_early(grounding)
-        if refusal is not None:
-            return refusal
-        if self.llm is None:
-            return self._extract(grounding)
+        done = self._without_model(grounding)
+        if done is not None:
+            return done
         start = time.perf_counter()
         reply = call_with_retries(
             self.llm.invoke, self._messages(grounding), retries=self.retries, what=self._what("answer")
         )
         return self._finish(grounding, _text(reply), _reported(reply), time.perf_counter() - start)
+
+    def _without_model(self, grounding: _Grounding) -> Answer | None:
+        """The answer when no LLM call is needed: an early refusal, or extractive mode; else None."""
+        refusal = self._refuse_early(grounding)
+        if refusal is not None or self.llm is not None:
+            return refusal
+        return self._extract(grounding)
 
     def _refuse_early(self, grounding: _Grounding) -> Answer | None:
         """A refusal before any model call: nothing retrieved, or nothing fits the budget."""

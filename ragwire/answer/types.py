@@ -74,13 +74,16 @@ class Answer:
         """Distinct files cited, in order of first citation."""
         return list(dict.fromkeys(c.source for c in self.citations))
 
+    def source_list(self) -> str:
+        """``Sources:`` then one ``[n] file, page or heading`` line per citation ("" without citations)."""
+        if not self.citations:
+            return ""
+        return "\n".join(["Sources:", *(f"[{c.index}] {c.location}" for c in self.citations)])
+
     def formatted(self) -> str:
         """The answer, then a numbered list of the cited sources with page or heading."""
-        if not self.citations:
-            return self.text
-        lines = [self.text, "", "Sources:"]
-        lines += [f"[{c.index}] {c.location}" for c in self.citations]
-        return "\n".join(lines)
+        sources = self.source_list()
+        return f"{self.text}\n\n{sources}" if sources else self.text
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict, for logs and API responses."""

@@ -117,8 +117,7 @@ class IngestRunner:
             states = self._store_call(self.collection.source_states, [source for _, _, source, _ in window])
             for index, path, source, file_hash in window:
                 state = states[source]
-                current = state.has_complete(file_hash) and state.settings_match(file_hash, self.settings.fingerprint)
-                if not force and current:
+                if not force and state.is_current(file_hash, self.settings.fingerprint):
                     if state.pending:
                         # Unfinished chunks of an interrupted run: never visible, now gone.
                         self._store_call(self.collection.discard_pending, source)
@@ -289,11 +288,9 @@ class IngestRunner:
                 try:
                     stats.record(self._write(head, run_id))
                 except RagwireError as exc:
-                    if isinstance(exc, StoreLockedError):
-                        # The lease lapsed and another run writes now: no later file may be written.
-                        raise _Abort(str(exc)) from exc
-                    if getattr(exc, "retryable", False):
-                        # The store stayed unreachable after retries: every later file would fail too.
+                    # The store stayed unreachable after retries, or the lease lapsed and another
+                    # run writes now: every later file would fail too, so the run stops.
+                    if isinstance(exc, StoreLockedError) or getattr(exc, "retryable", False):
                         raise _Abort(str(exc)) from exc
                     self._fail(head, f"{head.path.name}: {_one_line(exc)}", stats)
                     self._discard_quietly(head)

@@ -115,6 +115,10 @@ class SourceState:
         count = self.complete.get(file_hash, 0)
         return count > 0 and count == self.expected.get(file_hash, count)
 
+    def is_current(self, file_hash: str, fingerprint: str) -> bool:
+        """A complete version of this content, shaped by these settings, is stored: nothing to do."""
+        return self.has_complete(file_hash) and self.settings_match(file_hash, fingerprint)
+
     def settings_match(self, file_hash: str, fingerprint: str) -> bool:
         """Whether the stored version was shaped by these settings.
 

@@ -139,8 +139,7 @@ def _predict(source: Source, entry: SourceEntry, runner: IngestRunner | None, mi
         mine.failed += 1
         mine.errors.append({"file": entry.location, "error": f"cannot read ({exc})"})
         return
-    if state is not None and state.has_complete(file_hash) and state.settings_match(
-            file_hash, runner.settings.fingerprint):
+    if state is not None and state.is_current(file_hash, runner.settings.fingerprint):
         mine.skipped += 1
     else:
         mine.processed += 1
