@@ -114,6 +114,26 @@ class Counting:
         return getattr(self._inner, name)
 
 
+def count_embedding_calls(providers: Any) -> dict[str, Any]:
+    """Wrap every model ``providers.get_embedding`` builds from now on in :class:`Counting`.
+
+    Returns the dict the wrapper fills: ``model`` (the last Counting, None until a model
+    is built) and ``load_s`` (seconds spent building models).  The pipeline looks
+    ``get_embedding`` up on first use, so this must run before that.
+    """
+    seen: dict[str, Any] = {"load_s": 0.0, "model": None}
+    real_get_embedding = providers.get_embedding
+
+    def counted_get_embedding(cfg: Any) -> Any:
+        t = time.perf_counter()
+        seen["model"] = Counting(real_get_embedding(cfg))
+        seen["load_s"] += time.perf_counter() - t
+        return seen["model"]
+
+    providers.get_embedding = counted_get_embedding
+    return seen
+
+
 # -- config -------------------------------------------------------------------
 
 HUGGINGFACE_EMBEDDINGS = {

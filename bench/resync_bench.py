@@ -104,16 +104,7 @@ def child_reingest(config: Path, docs: Path) -> None:
     from ragwire import RAGWire
 
     import_s = time.perf_counter() - start
-    seen: dict[str, Any] = {"load_s": 0.0, "model": None}
-    real_get_embedding = providers.get_embedding
-
-    def counted_get_embedding(cfg: Any) -> Any:
-        t = time.perf_counter()
-        seen["model"] = common.Counting(real_get_embedding(cfg))
-        seen["load_s"] += time.perf_counter() - t
-        return seen["model"]
-
-    providers.get_embedding = counted_get_embedding  # the pipeline looks it up on first use
+    seen = common.count_embedding_calls(providers)
     stats, wall = timed_ingest(RAGWire(config), docs)
     model = seen["model"]
     print(CHILD_TAG + json.dumps({

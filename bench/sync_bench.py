@@ -91,16 +91,7 @@ def child_sync(config: Path) -> None:
     from ragwire import RAGWire
 
     import_s = time.perf_counter() - start
-    seen: dict[str, Any] = {"load_s": 0.0, "model": None}
-    real_get_embedding = providers.get_embedding
-
-    def counted_get_embedding(cfg: Any) -> Any:
-        t = time.perf_counter()
-        seen["model"] = common.Counting(real_get_embedding(cfg))
-        seen["load_s"] += time.perf_counter() - t
-        return seen["model"]
-
-    providers.get_embedding = counted_get_embedding  # the pipeline looks it up on first use
+    seen = common.count_embedding_calls(providers)
     t = time.perf_counter()
     stats = RAGWire(config).sync().to_dict()
     sync_s = time.perf_counter() - t
