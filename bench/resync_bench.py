@@ -142,6 +142,11 @@ def part_resync(files: list[Path], tmp: Path, args: argparse.Namespace) -> dict[
     second, second_s = timed_ingest(rag, docs)
     second_calls = (model.calls, model.texts, sparse.calls)
 
+    # This process keeps the store open for hold_open_s after its last call; a scheduled
+    # ingest has no such neighbour, so let go first or the child times the folder lock.
+    from ragwire.store import close_all
+
+    close_all()
     fresh, fresh_wall = run_child("--child-reingest", str(config), str(docs))
 
     target = max(files, key=lambda p: p.stat().st_size).name  # the most chunks: reuse shows
