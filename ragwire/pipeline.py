@@ -297,9 +297,8 @@ class RAGWire:
     def searcher(self):
         from .retrieval import Searcher
 
-        r = self.config.retriever
-        return Searcher(self.collection, self.embedding, self.sparse_encoder, rrf_k=r.rrf_k,
-                        fetch_k=r.fetch_k, mmr_lambda=r.mmr_lambda, retries=self.config.ingestion.retries)
+        return Searcher.from_config(self.collection, self.embedding, self.sparse_encoder, self.config.retriever,
+                                    retries=self.config.ingestion.retries)
 
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                  rerank: bool | None = None, search_type: str | None = None) -> list:

@@ -65,6 +65,13 @@ class Searcher:
         self.fetch_k = fetch_k
         self.mmr_lambda = mmr_lambda
 
+    @classmethod
+    def from_config(cls, collection: Collection, embedding: Any, sparse: Any | None, retriever: Any, *,
+                    retries: int = 2) -> Searcher:
+        """A searcher with the ``retriever:`` section's search settings."""
+        return cls(collection, embedding, sparse, rrf_k=retriever.rrf_k, fetch_k=retriever.fetch_k,
+                   mmr_lambda=retriever.mmr_lambda, retries=retries)
+
     def _embed_query(self, query: str) -> list[float]:
         """Embed the query; provider outages become a retried, then one-line, ProviderError."""
         from ..providers.retry import call_with_retries
