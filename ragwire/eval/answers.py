@@ -1,0 +1,91 @@
+"""Answer-level scoring: did ``query()`` refuse when it should, and cite an expected document when it answered."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .golden import GoldenEntry, GoldenSet
+from .metrics import MISS
+
+log = logging.getLogger("ragwire.eval")
+
+ANSWER_METRIC_NAMES: tuple[str, ...] = ("refusal_accuracy", "citation_hit_rate", "mean_confidence")
+
+
+@dataclass
+class AnswerOutcome:
+    """What ``query()`` did with one golden question.
+
+    ``cited`` holds, per citation, the expected id it matched or ``"<miss>"``;
+    ``refusal_correct`` is true when an unanswerable question was refused or an
+    answerable one was answered.  A ``query()`` that raised has ``error`` set and
+    counts as a wrong answer.
+    """
+
+    refused: bool
+    confidence: float
+    cited: list[str] = field(default_factory=list)
+    cites_expected: bool = False
+    refusal_correct: bool = False
+    error: str | None = None
+    latency_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check_answer(rag: Any, golden: GoldenSet, entry: GoldenEntry, number: int, top_k: int,
+                 retrieve_kwargs: Mapping[str, Any]) -> AnswerOutcome:
+    """Ask ``rag.query()`` the entry's question with the same top_k, filters and rerank as retrieval."""
+    kwargs: dict[str, Any] = {"top_k": top_k, "filters": retrieve_kwargs.get("filters")}
+    if "rerank" in retrieve_kwargs:
+        kwargs["rerank"] = retrieve_kwargs["rerank"]
+    start = time.perf_counter()
+    try:
+        answer = rag.query(entry.query, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - one failing question is a wrong answer, not the end of the run
+        log.warning("golden query %d: query() failed, scored as a wrong answer: %s: %s",
+                    number, type(exc).__name__, exc)
+        return AnswerOutcome(refused=False, confidence=0.0, error=f"{type(exc).__name__}: {exc}",
+                             latency_s=time.perf_counter() - start)
+    latency = time.perf_counter() - start
+    refused = bool(getattr(answer, "refused", False))
+    cited = [golden.identify(_citation_metadata(c, golden.match_field), entry.expected)
+             for c in getattr(answer, "citations", [])]
+    return AnswerOutcome(
+        refused=refused,
+        confidence=float(getattr(answer, "confidence", 0.0) or 0.0),
+        cited=cited,
+        cites_expected=any(c != MISS for c in cited),
+        refusal_correct=refused != entry.answerable,
+        latency_s=latency,
+    )
+
+
+def _citation_metadata(citation: Any, match_field: str) -> Mapping[str, Any]:
+    metadata = dict(getattr(citation, "metadata", None) or {})
+    # a citation always knows its source even when its metadata dict was trimmed
+    if match_field == "source" and "source" not in metadata:
+        metadata["source"] = getattr(citation, "source", None)
+    return metadata
+
+
+def summarize_answers(entries: Sequence[GoldenEntry], outcomes: Sequence[AnswerOutcome]) -> dict[str, float | None]:
+    """``refusal_accuracy`` over every entry; ``citation_hit_rate`` over answered answerable
+    entries; ``mean_confidence`` over answered entries.  ``None`` where nothing was counted."""
+    pairs = list(zip(entries, outcomes))
+    answered = [(e, o) for e, o in pairs if o.error is None and not o.refused]
+    answered_answerable = [o for e, o in answered if e.answerable]
+    return {
+        "refusal_accuracy": _mean([1.0 if o.refusal_correct else 0.0 for _, o in pairs]),
+        "citation_hit_rate": _mean([1.0 if o.cites_expected else 0.0 for o in answered_answerable]),
+        "mean_confidence": _mean([o.confidence for _, o in answered]),
+    }
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
