@@ -72,8 +72,13 @@ class RAGWire:
         self.config_path = Path(config_path)
         self.config: RagwireConfig = load_config(self.config_path)
         rerank = self.config.retriever.rerank
+        self._reranker = None
         if rerank is not None and rerank.enabled:
-            log.warning("retriever.rerank is set, but reranking is not available in this version; results are not reranked")
+            from .rerank import get_reranker
+
+            # Checked now, not on the first query: a missing package or API key, an unknown option.
+            # The model itself loads on first use.
+            self._reranker = get_reranker(rerank, retries=self.config.ingestion.retries)
         self._embedding = None
         self._llm = None
         self._answerer = None
@@ -312,24 +317,33 @@ class RAGWire:
             search_type: Override ``retriever.search_type`` for this call.
 
         Returns:
-            LangChain Documents, best first; ``metadata["score"]`` holds the engine's score.
+            LangChain Documents, best first; ``metadata["score"]`` holds the engine's score and,
+            when reranking ran, ``metadata["rerank_score"]`` the reranker's.
+
+        Raises:
+            ValueError: ``rerank=True`` without an enabled ``retriever.rerank`` (a ``ConfigError``).
+            ProviderError: the reranker failed (model not loadable, service unreachable after retries).
         """
         r = self.config.retriever
-        if rerank and (r.rerank is None or not r.rerank.enabled):
+        if rerank and self._reranker is None:
             raise ConfigError("retriever.rerank: rerank=True was passed but no reranker is configured")
-        if rerank:
-            raise ConfigError(
-                "retriever.rerank: reranking is not available in this version of ragwire; "
-                "pass rerank=False or remove the rerank block"
-            )
+        reranking = self._reranker is not None and rerank is not False
         k = r.top_k if top_k is None else top_k
         if not self.collection.exists():
             from .store import build_filter
 
             build_filter(filters)  # a malformed filter is an error even before the first ingest
             return []
+        # A top_k below 1 goes to the search unchanged, which refuses it.
+        fetch = r.rerank.effective_fetch_k(k) if reranking and k >= 1 else k
         with self._store():
-            return self.searcher.search(query, k=k, filters=filters, search_type=search_type or r.search_type)
+            found = self.searcher.search(query, k=fetch, filters=filters, search_type=search_type or r.search_type)
+        if not reranking:
+            return found
+        from .rerank import rerank_documents
+
+        # Scored outside the store block: a model on CPU takes a while, and no lock is needed.
+        return rerank_documents(self._reranker, query, found, k)
 
     def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
         """Dense + sparse search fused by the engine (RRF), whatever ``search_type`` says."""

@@ -1,4 +1,4 @@
-"""A threaded stub HTTP server speaking the OpenAI and Ollama wire formats on 127.0.0.1.
+"""A threaded stub HTTP server speaking the OpenAI, Ollama and Cohere rerank wire formats on 127.0.0.1.
 
 Real LangChain / SDK clients talk to it over real sockets, so their request
 building, timeouts and error handling run for real.  Embeddings are
@@ -10,6 +10,9 @@ request is recorded.
         stub.script_failures([500, 500])        # next two matching requests fail
         emb.embed_documents(["a", "b"])          # -> HTTP 500 (client raises)
         stub.requests_to("/api/embed")           # what the server saw
+
+Cohere's ``/v2/rerank`` scores each document with ``stub.rerank_score(query, document)``
+(default: the share of the query's words found in the document).
 """
 
 from __future__ import annotations
@@ -31,6 +34,14 @@ from typing import Any
 DROP = 0
 
 ChatReply = str | Callable[[dict[str, Any]], str]
+RerankScore = Callable[[str, str], float]
+
+
+def word_overlap(query: str, document: str) -> float:
+    """The share of the query's distinct words that occur in the document (0 to 1)."""
+    words = set(re.findall(r"\w+", query.lower()))
+    found = set(re.findall(r"\w+", document.lower()))
+    return len(words & found) / len(words) if words else 0.0
 
 
 def fake_embedding(text: str, dim: int) -> list[float]:
@@ -77,7 +88,8 @@ class RecordedRequest:
 
 
 class StubServer:
-    """OpenAI ``/v1/embeddings`` + ``/v1/chat/completions``; Ollama ``/api/embed`` + ``/api/chat``.
+    """OpenAI ``/v1/embeddings`` + ``/v1/chat/completions``; Ollama ``/api/embed`` + ``/api/chat``;
+    Cohere ``/v2/rerank``.
 
     Args:
         dim: size of the fake embeddings (an OpenAI ``dimensions`` field overrides it).
@@ -88,6 +100,7 @@ class StubServer:
         delay: seconds to wait before answering each request (for timeout tests).
         stream_words: stream an OpenAI reply one word per SSE event instead of in one
             event (real servers send many small pieces).
+        rerank_score: the relevance score ``/v2/rerank`` gives ``(query, document)``.
 
     The attributes of the same names can be changed while the server runs.
     """
@@ -102,6 +115,7 @@ class StubServer:
         fail_marker: str | None = None,
         delay: float = 0.0,
         stream_words: bool = False,
+        rerank_score: RerankScore = word_overlap,
     ) -> None:
         self.dim = dim
         self.chat_reply = chat_reply
@@ -110,6 +124,7 @@ class StubServer:
         self.fail_marker = fail_marker
         self.delay = delay
         self.stream_words = stream_words
+        self.rerank_score = rerank_score
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         # The most POST requests being answered at the same moment.
@@ -250,6 +265,8 @@ def _route(path: str) -> str | None:
         return "openai_embed"
     if path == "/api/chat":
         return "ollama_chat"
+    if path == "/v2/rerank":
+        return "cohere_rerank"
     return None
 
 
@@ -308,6 +325,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._ollama_embed(body)
         elif route == "openai_chat":
             self._openai_chat(body)
+        elif route == "cohere_rerank":
+            self._cohere_rerank(body)
         else:
             self._ollama_chat(body)
 
@@ -440,6 +459,29 @@ class _Handler(BaseHTTPRequestHandler):
             "application/x-ndjson", [json.dumps(first) + "\n", json.dumps(final) + "\n"]
         )
 
+    # -- rerank --------------------------------------------------------------
+
+    def _cohere_rerank(self, body: dict[str, Any]) -> None:
+        query = str(body.get("query", ""))
+        documents = [d if isinstance(d, str) else json.dumps(d) for d in body.get("documents") or []]
+        scored = [
+            {"index": i, "relevance_score": float(self.stub.rerank_score(query, doc))}
+            for i, doc in enumerate(documents)
+        ]
+        # Cohere answers best first, cut to top_n
+        scored.sort(key=lambda r: -r["relevance_score"])
+        top_n = body.get("top_n")
+        if isinstance(top_n, int):
+            scored = scored[:top_n]
+        self._send_json(
+            200,
+            {
+                "id": "rerank-stub",
+                "results": scored,
+                "meta": {"api_version": {"version": "2"}, "billed_units": {"search_units": 1}},
+            },
+        )
+
     # -- writing -------------------------------------------------------------
 
     def _send_json(self, status: int, payload: Any) -> None:
@@ -462,6 +504,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _send_error(self, status: int, message: str) -> None:
         if self.path.startswith("/api/"):
             payload: Any = {"error": message}
+        elif self.path.startswith("/v2/"):
+            payload = {"message": message}  # Cohere's error body
         else:
             kind = (
                 "rate_limit_exceeded"
