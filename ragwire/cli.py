@@ -321,6 +321,37 @@ def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool
         sys.exit(EXIT_PARTIAL)
 
 
+@main.command("eval")
+@click.argument("golden", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--top-k", "-k", type=click.IntRange(min=1), default=None,
+              help="Chunks to retrieve and score at (default: retriever.top_k).")
+@click.option("--compare-rerank", is_flag=True, help="Run twice, without and with the configured reranker, and compare.")
+@click.option("--answers", is_flag=True, help="Also score query(): refusals, citations, confidence.")
+@click.option("--search-type", type=click.Choice(["similarity", "mmr", "hybrid", "keyword"]), default=None,
+              help="Override retriever.search_type.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
+@handle_errors
+def eval_command(golden: Path, config: str, top_k: int | None, compare_rerank: bool, answers: bool,
+                 search_type: str | None, as_json: bool) -> None:
+    """Score retrieval against the golden set GOLDEN.  Exits 1 only when the run fails, never for low scores."""
+    from .eval import GoldenSet, evaluate, sweep
+
+    golden_set = GoldenSet.from_file(golden)  # before loading the model: a typo in it should fail at once
+    rag = _open(config)
+    k = top_k or rag.config.retriever.top_k
+    options: dict[str, Any] = {"search_type": search_type} if search_type else {}
+    if compare_rerank:
+        rerank = rag.config.retriever.rerank
+        if rerank is None or not rerank.enabled:
+            _fail(f"--compare-rerank needs a reranker: add a retriever.rerank block to {config} (see docs/retrieval.md)")
+        result: Any = sweep(rag, golden_set, {"no rerank": {**options, "rerank": False},
+                                              "reranked": {**options, "rerank": True}}, top_k=k, answers=answers)
+    else:
+        result = evaluate(rag, golden_set, top_k=k, label=str(golden), answers=answers, **options)
+    click.echo(json.dumps(result.to_dict(), indent=2, default=str) if as_json else result.to_table())
+
+
 @main.group()
 def model() -> None:
     """Prepare local embedding models."""

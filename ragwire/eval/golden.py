@@ -128,8 +128,9 @@ class GoldenSet:
                 data = yaml.safe_load(text)
             except yaml.YAMLError as exc:
                 mark = getattr(exc, "problem_mark", None)
+                problem = getattr(exc, "problem", None)
                 at = f" (line {mark.line + 1})" if mark is not None else ""
-                raise ValueError(f"{where}: not valid YAML{at}") from exc
+                raise ValueError(f"{where}: not valid YAML{': ' + problem if problem else ''}{at}") from exc
         return cls._parse(data, where)
 
     @classmethod
