@@ -161,7 +161,7 @@ def latency(rag: Any, queries: list[str], vectors: list[tuple[Any, Any]], k: int
     engine, ids = [], []
     for dense, sparse in vectors:
         start = time.perf_counter()
-        hits = coll.search(dense=dense, sparse=sparse, limit=k, rrf_k=r.rrf_k, prefetch_limit=max(r.fetch_k, k))
+        hits = coll.search(dense=dense, sparse=sparse, limit=k, fusion=r.hybrid_fusion().at_least(k))
         engine.append(time.perf_counter() - start)
         ids.append([h.id for h in hits])
     ms = lambda xs, q: 1000 * common.percentile(xs, q)  # noqa: E731

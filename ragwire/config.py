@@ -10,7 +10,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -29,6 +29,9 @@ from pydantic_core import PydanticCustomError
 
 from ragwire.errors import ConfigError
 from ragwire.loaders.formats import SUPPORTED_EXTENSIONS
+
+if TYPE_CHECKING:
+    from ragwire.store.engine import Fusion
 
 DEFAULT_EXTENSIONS = [".pdf", ".docx", ".xlsx", ".pptx", ".txt", ".md", ".markdown", ".html", ".htm", ".csv"]
 
@@ -353,10 +356,37 @@ class RetrieverConfig(_Section):
     search_type: Literal["similarity", "mmr", "hybrid", "keyword"] = "hybrid"
     top_k: int = Field(5, ge=1)
     auto_filter: bool = False
+    # mmr: candidates MMR picks from; hybrid: each branch's candidates unless set below
     fetch_k: int = Field(20, ge=1)
     mmr_lambda: float = Field(0.5, ge=0, le=1)
+    fusion: Literal["rrf", "dbsf"] = "rrf"
     rrf_k: int = Field(60, ge=1)
+    dense_prefetch: int | None = Field(None, ge=1)
+    sparse_prefetch: int | None = Field(None, ge=1)
+    dense_weight: float = Field(1.0, ge=0)
+    sparse_weight: float = Field(1.0, ge=0)
     rerank: RerankConfig | None = None
+
+    @model_validator(mode="after")
+    def _weights_need_rrf(self) -> RetrieverConfig:
+        if self.fusion == "dbsf" and (self.dense_weight, self.sparse_weight) != (1.0, 1.0):
+            # the engines take branch weights for RRF only; ignoring them would mislead
+            raise PydanticCustomError(
+                "weights_need_rrf",
+                "dense_weight and sparse_weight apply to fusion: rrf only (the engine's dbsf takes no weights)",
+            )
+        if self.dense_weight == 0 and self.sparse_weight == 0:
+            raise PydanticCustomError("weights_zero", "dense_weight and sparse_weight cannot both be 0")
+        return self
+
+    def hybrid_fusion(self) -> Fusion:
+        """The engine-side fusion these settings describe."""
+        from .store.engine import Fusion
+
+        weights = None if (self.dense_weight, self.sparse_weight) == (1.0, 1.0) else (
+            self.dense_weight, self.sparse_weight)
+        return Fusion(self.fusion, self.rrf_k, self.dense_prefetch or self.fetch_k,
+                      self.sparse_prefetch or self.fetch_k, weights)
 
 
 class LocalSource(_Section):

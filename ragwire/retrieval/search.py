@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any, Mapping
 
 from langchain_core.documents import Document
 
 from ..errors import ConfigError
-from ..store import Collection, Filter, Record, build_filter
+from ..store import Collection, Filter, Fusion, Record, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind, visible
 
 SEARCH_TYPES = ("similarity", "mmr", "hybrid", "keyword")
@@ -55,13 +56,14 @@ def mmr_select(query: list[float], candidates: list[Record], k: int, lambda_mult
 class Searcher:
     """Embeds queries and runs one of the search strategies against a collection."""
 
-    def __init__(self, collection: Collection, embedding: Any, sparse: Any | None, *, rrf_k: int = 60,
-                 fetch_k: int = 20, mmr_lambda: float = 0.5, retries: int = 2) -> None:
+    def __init__(self, collection: Collection, embedding: Any, sparse: Any | None, *,
+                 fusion: Fusion | None = None, fetch_k: int = 20, mmr_lambda: float = 0.5,
+                 retries: int = 2) -> None:
         self.collection = collection
         self.embedding = embedding
         self.retries = retries
         self.sparse = sparse
-        self.rrf_k = rrf_k
+        self.fusion = fusion or Fusion(dense_limit=fetch_k, sparse_limit=fetch_k)
         self.fetch_k = fetch_k
         self.mmr_lambda = mmr_lambda
 
@@ -69,7 +71,7 @@ class Searcher:
     def from_config(cls, collection: Collection, embedding: Any, sparse: Any | None, retriever: Any, *,
                     retries: int = 2) -> Searcher:
         """A searcher with the ``retriever:`` section's search settings."""
-        return cls(collection, embedding, sparse, rrf_k=retriever.rrf_k, fetch_k=retriever.fetch_k,
+        return cls(collection, embedding, sparse, fusion=retriever.hybrid_fusion(), fetch_k=retriever.fetch_k,
                    mmr_lambda=retriever.mmr_lambda, retries=retries)
 
     def _embed_query(self, query: str) -> list[float]:
@@ -146,9 +148,11 @@ class Searcher:
                 records = self.collection.search(sparse=sparse, flt=flt, limit=k)
             elif search_type == "hybrid":
                 sparse = tuple(self._need_sparse("hybrid").embed_query(query))
+                fusion = self.fusion
+                if fetch_k is not None:  # a per-call fetch_k sizes both branches
+                    fusion = replace(fusion, dense_limit=fetch_k, sparse_limit=fetch_k)
                 records = self.collection.search(
-                    dense=self._embed_query(query), sparse=sparse, flt=flt, limit=k,
-                    rrf_k=self.rrf_k, prefetch_limit=max(fetch_k or self.fetch_k, k),
+                    dense=self._embed_query(query), sparse=sparse, flt=flt, limit=k, fusion=fusion.at_least(k),
                 )
             else:
                 dense = self._embed_query(query)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
 from ..logs import get_logger
-from .engine import DENSE, SPARSE, Engine, PointData, Record, guarded, one_line
+from .engine import DENSE, SPARSE, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
 from .lock import StoreLock
 
@@ -396,19 +396,24 @@ class EdgeEngine(Engine):
         return [self._record(r, with_vectors) for r in records]
 
     @guarded("search")
-    def search(self, *, dense=None, sparse=None, flt=None, limit=5, rrf_k=60,
-               prefetch_limit=None, with_vectors=False):
+    def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, with_vectors=False):
         q = _edge()
         native_filter = self._filter(flt)
         if dense is not None and sparse is not None:
-            depth = max(prefetch_limit or 0, limit)
+            fusion = (fusion or Fusion()).at_least(limit)
+            if fusion.method == "dbsf":
+                fuse = q.Fusion.Dbsf()
+            else:
+                fuse = q.Fusion.Rrf(k=fusion.k, weights=list(fusion.weights) if fusion.weights else None)
             request = q.QueryRequest(
                 limit=limit,
                 prefetches=[
-                    q.Prefetch(limit=depth, query=q.Query.Nearest(list(dense), using=DENSE), filter=native_filter),
-                    q.Prefetch(limit=depth, query=q.Query.Nearest(self._sparse(sparse), using=SPARSE), filter=native_filter),
+                    q.Prefetch(limit=fusion.dense_limit, query=q.Query.Nearest(list(dense), using=DENSE),
+                               filter=native_filter),
+                    q.Prefetch(limit=fusion.sparse_limit, query=q.Query.Nearest(self._sparse(sparse), using=SPARSE),
+                               filter=native_filter),
                 ],
-                query=q.Fusion.Rrf(k=rrf_k),
+                query=fuse,
                 filter=native_filter,
                 with_payload=True,
                 with_vector=with_vectors,

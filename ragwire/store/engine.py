@@ -55,6 +55,28 @@ class PointData:
     sparse: tuple[list[int], list[float]] | None = None
 
 
+@dataclass(frozen=True)
+class Fusion:
+    """How a hybrid search fuses its dense and sparse branches.
+
+    ``method`` is ``rrf`` (reciprocal rank fusion: each branch adds
+    ``weight / (k + rank)``) or ``dbsf`` (distribution-based score fusion: each
+    branch's scores are scaled by their mean ± 3 standard deviations, then summed).
+    ``dense_limit`` and ``sparse_limit`` are how many candidates each branch
+    contributes; ``weights`` (dense, sparse) apply to ``rrf`` only.
+    """
+
+    method: str = "rrf"
+    k: int = 60
+    dense_limit: int = 20
+    sparse_limit: int = 20
+    weights: tuple[float, float] | None = None
+
+    def at_least(self, limit: int) -> Fusion:
+        """The same fusion with each branch fetching at least ``limit`` candidates."""
+        return Fusion(self.method, self.k, max(self.dense_limit, limit), max(self.sparse_limit, limit), self.weights)
+
+
 @dataclass
 class Record:
     id: str
@@ -139,11 +161,10 @@ class Engine(ABC):
         sparse: tuple[list[int], list[float]] | None = None,
         flt: Filter | None = None,
         limit: int = 5,
-        rrf_k: int = 60,
-        prefetch_limit: int | None = None,
+        fusion: Fusion | None = None,
         with_vectors: bool = False,
     ) -> list[Record]:
-        """Nearest points by ``dense`` or ``sparse``; both given → the engine fuses them with RRF."""
+        """Nearest points by ``dense`` or ``sparse``; both given → the engine fuses them by ``fusion``."""
 
     @abstractmethod
     def facet(self, key: str, limit: int, flt: Filter | None = None) -> list[tuple[Any, int]]: ...

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
-from .engine import DENSE, SPARSE, Engine, PointData, Record, guarded, one_line
+from .engine import DENSE, SPARSE, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
 
 
@@ -260,20 +260,22 @@ class ServerEngine(Engine):
         return [self._record(r, with_vectors) for r in records]
 
     @guarded("query")
-    def search(self, *, dense=None, sparse=None, flt=None, limit=5, rrf_k=60,
-               prefetch_limit=None, with_vectors=False):
+    def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, with_vectors=False):
         m = _models()
         native_filter = self._filter(flt)
         kwargs: dict[str, Any] = dict(limit=limit, query_filter=native_filter,
                                       with_payload=True, with_vectors=with_vectors)
         if dense is not None and sparse is not None:
-            depth = max(prefetch_limit or 0, limit)
+            fusion = (fusion or Fusion()).at_least(limit)
             kwargs["prefetch"] = [
-                m.Prefetch(query=list(dense), using=DENSE, limit=depth, filter=native_filter),
+                m.Prefetch(query=list(dense), using=DENSE, limit=fusion.dense_limit, filter=native_filter),
                 m.Prefetch(query=m.SparseVector(indices=list(sparse[0]), values=list(sparse[1])),
-                           using=SPARSE, limit=depth, filter=native_filter),
+                           using=SPARSE, limit=fusion.sparse_limit, filter=native_filter),
             ]
-            kwargs["query"] = m.RrfQuery(rrf=m.Rrf(k=rrf_k))
+            if fusion.method == "dbsf":
+                kwargs["query"] = m.FusionQuery(fusion=m.Fusion.DBSF)
+            else:
+                kwargs["query"] = m.RrfQuery(rrf=m.Rrf(k=fusion.k, weights=list(fusion.weights) if fusion.weights else None))
         elif dense is not None:
             kwargs.update(query=list(dense), using=DENSE)
         elif sparse is not None:

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from ragwire.errors import StoreError, StoreLockedError
-from ragwire.store import ChunkRecord, Collection, EdgeEngine, ServerEngine, build_filter, chunk_point_id
+from ragwire.store import ChunkRecord, Collection, EdgeEngine, Fusion, ServerEngine, build_filter, chunk_point_id
 
 DIM = 8
 
@@ -227,3 +227,41 @@ def test_pipelines_on_one_folder_share_one_open_store(tmp_path):
 
     config = SimpleNamespace(collection_name="c", resolved_engine="edge", path=tmp_path, hold_open_s=1.0)
     assert open_collection(config) is open_collection(config)
+
+
+# Three chunks the dense and the sparse branch rank differently: dense prefers the first,
+# BM25 finds only the third (the only one with the word "zebra").
+_DISAGREE = ["alpha beta gamma", "delta epsilon", "zebra crossing"]
+
+
+def _disagreeing_search(collection, bm25, fusion):
+    ingest(collection, bm25, "/d/z.txt", "hz", _DISAGREE)
+    return collection.search(dense=fake_dense(_DISAGREE[0]), sparse=sparse_of(bm25, "zebra", True), limit=3,
+                              fusion=fusion)
+
+
+def test_rrf_weights_let_one_branch_decide_the_order(collection, bm25):
+    # a small k makes ranks count, so the weights decide between the two branches' favourites
+    dense_led = _disagreeing_search(collection, bm25, Fusion(k=1, weights=(1.0, 0.1)))
+    assert dense_led[0].payload["page_content"] == _DISAGREE[0]
+    sparse_led = collection.search(dense=fake_dense(_DISAGREE[0]), sparse=sparse_of(bm25, "zebra", True), limit=3,
+                                   fusion=Fusion(k=1, weights=(0.1, 1.0)))
+    assert sparse_led[0].payload["page_content"] == _DISAGREE[2]
+
+
+def test_dbsf_fuses_scaled_scores_not_ranks(collection, bm25):
+    hits = _disagreeing_search(collection, bm25, Fusion(method="dbsf"))
+    rrf = collection.search(dense=fake_dense(_DISAGREE[0]), sparse=sparse_of(bm25, "zebra", True), limit=3)
+    # RRF with k=60 stays near 2/61; each DBSF branch contributes up to 1.
+    assert max(h.score for h in rrf) < 2 / 60
+    assert max(h.score for h in hits) > 0.1
+    assert {h.payload["page_content"] for h in hits} >= {_DISAGREE[0], _DISAGREE[2]}
+
+
+def test_branch_prefetch_limits_bound_the_candidates(collection, bm25):
+    texts = [f"common word number {i}" for i in range(8)]
+    ingest(collection, bm25, "/d/many.txt", "hm", texts)
+    query = (fake_dense(texts[0]), sparse_of(bm25, "common word", True))
+    narrow = collection.search(dense=query[0], sparse=query[1], limit=1, fusion=Fusion(dense_limit=1, sparse_limit=1))
+    wide = collection.search(dense=query[0], sparse=query[1], limit=8, fusion=Fusion(dense_limit=8, sparse_limit=8))
+    assert len(narrow) == 1 and len(wide) == 8
