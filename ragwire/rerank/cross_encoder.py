@@ -104,13 +104,15 @@ class CrossEncoderReranker:
             pass
         name = self.model_name
         folder = Path(name).expanduser()
-        if name.startswith(("/", "./", "../", "~")) and not folder.is_dir():
+        # Hub names look like relative paths ("BAAI/bge-reranker-base"): only explicit paths are folders,
+        # as for embeddings.model_name.
+        local = name.startswith(("./", "../", "~")) or folder.is_absolute()
+        if local and not folder.is_dir():
             raise ProviderError(f"{SECTION}.model: folder {name!r} does not exist")
-        source = str(folder) if folder.is_dir() else name
         try:
-            model = CrossEncoder(source, device=self.device, **self.model_options)
+            model = CrossEncoder(str(folder) if local else name, device=self.device, **self.model_options)
         except OSError as exc:
-            if folder.is_dir():
+            if local:
                 raise ProviderError(
                     f"{SECTION}.model: could not load a cross-encoder from {name!r}: {_one_line(exc)}"
                 ) from exc
