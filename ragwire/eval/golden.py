@@ -64,7 +64,8 @@ class GoldenSet:
     def __post_init__(self) -> None:
         if self.match_mode not in MATCH_MODES:
             hint = _did_you_mean(str(self.match_mode), MATCH_MODES)
-            raise ValueError(self._where(f"match_mode: {self.match_mode!r} is not one of {', '.join(MATCH_MODES)}{hint}"))
+            modes = ", ".join(MATCH_MODES)
+            raise ValueError(self._where(f"match_mode: {self.match_mode!r} is not one of {modes}{hint}"))
         if not isinstance(self.match_field, str) or not self.match_field.strip():
             raise ValueError(self._where("match_field: must be a non-empty metadata field name"))
         object.__setattr__(self, "entries", tuple(self.entries))

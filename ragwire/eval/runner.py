@@ -13,7 +13,7 @@ from .metrics import MISS, mean_metrics, score_query
 from .results import EvalResult, QueryResult, SweepResult
 
 if TYPE_CHECKING:
-    from ..pipeline import RAGWire
+    from ragwire import RAGWire
 
 # The spec names this logger; every module of ragwire.eval reports through it.
 log = logging.getLogger("ragwire.eval")

@@ -22,6 +22,9 @@ from ..conftest import EXAMPLES, REPO
 from .helpers import write_config
 
 EXAMPLE_QUERIES = yaml.safe_load((REPO / "golden.example.yaml").read_text(encoding="utf-8"))["queries"]
+# a filter on a field no chunk has: retrieve() and query() both raise ConfigError
+BAD_FILTER = {"query": "What does error E-4711 mean?", "expected": ["troubleshooting.txt"],
+              "filters": {"no_such_field": "x"}}
 UNANSWERABLE = {"query": "What will the weather be like in Paris tomorrow?", "answerable": False}
 
 
@@ -74,7 +77,7 @@ def test_a_document_never_retrieved_is_a_failure_with_what_came_instead(rag):
 
 
 def test_a_query_that_raises_scores_zero_and_the_run_continues(rag, caplog):
-    bad = {"query": "What does error E-4711 mean?", "expected": ["troubleshooting.txt"], "filters": {"no_such_field": "x"}}
+    bad = BAD_FILTER
     golden = GoldenSet.from_data([bad, EXAMPLE_QUERIES[2]])
     with caplog.at_level(logging.WARNING, logger="ragwire.eval"):
         result = evaluate(rag, golden)
@@ -128,7 +131,7 @@ def test_answers_score_refusals_citations_and_confidence_with_the_extractive_ans
 
 
 def test_a_failing_answer_counts_as_wrong(rag):
-    bad = {"query": "What does error E-4711 mean?", "expected": ["troubleshooting.txt"], "filters": {"no_such_field": "x"}}
+    bad = BAD_FILTER
     golden = GoldenSet.from_data([bad, EXAMPLE_QUERIES[2], UNANSWERABLE])
     result = evaluate(rag, golden, answers=True)
 
