@@ -224,3 +224,25 @@ def test_cli_compare_rerank_without_a_reranker_says_what_to_add(store, tmp_path)
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1
     assert "--compare-rerank needs a reranker: add a retriever.rerank block" in result.stderr
+
+
+def test_cli_compare_rerank_prints_both_runs_side_by_side(store, tmp_path):
+    from tests.stubs import StubServer
+
+    golden = _write_golden(tmp_path, {"queries": EXAMPLE_QUERIES})
+    with StubServer() as stub:
+        rerank = {"provider": "cohere", "api_key": "test-key", "base_url": stub.url}
+        config = write_config(tmp_path / "reranked", vectorstore={"path": str(store.parent / "store")},
+                              retriever={"rerank": rerank})
+        result = CliRunner().invoke(main, ["eval", str(golden), "-c", str(config), "--compare-rerank"])
+        as_json = CliRunner().invoke(main, ["eval", str(golden), "-c", str(config), "--compare-rerank", "--json"])
+        reranked_calls = len(stub.requests_to("/v2/rerank"))
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["metric", "no", "rerank", "reranked"]
+    assert lines[-1].startswith("best: ")
+    data = json.loads(as_json.stdout)
+    assert data["baseline"] == "no rerank"
+    assert data["results"]["reranked"]["settings"] == {"rerank": True}
+    assert reranked_calls == 2 * len(EXAMPLE_QUERIES)  # only the reranked runs called the reranker
