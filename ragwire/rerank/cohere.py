@@ -1,6 +1,6 @@
 """``provider: cohere``: Cohere's hosted rerank endpoint (``/v2/rerank``) through the ``cohere`` SDK.
 
-The SDK's own retries are off; ragwire's retry policy (``providers.retry``)
+The SDK's own retries are off (per request); ragwire's retry policy (``providers.retry``)
 retries 5xx answers, rate limits, timeouts and refused connections.  The score
 reported is Cohere's ``relevance_score``, between 0 and 1.
 """
@@ -101,7 +101,8 @@ class CohereReranker:
             extra["max_tokens_per_doc"] = self.max_tokens_per_doc
         try:
             return self._get_client().rerank(
-                model=self.model, query=query, documents=documents, top_n=len(documents), **extra
+                model=self.model, query=query, documents=documents, top_n=len(documents),
+                request_options={"max_retries": 0}, **extra,
             )
         except ApiError as exc:
             raise self._http_error(exc) from exc
@@ -125,10 +126,7 @@ class CohereReranker:
             if self._client is None:
                 import cohere
 
-                self._client = cohere.ClientV2(
-                    api_key=self._api_key, base_url=self.url, timeout=self.timeout, max_retries=0,
-                    log_warning_experimental_features=False,
-                )
+                self._client = cohere.ClientV2(api_key=self._api_key, base_url=self.url, timeout=self.timeout)
             return self._client
 
 
