@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,6 +73,7 @@ class EvalResult:
     metrics: dict[str, float]
     answer_metrics: dict[str, float | None] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
+    match_mode: str = "basename"
 
     @property
     def failures(self) -> list[QueryResult]:
@@ -109,7 +111,9 @@ class EvalResult:
         if self.failures:
             lines.append(f"failures ({len(self.failures)}, nothing expected retrieved):")
             for q in self.failures:
-                got = ", ".join(dict.fromkeys(q.sources)) or "nothing"
+                # file names are what a basename golden set lists; other modes need the whole value
+                shown = [os.path.basename(s) if self.match_mode == "basename" else s for s in q.sources]
+                got = ", ".join(dict.fromkeys(shown)) or "nothing"
                 lines.append(f"  - {_short(q.query)}")
                 lines.append(f"    expected {', '.join(q.expected)}; got {got}")
         if self.errors:

@@ -79,6 +79,7 @@ def evaluate(rag: RAGWire, golden: GoldenSet, top_k: int = 5, label: str = "defa
         metrics=mean_metrics(scored),
         answer_metrics=summarize_answers(golden.entries, outcomes) if answers else {},
         settings=dict(retrieve_kwargs),
+        match_mode=golden.match_mode,
     )
     log.info("%s: %d queries, recall %.3f, mrr %.3f, %d failures, %d errors", label, len(per_query),
              result.metrics["recall"], result.metrics["mrr"], len(result.failures), len(result.errors))
