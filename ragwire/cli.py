@@ -219,6 +219,20 @@ def query(question: str, config: str, top_k: int | None, filters: tuple[str, ...
         sys.exit(EXIT_REFUSED)
 
 
+def score_text(meta: dict[str, Any]) -> str:
+    """A score a person can read: fused scores as a share of the best possible one."""
+    score = float(meta.get("score", 0.0))
+    kind = meta.get("score_type")
+    if "rerank_score" in meta:
+        return f"rerank={float(meta['rerank_score']):.3f}"
+    if kind in ("rrf", "dbsf") and meta.get("score_max"):
+        # an RRF 0.03 can be a perfect hit; the share says how close to "first in both lists"
+        return f"fused {score / float(meta['score_max']):.0%} ({kind}={score:.4f})"
+    if kind:
+        return f"{kind}={score:.3f}"
+    return f"score={score:.4f}"
+
+
 @main.command()
 @click.argument("query")
 @click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
@@ -252,7 +266,7 @@ def retrieve(query: str, config: str, top_k: int | None, filters: tuple[str, ...
             where += f" › {meta['heading_path']}"
         if meta.get("page_number"):
             where += f" (page {meta['page_number']})"
-        click.echo(f"{rank}. {where}  score={meta.get('score', 0):.4f}")
+        click.echo(f"{rank}. {where}  {score_text(meta)}")
         snippet = " ".join(doc.page_content.split())
         click.echo(f"   {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
 

@@ -20,12 +20,31 @@ _FIELD_PAGE = 1000
 _FIELD_SCAN_LIMIT = 50_000
 
 
-def to_document(record: Record) -> Document:
+def to_document(record: Record, score_type: str | None = None, score_max: float | None = None) -> Document:
     payload = record.payload
     metadata = dict(payload.get("metadata", {}))
     if record.score is not None:
         metadata["score"] = float(record.score)
+        if score_type:
+            metadata["score_type"] = score_type
+        if score_max is not None:
+            metadata["score_max"] = score_max
     return Document(page_content=payload.get("page_content", ""), metadata=metadata, id=record.id)
+
+
+# What ``metadata["score"]`` is, per search type: a reader (or an agent) cannot tell an
+# RRF 0.03 from a weak cosine 0.03 otherwise.
+SCORE_TYPES = {"similarity": "cosine", "mmr": "cosine", "keyword": "bm25"}
+
+
+def fusion_score_max(fusion: Fusion) -> float:
+    """The best score a hybrid hit can get: first in both branches."""
+    if fusion.method == "dbsf":
+        return 2.0
+    weights = fusion.weights or (1.0, 1.0)
+    # Both engines score a hit at rank r (from 1) in a branch of weight w as
+    # 1 / (k - 1 + r / w): plain RRF's 1 / (k + r - 1) when w is 1.
+    return sum(1 / (fusion.k - 1 + 1 / w) for w in weights if w > 0)
 
 
 def _cosine(a: list[float], b: list[float]) -> float:
@@ -163,4 +182,6 @@ class Searcher:
                 records = mmr_select(dense, candidates, k, lam)
                 for rec in records:
                     rec.dense = rec.sparse = None
-        return [to_document(r) for r in records]
+        if search_type == "hybrid":
+            return [to_document(r, fusion.method, fusion_score_max(fusion)) for r in records]
+        return [to_document(r, SCORE_TYPES[search_type]) for r in records]
