@@ -77,7 +77,7 @@ def write_config(store: Path, overrides: list[str]) -> Path:
     import yaml
 
     data = yaml.safe_load((REPO / "config.yaml.example").read_text(encoding="utf-8"))
-    data["vectorstore"]["path"] = str(store)
+    data["vectorstore"]["path"] = str(store.resolve())  # the config lives in a temp folder
     data["vectorstore"]["collection_name"] = "scifact"
     data.setdefault("logging", {})["level"] = "WARNING"
     for item in overrides:

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from langchain_core.documents import Document
 
 from ..errors import ConfigError
-from ..store import Collection, Filter, Fusion, Record, build_filter
+from ..store import Collection, DenseParams, Filter, Fusion, Record, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind, visible
 
 SEARCH_TYPES = ("similarity", "mmr", "hybrid", "keyword")
@@ -76,13 +76,14 @@ class Searcher:
     """Embeds queries and runs one of the search strategies against a collection."""
 
     def __init__(self, collection: Collection, embedding: Any, sparse: Any | None, *,
-                 fusion: Fusion | None = None, fetch_k: int = 20, mmr_lambda: float = 0.5,
-                 retries: int = 2) -> None:
+                 fusion: Fusion | None = None, dense_params: DenseParams | None = None, fetch_k: int = 20,
+                 mmr_lambda: float = 0.5, retries: int = 2) -> None:
         self.collection = collection
         self.embedding = embedding
         self.retries = retries
         self.sparse = sparse
         self.fusion = fusion or Fusion(dense_limit=fetch_k, sparse_limit=fetch_k)
+        self.dense_params = dense_params
         self.fetch_k = fetch_k
         self.mmr_lambda = mmr_lambda
 
@@ -90,7 +91,8 @@ class Searcher:
     def from_config(cls, collection: Collection, embedding: Any, sparse: Any | None, retriever: Any, *,
                     retries: int = 2) -> Searcher:
         """A searcher with the ``retriever:`` section's search settings."""
-        return cls(collection, embedding, sparse, fusion=retriever.hybrid_fusion(), fetch_k=retriever.fetch_k,
+        return cls(collection, embedding, sparse, fusion=retriever.hybrid_fusion(),
+                   dense_params=retriever.dense_params(), fetch_k=retriever.fetch_k,
                    mmr_lambda=retriever.mmr_lambda, retries=retries)
 
     def _embed_query(self, query: str) -> list[float]:
@@ -161,7 +163,8 @@ class Searcher:
         with self.collection.opened():
             flt = self._build_filter(filters)
             if search_type == "similarity":
-                records = self.collection.search(dense=self._embed_query(query), flt=flt, limit=k)
+                records = self.collection.search(dense=self._embed_query(query), flt=flt, limit=k,
+                                                 dense_params=self.dense_params)
             elif search_type == "keyword":
                 sparse = tuple(self._need_sparse("keyword").embed_query(query))
                 records = self.collection.search(sparse=sparse, flt=flt, limit=k)
@@ -172,11 +175,13 @@ class Searcher:
                     fusion = replace(fusion, dense_limit=fetch_k, sparse_limit=fetch_k)
                 records = self.collection.search(
                     dense=self._embed_query(query), sparse=sparse, flt=flt, limit=k, fusion=fusion.at_least(k),
+                    dense_params=self.dense_params,
                 )
             else:
                 dense = self._embed_query(query)
                 candidates = self.collection.search(
-                    dense=dense, flt=flt, limit=max(fetch_k or self.fetch_k, k), with_vectors=True
+                    dense=dense, flt=flt, limit=max(fetch_k or self.fetch_k, k), with_vectors=True,
+                    dense_params=self.dense_params,
                 )
                 lam = self.mmr_lambda if lambda_mult is None else lambda_mult
                 records = mmr_select(dense, candidates, k, lam)

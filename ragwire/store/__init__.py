@@ -11,7 +11,7 @@ from ..errors import StoreError
 from ..logs import get_logger
 from .collection import ChunkRecord, Collection, CollectionMeta, SourceState, chunk_point_id
 from .edge import EdgeEngine
-from .engine import Engine, Fusion, PointData, Record
+from .engine import DenseParams, Engine, Fusion, PointData, Record
 from .filters import Filter, build_filter
 from .server import ServerEngine
 
@@ -99,6 +99,7 @@ __all__ = [
     "Collection",
     "CollectionMeta",
     "EdgeEngine",
+    "DenseParams",
     "Engine",
     "Fusion",
     "Filter",

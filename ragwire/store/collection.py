@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from ..errors import StoreError, StoreLockedError
 from ..logs import get_logger
-from .engine import Engine, Fusion, PointData, Record
+from .engine import DenseParams, Engine, Fusion, PointData, Record
 from .filters import (
     CI_KEY,
     KIND_KEY,
@@ -634,12 +634,13 @@ class Collection:
         return self.engine.count(self.reader_filter(flt))
 
     def search(self, *, dense=None, sparse=None, flt: Filter | None = None, limit: int = 5,
-               fusion: Fusion | None = None, with_vectors: bool = False) -> list[Record]:
+               fusion: Fusion | None = None, dense_params: DenseParams | None = None,
+               with_vectors: bool = False) -> list[Record]:
         # RRF gives exact ties; engines break them arbitrarily.  Fetch a few extra and
         # order ties by id, so the same query on the same data returns the same list.
         records = self.engine.search(
             dense=dense, sparse=sparse, flt=self.reader_filter(flt), limit=limit + _TIE_MARGIN, fusion=fusion,
-            with_vectors=with_vectors,
+            dense_params=dense_params, with_vectors=with_vectors,
         )
         records.sort(key=lambda r: (-(r.score or 0.0), r.id))
         return records[:limit]

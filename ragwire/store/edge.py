@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
 from ..logs import get_logger
-from .engine import DENSE, SPARSE, Engine, Fusion, PointData, Record, guarded, one_line
+from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
 from .lock import StoreLock
 
@@ -396,9 +396,11 @@ class EdgeEngine(Engine):
         return [self._record(r, with_vectors) for r in records]
 
     @guarded("search")
-    def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, with_vectors=False):
+    def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, dense_params=None,
+               with_vectors=False):
         q = _edge()
         native_filter = self._filter(flt)
+        params = _edge_params(dense_params)
         if dense is not None and sparse is not None:
             fusion = (fusion or Fusion()).at_least(limit)
             if fusion.method == "dbsf":
@@ -409,7 +411,7 @@ class EdgeEngine(Engine):
                 limit=limit,
                 prefetches=[
                     q.Prefetch(limit=fusion.dense_limit, query=q.Query.Nearest(list(dense), using=DENSE),
-                               filter=native_filter),
+                               filter=native_filter, params=params),
                     q.Prefetch(limit=fusion.sparse_limit, query=q.Query.Nearest(self._sparse(sparse), using=SPARSE),
                                filter=native_filter),
                 ],
@@ -420,7 +422,7 @@ class EdgeEngine(Engine):
             )
         elif dense is not None:
             request = q.QueryRequest(
-                limit=limit, query=q.Query.Nearest(list(dense), using=DENSE),
+                limit=limit, query=q.Query.Nearest(list(dense), using=DENSE), params=params,
                 filter=native_filter, with_payload=True, with_vector=with_vectors,
             )
         elif sparse is not None:
@@ -457,3 +459,9 @@ class EdgeEngine(Engine):
     def optimize(self) -> bool:
         self._dirty = True
         return bool(self.shard.optimize())
+
+
+def _edge_params(dense: DenseParams | None) -> Any:
+    if dense is None or (dense.hnsw_ef is None and not dense.exact):
+        return None
+    return _edge().SearchParams(hnsw_ef=dense.hnsw_ef, exact=dense.exact)

@@ -77,6 +77,14 @@ class Fusion:
         return Fusion(self.method, self.k, max(self.dense_limit, limit), max(self.sparse_limit, limit), self.weights)
 
 
+@dataclass(frozen=True)
+class DenseParams:
+    """How hard the dense (HNSW) search looks: ``hnsw_ef`` candidates explored, or ``exact``."""
+
+    hnsw_ef: int | None = None
+    exact: bool = False
+
+
 @dataclass
 class Record:
     id: str
@@ -162,6 +170,7 @@ class Engine(ABC):
         flt: Filter | None = None,
         limit: int = 5,
         fusion: Fusion | None = None,
+        dense_params: DenseParams | None = None,
         with_vectors: bool = False,
     ) -> list[Record]:
         """Nearest points by ``dense`` or ``sparse``; both given → the engine fuses them by ``fusion``."""

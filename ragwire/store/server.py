@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
-from .engine import DENSE, SPARSE, Engine, Fusion, PointData, Record, guarded, one_line
+from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
 
 
@@ -260,15 +260,20 @@ class ServerEngine(Engine):
         return [self._record(r, with_vectors) for r in records]
 
     @guarded("query")
-    def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, with_vectors=False):
+    def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, dense_params=None,
+               with_vectors=False):
         m = _models()
         native_filter = self._filter(flt)
+        params = None
+        if dense_params is not None and (dense_params.hnsw_ef is not None or dense_params.exact):
+            params = m.SearchParams(hnsw_ef=dense_params.hnsw_ef, exact=dense_params.exact)
         kwargs: dict[str, Any] = dict(limit=limit, query_filter=native_filter,
                                       with_payload=True, with_vectors=with_vectors)
         if dense is not None and sparse is not None:
             fusion = (fusion or Fusion()).at_least(limit)
             kwargs["prefetch"] = [
-                m.Prefetch(query=list(dense), using=DENSE, limit=fusion.dense_limit, filter=native_filter),
+                m.Prefetch(query=list(dense), using=DENSE, limit=fusion.dense_limit, filter=native_filter,
+                           params=params),
                 m.Prefetch(query=m.SparseVector(indices=list(sparse[0]), values=list(sparse[1])),
                            using=SPARSE, limit=fusion.sparse_limit, filter=native_filter),
             ]
@@ -277,7 +282,7 @@ class ServerEngine(Engine):
             else:
                 kwargs["query"] = m.RrfQuery(rrf=m.Rrf(k=fusion.k, weights=list(fusion.weights) if fusion.weights else None))
         elif dense is not None:
-            kwargs.update(query=list(dense), using=DENSE)
+            kwargs.update(query=list(dense), using=DENSE, search_params=params)
         elif sparse is not None:
             if not sparse[0]:
                 return []

@@ -89,9 +89,9 @@ def test_type_and_range_errors_name_rule_and_value():
 
 
 def test_chunk_overlap_must_be_smaller_than_chunk_size():
-    expected = r"splitter\.chunk_overlap: must be smaller than chunk_size \(got 1200 >= 1000\)"
+    expected = r"splitter\.chunk_overlap: must be smaller than chunk_size \(got 1600 >= 1500\)"
     with pytest.raises(ConfigError, match=expected):
-        parse({"splitter": {"chunk_overlap": 1200}})
+        parse({"splitter": {"chunk_overlap": 1600}})
 
 
 def test_section_that_is_not_a_mapping_is_reported():
@@ -407,7 +407,7 @@ def test_defaults():
     loader, splitter, ingestion = config.loader, config.splitter, config.ingestion
     assert loader.extensions == DEFAULT_EXTENSIONS
     assert (loader.recursive, loader.max_file_size_mb, loader.max_files) == (False, 100, 100_000)
-    assert (splitter.strategy, splitter.chunk_size, splitter.chunk_overlap) == ("markdown", 1000, 200)
+    assert (splitter.strategy, splitter.chunk_size, splitter.chunk_overlap) == ("markdown", 1500, 300)
     assert (splitter.page_marker, splitter.max_heading_level) == ("<!-- pagebreak -->", 2)
     assert (ingestion.workers, ingestion.batch_size, ingestion.retries) == (1, 64, 2)
     assert ingestion.replace_changed and not ingestion.dedup_chunks
@@ -493,3 +493,27 @@ def test_a_bare_sentence_transformers_name_records_the_same_identity(tmp_path):
         base_dir=tmp_path,
     )
     assert short.embeddings.identity() == full.embeddings.identity()
+
+
+def test_hybrid_defaults_are_the_measured_best():
+    retriever = parse({}).retriever
+    assert (retriever.fusion, retriever.fetch_k, retriever.hnsw_ef, retriever.exact) == ("dbsf", 30, 128, False)
+    fusion = retriever.hybrid_fusion()
+    assert (fusion.method, fusion.dense_limit, fusion.sparse_limit, fusion.weights) == ("dbsf", 30, 30, None)
+
+
+def test_branch_prefetch_and_weights_reach_the_fusion():
+    retriever = parse({"retriever": {"fusion": "rrf", "rrf_k": 20, "dense_prefetch": 50, "sparse_weight": 0.5}}).retriever
+    fusion = retriever.hybrid_fusion()
+    assert (fusion.method, fusion.k, fusion.dense_limit, fusion.sparse_limit, fusion.weights) == (
+        "rrf", 20, 50, 30, (1.0, 0.5))
+
+
+def test_branch_weights_with_dbsf_are_refused():
+    with pytest.raises(ConfigError, match=r"retriever: dense_weight and sparse_weight apply to fusion: rrf only"):
+        parse({"retriever": {"fusion": "dbsf", "dense_weight": 2}})
+
+
+def test_a_misspelt_fusion_gets_a_suggestion():
+    with pytest.raises(ConfigError, match=r"retriever\.fusion: .*did you mean 'dbsf'"):
+        parse({"retriever": {"fusion": "dbfs"}})
