@@ -112,6 +112,7 @@ def main() -> None:
                     results[mode, k] = evaluate(rag, golden, top_k=k, label=f"{mode}@{k}", search_type=st)
                 lat[mode] = latencies(rag, queries, st, k_hi)
             info = rag.get_stats()
+            sp, rt = rag.config.splitter, rag.config.retriever
         rag.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -122,7 +123,9 @@ def main() -> None:
         ("queries", f"{len(answerable)} answerable + {len(queries) - len(answerable)} unanswerable "
                     "(not in retrieval scores)"),
         ("documents / chunks", f"{files} / {info.get('total_documents', '?')}"),
-        ("config", "config.yaml.example: markdown 1000/200, onnx all-MiniLM-L6-v2, BM25 sparse"),
+        ("config", f"config.yaml.example: {sp.strategy} {sp.chunk_size}/{sp.chunk_overlap}, "
+                   f"{rag.config.embeddings.provider} all-MiniLM-L6-v2, hybrid {rt.fusion} "
+                   f"{rt.dense_prefetch or rt.fetch_k}/{rt.sparse_prefetch or rt.fetch_k} per branch"),
         ("ingest wall s", ingest_s),
         ("ragwire", common.code_version()),
         ("load average", common.load_average()),

@@ -346,7 +346,7 @@ class RAGWire:
         return rerank_documents(self._reranker, query, found, k)
 
     def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
-        """Dense + sparse search fused by the engine (RRF), whatever ``search_type`` says."""
+        """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
         return self.retrieve(query, top_k=k, filters=filters, rerank=False, search_type="hybrid")
 
     def as_retriever(self, **retrieve_kwargs: Any):

@@ -67,7 +67,7 @@ def test_markers_map_back_to_the_retrieved_sources(examples_rag):
     assert {c.file_name for c in citations} == {"troubleshooting.txt"}
     assert confidence == 1.0
     # the error code line is shown with the "Meaning:" line it names
-    assert text.startswith("E-4711 Lidar calibration drift — Meaning: what the lidar measures")
+    assert "E-4711 Lidar calibration drift — Meaning: what the lidar measures" in text
 
 
 def test_a_table_row_is_quoted_with_its_column_names(examples_rag):
