@@ -35,6 +35,9 @@ _LAZY = {
     "hybrid_search": "ragwire.retrieval.vectorstore",
     "mmr_search": "ragwire.retrieval.vectorstore",
     "SyncStats": "ragwire.sync",
+    "DocumentMetadata": "ragwire.metadata",
+    "FinancialMetadata": "ragwire.metadata",
+    "MetadataExtractor": "ragwire.metadata",
 }
 
 
@@ -48,10 +51,13 @@ def __getattr__(name: str):
 
 __all__ = [
     "ConfigError",
+    "DocumentMetadata",
+    "FinancialMetadata",
     "IngestAborted",
     "IngestError",
     "LoaderError",
     "MarkItDownLoader",
+    "MetadataExtractor",
     "MissingDependencyError",
     "PageLoader",
     "PageSplitter",

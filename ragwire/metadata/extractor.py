@@ -1,0 +1,307 @@
+"""Ask a chat model for a document's metadata, grounded on the values already stored, and normalise it.
+
+One structured-output call per document (``llm.with_structured_output(model)``);
+failures of any kind (network, HTTP, a reply that is not JSON for the schema)
+become one-line :class:`~ragwire.errors.ProviderError`s naming the LLM.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from ragwire.errors import ProviderError
+from ragwire.providers.retry import call_with_retries, reason
+
+from .schema import FieldSpec, FinancialMetadata, MetadataSchema, load_schema
+
+logger = logging.getLogger(__name__)
+
+SYSTEM_PROMPT = (
+    "You extract metadata from documents. Fill each field only with what the document states; "
+    "use null for anything it does not state. Write text values in lowercase."
+)
+
+DEFAULT_PROMPT = "Extract the metadata fields from this document.\n\nDocument:\n{content}"
+
+STORED_VALUES_HINT = (
+    "Values already stored in the collection. When the document refers to one of them, "
+    "return it spelled exactly as here; use a new value only for something not listed:"
+)
+
+# Stored values shown to the LLM per field: enough to ground names, not a whole facet dump.
+STORED_VALUES_LIMIT = 50
+
+_TRUE = frozenset({"true", "yes", "y", "1"})
+_FALSE = frozenset({"false", "no", "n", "0"})
+
+
+class MetadataExtractor:
+    """Extracts structured metadata from document text with an LLM.
+
+    Args:
+        llm: a LangChain chat model (anything with ``with_structured_output``).
+        schema_model: a pydantic model of the fields; defaults to
+            :class:`~ragwire.metadata.FinancialMetadata`.  Ignored when ``schema`` is given.
+        schema: a :class:`MetadataSchema` (e.g. from :func:`load_schema`).
+        max_chars: only the first ``max_chars`` characters of a document are sent.
+        retries: extra attempts for a retryable LLM failure (network, 429, 5xx).
+
+    Raises:
+        ValueError: ``max_chars`` < 1 or ``retries`` < 0.
+        ConfigError: ``schema_model`` has a field of an unsupported type.
+    """
+
+    def __init__(
+        self,
+        llm: Any,
+        schema_model: type[BaseModel] | None = None,
+        *,
+        schema: MetadataSchema | None = None,
+        max_chars: int = 10_000,
+        retries: int = 2,
+    ) -> None:
+        if max_chars < 1:
+            raise ValueError(f"max_chars must be >= 1, got {max_chars}")
+        if retries < 0:
+            raise ValueError(f"retries must be >= 0, got {retries}")
+        self.llm = llm
+        self.schema = schema or MetadataSchema.from_model(schema_model or FinancialMetadata)
+        self.max_chars = max_chars
+        self.retries = retries
+
+    @classmethod
+    def from_yaml(
+        cls, llm: Any, yaml_path: str | Path, *, max_chars: int = 10_000, retries: int = 2
+    ) -> MetadataExtractor:
+        """An extractor for the fields of a metadata.yaml file.
+
+        Raises:
+            ConfigError: the file is missing or invalid.
+        """
+        return cls(llm, schema=load_schema(yaml_path), max_chars=max_chars, retries=retries)
+
+    @property
+    def fields(self) -> list[FieldSpec]:
+        """The fields this extractor fills."""
+        return self.schema.fields
+
+    def extract(self, text: str, stored_values: Mapping[str, Sequence[Any]] | None = None) -> dict[str, Any]:
+        """Extract the schema's fields from ``text``.
+
+        Args:
+            text: the document text (only the first ``max_chars`` characters are used).
+            stored_values: field → values already in the collection; the LLM is asked
+                to reuse their spelling.
+
+        Returns:
+            The normalised values (see :func:`normalise`); fields without a value are left out.
+
+        Raises:
+            ProviderError: the LLM could not be reached, failed, or did not answer
+                with JSON that fits the schema.
+        """
+        prompt = self.schema.prompt or DEFAULT_PROMPT
+        user = prompt.replace("{content}", text[: self.max_chars])
+        system = SYSTEM_PROMPT
+        hint = stored_values_block(self.fields, stored_values)
+        if hint:
+            system = f"{system}\n\n{hint}"
+        raw = self.ask(system, user, "metadata extraction")
+        return normalise(self.fields, raw)
+
+    def extract_batch(self, texts: Sequence[str], stored_values: Mapping[str, Sequence[Any]] | None = None
+                      ) -> list[dict[str, Any]]:
+        """:meth:`extract` for each text in turn; the first failure raises."""
+        return [self.extract(text, stored_values) for text in texts]
+
+    def ask(self, system: str, user: str, step: str) -> dict[str, Any]:
+        """One structured-output call; the reply as a plain dict (not yet normalised).
+
+        Raises:
+            ProviderError: see :meth:`extract`.
+        """
+        from langchain_core.messages import HumanMessage, SystemMessage
+
+        what = describe_llm(self.llm, step)
+        model = self.schema.model
+        try:
+            structured = self.llm.with_structured_output(model, include_raw=True)
+            result = call_with_retries(
+                structured.invoke,
+                [SystemMessage(content=system), HumanMessage(content=user)],
+                retries=self.retries,
+                what=what,
+            )
+        except ProviderError:
+            raise
+        except (ValueError, TypeError) as exc:
+            # pydantic's ValidationError and LangChain's OutputParserException are ValueErrors
+            raise ProviderError(f"{what} failed: the reply does not fit the schema: {reason(exc)}") from exc
+        return _unpack(result, what)
+
+
+def stored_values_block(fields: Sequence[FieldSpec], stored_values: Mapping[str, Sequence[Any]] | None,
+                        limit: int = STORED_VALUES_LIMIT) -> str:
+    """The prompt lines listing stored values of the schema's fields ('' when there are none)."""
+    if not stored_values:
+        return ""
+    lines = []
+    for spec in fields:
+        values = [v for v in stored_values.get(spec.name) or () if v is not None and v != ""]
+        if values:
+            lines.append(f"- {spec.name}: {json.dumps(list(values)[:limit], ensure_ascii=False, default=str)}")
+    return f"{STORED_VALUES_HINT}\n" + "\n".join(lines) if lines else ""
+
+
+def describe_llm(llm: Any, step: str) -> str:
+    """``LLM <step> (<Client> model <name> at <url>)`` for messages."""
+    name = getattr(llm, "model_name", None) or getattr(llm, "model", None)
+    url = None
+    for attr in ("openai_api_base", "base_url", "anthropic_api_url", "groq_api_base"):
+        value = getattr(llm, attr, None)
+        if isinstance(value, str) and value:
+            url = value
+            break
+    parts = [type(llm).__name__]
+    if isinstance(name, str) and name:
+        parts.append(f"model {name}")
+    if url:
+        parts.append(f"at {url}")
+    return f"LLM {step} ({' '.join(parts)})"
+
+
+def _unpack(result: Any, what: str) -> dict[str, Any]:
+    """The parsed reply of ``with_structured_output(..., include_raw=True)`` (or of a plain one) as a dict."""
+    raw_message = None
+    if isinstance(result, dict) and set(result) == {"raw", "parsed", "parsing_error"}:
+        if result["parsing_error"] is not None:
+            raise ProviderError(
+                f"{what} failed: the reply does not fit the schema: {reason(result['parsing_error'])}"
+            )
+        raw_message = result["raw"]
+        result = result["parsed"]
+    if isinstance(result, BaseModel):
+        result = result.model_dump(by_alias=True)
+    if result is None:
+        result = {}
+    if not isinstance(result, dict):
+        raise ProviderError(f"{what} failed: expected a JSON object, got {type(result).__name__}")
+    if not any(v is not None for v in result.values()):
+        _check_empty_reply(raw_message, what)
+    return result
+
+
+def _check_empty_reply(message: Any, what: str) -> None:
+    """An all-empty result from a reply that is not JSON is a failure, not "nothing found".
+
+    Some clients (ChatOllama) parse a malformed reply leniently into an empty object.
+    """
+    content = getattr(message, "content", None)
+    if not isinstance(content, str) or getattr(message, "tool_calls", None):
+        return
+    text = content.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        json.loads(text)
+    except ValueError:
+        snippet = " ".join(content.split())[:80]
+        raise ProviderError(f"{what} failed: the reply is not valid JSON: {snippet!r}") from None
+
+
+def normalise(fields: Sequence[FieldSpec], raw: Mapping[str, Any] | BaseModel | None) -> dict[str, Any]:
+    """Clean an LLM reply: types fixed, text trimmed and lower-cased, empty and disallowed values dropped.
+
+    Args:
+        fields: the schema's fields; keys of ``raw`` not among them are dropped.
+        raw: the reply, as a dict or a pydantic model.
+
+    Returns:
+        field → value, only for fields with a usable value.
+    """
+    if raw is None:
+        return {}
+    if isinstance(raw, BaseModel):
+        raw = raw.model_dump(by_alias=True)
+    out: dict[str, Any] = {}
+    for spec in fields:
+        value = _convert(spec.type, raw.get(spec.name))
+        if value is None:
+            continue
+        if spec.values is not None:
+            allowed = {_convert(spec.type.removeprefix("list[").rstrip("]"), v) for v in spec.values}
+            if isinstance(value, list):
+                kept = [v for v in value if v in allowed]
+                if len(kept) < len(value):
+                    logger.debug("%s: dropped values outside the allowed list: %r",
+                                 spec.name, [v for v in value if v not in allowed])
+                value = kept or None
+            elif value not in allowed:
+                logger.debug("%s: dropped %r, not among the allowed values", spec.name, value)
+                value = None
+        if value is not None:
+            out[spec.name] = value
+    return out
+
+
+def _convert(kind: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if kind.startswith("list["):
+        inner = kind[5:-1]
+        items = value if isinstance(value, (list, tuple, set)) else [value]
+        converted: list[Any] = []
+        for item in items:
+            item = _convert(inner, item)
+            if item is not None and item not in converted:
+                converted.append(item)
+        return converted or None
+    if kind == "str":
+        if isinstance(value, (dict, list, tuple, set)):
+            return None
+        text = " ".join(str(value).split()).lower()
+        return text or None
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        return True if text in _TRUE else False if text in _FALSE else None
+    if kind == "int":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float):
+            return int(value) if math.isfinite(value) and value.is_integer() else None
+        if isinstance(value, str):
+            text = value.strip()
+            try:
+                return int(text)
+            except ValueError:
+                try:
+                    number = float(text)
+                except ValueError:
+                    return None
+                return int(number) if math.isfinite(number) and number.is_integer() else None
+        return None
+    if kind == "float":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            number = float(value)
+        elif isinstance(value, str):
+            try:
+                number = float(value.strip())
+            except ValueError:
+                return None
+        else:
+            return None
+        return number if math.isfinite(number) else None
+    return None

@@ -1,0 +1,381 @@
+"""metadata.yaml → a typed schema: the fields the LLM extracts, the pydantic model it fills, a fingerprint.
+
+The default schema is :class:`FinancialMetadata`; a user pydantic model works
+too (:meth:`MetadataSchema.from_model`).  :class:`DocumentMetadata` describes a
+whole chunk's metadata (extracted fields plus what ragwire writes itself).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ragwire.errors import ConfigError
+
+FieldType = Literal["str", "int", "float", "bool", "list[str]", "list[int]"]
+
+# "list[int]" is not advertised in metadata.yaml.example but is accepted: the
+# default schema's fiscal_year is a list of years.
+FIELD_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "list[str]", "list[int]")
+
+_PYTHON_TYPES: dict[str, Any] = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "list[str]": list[str],
+    "list[int]": list[int],
+}
+
+# Payload keys ragwire writes itself.  File properties (title, author, year,
+# language, ...) are not here: an LLM field of the same name wins over them.
+RESERVED_NAMES = frozenset({
+    "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
+    "content_hash", "chunk_hash", "created_at", "heading_path", "page_number", "page_total",
+    "page_label", "metadata_status", "score", "score_type", "score_max", "rerank_score",
+    "sync_source",
+})
+
+_TOP_KEYS = ("fields", "prompt")
+_FIELD_KEYS = ("name", "type", "description", "values")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+# A field may not shadow an attribute of pydantic's BaseModel (json, copy, schema, ...).
+_MODEL_ATTRIBUTES = frozenset(dir(BaseModel))
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One metadata field the LLM extracts.
+
+    Attributes:
+        name: the payload key (letters, digits, underscores).
+        type: one of ``str``, ``int``, ``float``, ``bool``, ``list[str]`` (or ``list[int]``).
+        description: what the LLM reads about the field.
+        values: the allowed values, or None for any value.
+    """
+
+    name: str
+    type: str
+    description: str = ""
+    values: tuple[Any, ...] | None = None
+
+
+@dataclass
+class MetadataSchema:
+    """The fields to extract, an optional prompt template with a ``{content}`` placeholder, and the model.
+
+    Attributes:
+        fields: the fields, in file order.
+        prompt: the extraction prompt (``{content}`` is replaced by the document
+            text), or None for ragwire's own.
+    """
+
+    fields: list[FieldSpec]
+    prompt: str | None = None
+    _model: type[BaseModel] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def names(self) -> list[str]:
+        """The field names, in order."""
+        return [f.name for f in self.fields]
+
+    @property
+    def model(self) -> type[BaseModel]:
+        """The pydantic model the LLM fills: every field Optional, with its description."""
+        if self._model is None:
+            self._model = build_model(self.fields)
+        return self._model
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of the fields and prompt: changes when anything the LLM sees changes."""
+        canonical = {
+            "fields": [
+                {
+                    "name": f.name,
+                    "type": f.type,
+                    "description": f.description,
+                    "values": list(f.values) if f.values is not None else None,
+                }
+                for f in self.fields
+            ],
+            "prompt": self.prompt,
+        }
+        data = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+    @classmethod
+    def from_model(cls, model: type[BaseModel], prompt: str | None = None) -> MetadataSchema:
+        """The schema of a user's pydantic model; the model itself is what the LLM fills.
+
+        Args:
+            model: a pydantic model whose fields are (Optional) str, int, float,
+                bool, list[str], list[int] or a Literal of strings.
+            prompt: an optional prompt template with a ``{content}`` placeholder.
+
+        Raises:
+            ConfigError: a field of an unsupported type or a reserved name.
+        """
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise ConfigError(
+                f"schema_model: expected a pydantic BaseModel subclass, got {model!r}",
+                source="MetadataExtractor",
+            )
+        source = f"schema_model {model.__name__}"
+        specs: list[FieldSpec] = []
+        problems: list[str] = []
+        for name, info in model.model_fields.items():
+            key = info.alias or name
+            kind, values = _spec_type(info.annotation)
+            if kind is None:
+                problems.append(
+                    f"{key}: unsupported type {info.annotation!r}; use one of {', '.join(FIELD_TYPES)}"
+                )
+                continue
+            if key in RESERVED_NAMES:
+                problems.append(f"{key}: reserved name (ragwire writes this field itself)")
+                continue
+            specs.append(FieldSpec(key, kind, info.description or "", values))
+        if problems:
+            raise ConfigError(problems, source=source)
+        if prompt is not None:
+            _check_prompt(prompt, source)
+        return cls(fields=specs, prompt=prompt, _model=model)
+
+
+def load_schema(path: str | Path) -> MetadataSchema:
+    """Read a metadata.yaml file.
+
+    Args:
+        path: the YAML file (``fields:`` list and optional ``prompt:``).
+
+    Returns:
+        The validated schema.
+
+    Raises:
+        ConfigError: the file is missing or unreadable, or has unknown keys,
+            bad types, duplicate or reserved names; every problem on its own line.
+    """
+    import yaml
+
+    path = Path(path)
+    source = path.name
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"metadata schema file not found: {path}", source=source) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}", source=source) from None
+    except yaml.YAMLError as exc:
+        detail = " ".join(str(exc).split())
+        raise ConfigError(f"not valid YAML: {detail}", source=source) from None
+    return parse_schema(raw, source=source)
+
+
+def parse_schema(raw: Any, source: str = "metadata.yaml") -> MetadataSchema:
+    """Validate an already-parsed metadata.yaml mapping (see :func:`load_schema`)."""
+    if not isinstance(raw, dict):
+        raise ConfigError("expected a mapping with a 'fields:' list", source=source)
+    problems: list[str] = []
+    for key in raw:
+        if key not in _TOP_KEYS:
+            problems.append(f"{key}: unknown key{_did_you_mean(str(key), _TOP_KEYS)}")
+    items = raw.get("fields")
+    if not isinstance(items, list) or not items:
+        problems.append("fields: required, a non-empty list of {name, type, description, values}")
+        items = []
+    specs: list[FieldSpec] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        spec = _parse_field(i, item, problems)
+        if spec is None:
+            continue
+        if spec.name in seen:
+            problems.append(f"fields[{i}].name: duplicate field name '{spec.name}'")
+            continue
+        seen.add(spec.name)
+        specs.append(spec)
+    prompt = raw.get("prompt")
+    if prompt is not None and not isinstance(prompt, str):
+        problems.append(f"prompt: must be text with a {{content}} placeholder, got {type(prompt).__name__}")
+        prompt = None
+    elif isinstance(prompt, str) and "{content}" not in prompt:
+        problems.append("prompt: must contain the {content} placeholder (where the document text goes)")
+    if problems:
+        raise ConfigError(problems, source=source)
+    return MetadataSchema(fields=specs, prompt=prompt)
+
+
+def build_model(fields: list[FieldSpec], name: str = "DocumentFields") -> type[BaseModel]:
+    """A pydantic model with one Optional field per spec; allowed values go into the description."""
+    definitions: dict[str, Any] = {}
+    for spec in fields:
+        description = spec.description.strip()
+        if spec.values:
+            if description and not description.endswith((".", "!", "?")):
+                description += "."
+            allowed = ", ".join(json.dumps(v, ensure_ascii=False) for v in spec.values)
+            description = f"{description} Allowed values: {allowed}.".strip()
+        py_type = _PYTHON_TYPES[spec.type]
+        definitions[spec.name] = (Optional[py_type], Field(None, description=description or None))
+    return create_model(name, __config__=ConfigDict(extra="ignore"), **definitions)
+
+
+class FinancialMetadata(BaseModel):
+    """The default schema: what a financial filing is about."""
+
+    company_name: Optional[str] = Field(
+        None, description="The company the document is about, in lowercase (e.g. 'apple inc.')"
+    )
+    doc_type: Optional[str] = Field(
+        None, description="The kind of document in lowercase, e.g. '10-k', '10-q', '8-k', 'annual report'"
+    )
+    fiscal_quarter: Optional[str] = Field(
+        None, description="The fiscal quarter the document covers, lowercase like 'q1', if any"
+    )
+    fiscal_year: Optional[list[int]] = Field(
+        None, description="The fiscal year or years the document covers, e.g. [2025]"
+    )
+
+
+class DocumentMetadata(BaseModel):
+    """One chunk's metadata: the extracted fields plus what ragwire writes; other keys are allowed."""
+
+    model_config = ConfigDict(extra="allow")
+
+    company_name: Optional[str] = None
+    doc_type: Optional[str] = None
+    fiscal_quarter: Optional[str] = None
+    fiscal_year: Optional[list[int]] = None
+    source: str
+    file_name: str
+    file_type: str
+    file_hash: str
+    chunk_id: str
+    chunk_hash: Optional[str] = None
+    content_hash: Optional[str] = None
+    chunk_index: int
+    total_chunks: int
+    created_at: Optional[str] = None
+    heading_path: Optional[str] = None
+    page_number: Optional[int] = None
+    page_total: Optional[int] = None
+    page_label: Optional[str] = None
+    metadata_status: Optional[str] = None
+    sync_source: Optional[str] = None
+
+
+DEFAULT_SCHEMA_MODEL = FinancialMetadata
+
+
+def _parse_field(i: int, item: Any, problems: list[str]) -> FieldSpec | None:
+    where = f"fields[{i}]"
+    if not isinstance(item, dict):
+        problems.append(f"{where}: expected a mapping with name, type, description, got {item!r}")
+        return None
+    before = len(problems)
+    for key in item:
+        if key not in _FIELD_KEYS:
+            problems.append(f"{where}.{key}: unknown key{_did_you_mean(str(key), _FIELD_KEYS)}")
+    name = item.get("name")
+    if not isinstance(name, str) or not name:
+        problems.append(f"{where}.name: required, a field name like 'company_name'")
+    elif not _NAME.match(name):
+        problems.append(
+            f"{where}.name: '{name}' must start with a letter and hold only letters, digits and '_'"
+        )
+    elif name in RESERVED_NAMES:
+        problems.append(f"{where}.name: '{name}' is reserved (ragwire writes this field itself)")
+    elif name in _MODEL_ATTRIBUTES:
+        problems.append(f"{where}.name: '{name}' cannot be used as a field name; choose another")
+    kind = item.get("type", "str")
+    if not isinstance(kind, str) or kind.replace(" ", "") not in FIELD_TYPES:
+        problems.append(
+            f"{where}.type: unknown type {kind!r}{_did_you_mean(str(kind), FIELD_TYPES)}; "
+            f"use one of {', '.join(FIELD_TYPES)}"
+        )
+    else:
+        kind = kind.replace(" ", "")
+    description = item.get("description", "")
+    if description is None:
+        description = ""
+    if not isinstance(description, str):
+        problems.append(f"{where}.description: must be text")
+    values = item.get("values")
+    if values is not None:
+        if not isinstance(values, list) or not values:
+            problems.append(f"{where}.values: must be a non-empty list")
+        elif kind in _PYTHON_TYPES:
+            bad = [v for v in values if not _value_fits(kind, v)]
+            if bad:
+                problems.append(f"{where}.values: {bad[0]!r} is not a {kind.removeprefix('list[').rstrip(']')}")
+    if len(problems) > before:
+        return None
+    return FieldSpec(
+        name=name,
+        type=kind,
+        description=description,
+        values=tuple(values) if values is not None else None,
+    )
+
+
+def _value_fits(kind: str, value: Any) -> bool:
+    base = kind.removeprefix("list[").rstrip("]")
+    if base == "str":
+        return isinstance(value, str)
+    if base == "bool":
+        return isinstance(value, bool)
+    if base == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_prompt(prompt: str, source: str) -> None:
+    if "{content}" not in prompt:
+        raise ConfigError("prompt: must contain the {content} placeholder", source=source)
+
+
+def _spec_type(annotation: Any) -> tuple[str | None, tuple[Any, ...] | None]:
+    """Map a model field's annotation to a FieldSpec type (and Literal values), or (None, None)."""
+    annotation = _strip_optional(annotation)
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        values = typing.get_args(annotation)
+        if all(isinstance(v, str) for v in values):
+            return "str", tuple(values)
+        return None, None
+    if origin in (list, typing.List):  # noqa: UP006 - user models may use typing.List
+        args = typing.get_args(annotation)
+        inner = _strip_optional(args[0]) if args else str
+        if inner is str:
+            return "list[str]", None
+        if inner is int:
+            return "list[int]", None
+        return None, None
+    for name, py_type in (("bool", bool), ("int", int), ("float", float), ("str", str)):
+        if annotation is py_type:
+            return name, None
+    return None, None
+
+
+def _strip_optional(annotation: Any) -> Any:
+    origin = typing.get_origin(annotation)
+    if origin is Union or origin is types.UnionType:
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{match[0]}'?)" if match else ""
