@@ -241,13 +241,17 @@ def score_text(meta: dict[str, Any]) -> str:
               help="key=value (repeat a key for any of), key>=N, key<=N, key>N, key<N; repeatable.")
 @click.option("--search-type", type=click.Choice(["similarity", "mmr", "hybrid", "keyword"]), default=None,
               help="Override retriever.search_type.")
+@click.option("--auto-filter", is_flag=True, help="Let the LLM read filters from QUERY (needs an llm section).")
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
 @handle_errors
 def retrieve(query: str, config: str, top_k: int | None, filters: tuple[str, ...],
-             search_type: str | None, as_json: bool) -> None:
+             search_type: str | None, auto_filter: bool, as_json: bool) -> None:
     """Print the chunks that best match QUERY, ranked."""
     parsed = _parse_filters(filters)  # before loading anything: a usage error should be instant
     rag = _open(config)
+    if auto_filter and parsed is None:
+        parsed = rag.extract_filters(query) or {}
+        click.echo(f"filters: {json.dumps(parsed) if parsed else 'none found'}", err=True)
     docs = rag.retrieve(query, top_k=top_k, filters=parsed, search_type=search_type)
     if as_json:
         click.echo(json.dumps([{"text": d.page_content, "metadata": d.metadata} for d in docs], indent=2, default=str))
@@ -283,6 +287,28 @@ def stats(config: str, as_json: bool) -> None:
         return
     for key, value in info.items():
         click.echo(f"{key}: {value}")
+
+
+@main.command()
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--values", "show_values", is_flag=True, help="Also list each field's most frequent values.")
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True, help="Values per field.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@handle_errors
+def fields(config: str, show_values: bool, limit: int, as_json: bool) -> None:
+    """List the metadata fields you can filter on."""
+    rag = _open(config)
+    names = rag.filter_fields
+    values = rag.get_field_values(names, limit=limit) if (show_values or as_json) and names else {}
+    if as_json:
+        click.echo(json.dumps({"fields": names, "values": values}, indent=2, default=str))
+        return
+    if not names:
+        click.echo("no filterable fields (is the collection empty? run `ragwire ingest` first)")
+        return
+    for name in names:
+        shown = ", ".join(str(v) for v in values.get(name, [])) if show_values else ""
+        click.echo(f"{name}: {shown}" if show_values else name)
 
 
 @main.command()

@@ -81,6 +81,7 @@ class RAGWire:
             self._reranker = get_reranker(rerank, retries=self.config.ingestion.retries)
         self._embedding = None
         self._llm = None
+        self._metadata = None
         self._answerer = None
         self._sparse = None
         self._dimension: int | None = None
@@ -180,7 +181,14 @@ class RAGWire:
         from .ingest import IngestRunner, IngestSettings
 
         settings = IngestSettings.from_config(self.config)
-        return IngestRunner(coll, _LazyEmbedding(self), self.sparse_encoder, settings)
+        hook = None
+        if self.metadata.enabled:
+            # Grounding values are read once per run, here: worker threads never touch the store.
+            # Only text needs grounding: "Apple Inc." vs "apple"; numbers have one spelling.
+            stored = {f.name: coll.facet(f.name, 50) for f in self.metadata.schema.fields
+                      if f.type in ("str", "list[str]") and coll.count()}
+            hook = self.metadata.ingest_hook(stored)
+        return IngestRunner(coll, _LazyEmbedding(self), self.sparse_encoder, settings, extract_metadata=hook)
 
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
         from .errors import IngestAborted, MissingDependencyError, ProviderError
@@ -328,6 +336,7 @@ class RAGWire:
         if rerank and self._reranker is None:
             raise ConfigError("retriever.rerank: rerank=True was passed but no reranker is configured")
         reranking = self._reranker is not None and rerank is not False
+        filters = self._auto_filters(query, filters)
         k = r.top_k if top_k is None else top_k
         if not self.collection.exists():
             from .store import build_filter
@@ -344,6 +353,25 @@ class RAGWire:
 
         # Scored outside the store block: a model on CPU takes a while, and no lock is needed.
         return rerank_documents(self._reranker, query, found, k)
+
+    def _auto_filters(self, query: str, filters: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+        """With ``retriever.auto_filter``, the filters the LLM reads in ``query`` when none are given.
+
+        Returns ``{}`` rather than None once resolved, so a nested ``retrieve`` does not ask again;
+        an LLM failure searches unfiltered, with a warning: a filter is a refinement, not a must.
+        """
+        if filters is not None or not self.config.retriever.auto_filter:
+            return filters
+        from .errors import ProviderError
+
+        try:
+            found = self.extract_filters(query)
+        except ProviderError as exc:
+            log.warning("auto_filter: no filters extracted, searching unfiltered: %s", exc)
+            return {}
+        if found:
+            log.info("auto_filter: %s", found)
+        return found or {}
 
     def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
         """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
@@ -402,17 +430,17 @@ class RAGWire:
         Raises:
             ProviderError: the LLM could not be reached (after retries).
         """
-        return self.answerer.query(question, top_k=top_k, filters=filters, rerank=rerank)
+        return self.answerer.query(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
 
     async def aquery(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      rerank: bool | None = None):
         """:meth:`query` with the LLM call awaited; retrieval runs synchronously."""
-        return await self.answerer.aquery(question, top_k=top_k, filters=filters, rerank=rerank)
+        return await self.answerer.aquery(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      rerank: bool | None = None):
         """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`."""
-        return self.answerer.stream(question, top_k=top_k, filters=filters, rerank=rerank)
+        return self.answerer.stream(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
 
     def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None):
         """Answer the last user turn of a conversation; earlier turns go to the model unchanged.
@@ -458,8 +486,39 @@ class RAGWire:
 
     @property
     def filter_fields(self) -> list[str]:
-        """Metadata fields meant for filtering (extracted fields, not system ones)."""
-        return [f for f in self.discover_metadata_fields() if f not in SYSTEM_FIELDS]
+        """Fields to filter on: the metadata schema's (with an LLM), then the stored file
+        properties and any other metadata of your own, never ragwire's system fields."""
+        stored: set[str] = set()
+        if self.collection.exists():
+            from .store.filters import known_fields
+
+            with self._store(check=False) as coll:
+                # the indexes name every field a document brought; one chunk shows only its own
+                stored = set(known_fields(coll.indexes())) | set(coll.sample_metadata())
+        schema = self.metadata.schema.names if self.metadata.enabled else []
+        return list(dict.fromkeys([*schema, *sorted(f for f in stored if f not in SYSTEM_FIELDS)]))
+
+    @property
+    def metadata(self):
+        """The :class:`~ragwire.metadata.service.MetadataService` of this pipeline."""
+        if self._metadata is None:
+            from .metadata.service import MetadataService
+
+            self._metadata = MetadataService(self.config, lambda: self.llm,
+                                             lambda fields, limit: self.get_field_values(list(fields), limit))
+        return self._metadata
+
+    def extract_metadata(self, text: str) -> dict[str, Any]:
+        """The metadata schema's fields from ``text`` (LLM), grounded on the values already stored."""
+        return self.metadata.extract(text)
+
+    def extract_filters(self, query: str) -> dict[str, Any] | None:
+        """Filters the query asks for (LLM), kept only where they match stored values; None if none."""
+        return self.metadata.filters(query)
+
+    def get_filter_context(self, query: str, limit: int = 50) -> str:
+        """A markdown block for an agent: filterable fields, their stored values, the query's filters."""
+        return self.metadata.context(query, self.filter_fields, limit)
 
     def get_field_values(self, fields: str | list[str], limit: int = 50):
         """Distinct stored values per field, most frequent first."""

@@ -92,10 +92,16 @@ def prepare_file(
             pieces = unique
         if not pieces:
             raise IngestError(f"{item.path.name}: no text to index after splitting")
-        extracted: dict[str, Any] = {}
+        from ..metadata.properties import file_properties
+
+        # What the file says about itself; an LLM field of the same name wins.
+        extracted: dict[str, Any] = file_properties(item.path, text, file_type)
+        status = "skipped"
         if extract_metadata is not None:
-            extracted, ok = extract_metadata(text)
+            values, ok = extract_metadata(text)
+            extracted.update(values)
             item.metadata_failed = not ok
+            status = "extracted" if ok else "failed"
         created_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         total = len(pieces)
         for i, piece in enumerate(pieces):
@@ -115,8 +121,7 @@ def prepare_file(
                 "chunk_hash": sha256_chunk(chunk_id, piece.text),
                 "created_at": created_at,
             }
-            if extract_metadata is not None and item.metadata_failed:
-                meta["metadata_status"] = "failed"
+            meta["metadata_status"] = status
             item.chunks.append((piece.text, meta))
     except IngestError as exc:
         item.error = str(exc)

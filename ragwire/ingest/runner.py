@@ -29,6 +29,8 @@ log = get_logger(__name__)
 
 # Files whose stored state is read in one query while planning.
 _PLAN_WINDOW = 256
+# Appended to the settings fingerprint of a document stored without its metadata.
+METADATA_FAILED = "+metadata-failed"
 
 
 def source_id(path: str | Path) -> str:
@@ -127,7 +129,7 @@ class IngestRunner:
                     decided.append(_Outcome(index, path, "skipped", "unchanged"))
                     continue
                 if not force and state.has_complete(file_hash):
-                    log.info("%s: settings that shape its chunks changed since it was stored; re-processing", path.name)
+                    log.info("%s: stored with other settings or without its metadata; re-processing", path.name)
                 item = Prepared(index=index, path=path, source=source, file_hash=file_hash,
                                 extra_metadata=paths[index].metadata)
                 item.replacing = bool(state.complete)
@@ -415,7 +417,9 @@ class IngestRunner:
             return call_with_retries(fn, *args, retries=ing.retries, backoff=ing.retry_backoff,
                                      what="store write", **kwargs)
 
-        fingerprints = {"settings": self.settings.fingerprint, "vectors": self.settings.vectors_fingerprint}
+        # A failed extraction gets a fingerprint no run has, so the next ingest repairs it.
+        settings = self.settings.fingerprint + (METADATA_FAILED if doc.metadata_failed else "")
+        fingerprints = {"settings": settings, "vectors": self.settings.vectors_fingerprint}
         retried(self.collection.discard_pending, doc.source)
         retried(self.collection.ensure_indexes, [r.metadata for r in records])
         for start in range(0, len(records), ing.batch_size):

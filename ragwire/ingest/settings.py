@@ -5,7 +5,9 @@ only holds the config sections an ingest needs and what follows from them.
 Each stored chunk records two fingerprints:
 
 * ``settings`` — everything that shapes a document's chunks (which loader, the
-  splitter, chunk dedup, the embedding model and its encode options).  A stored
+  splitter, chunk dedup, the embedding model and its encode options, the metadata
+  schema and its LLM).  A document whose metadata extraction failed is stored with
+  a fingerprint that never matches, so the next ingest tries again.  A stored
   document whose fingerprint differs from the current one is re-processed by the
   next ingest, as if its file had changed.
 * ``vectors`` — everything that shapes a chunk's vectors (the embedding model,
@@ -62,7 +64,15 @@ def settings_fingerprint(config: RagwireConfig) -> str:
         "splitter": sp.model_dump(mode="json"),
         "dedup_chunks": config.ingestion.dedup_chunks,
         "vectors": vectors_fingerprint(config),
+        # the metadata schema and model: a change re-extracts, reusing every vector
+        "metadata": metadata_fingerprint(config),
     })
+
+
+def metadata_fingerprint(config: RagwireConfig) -> str:
+    from ..metadata.service import metadata_fingerprint as fingerprint
+
+    return fingerprint(config)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,132 @@
+"""One pipeline's metadata: the schema it extracts, the hook ingest calls, filters at query time.
+
+``RAGWire`` delegates here, so the facade stays a list of one-line methods.  The
+schema comes from ``metadata.config_file`` (``metadata.yaml``) or, without one,
+the built-in :class:`~ragwire.metadata.FinancialMetadata`.  Extraction needs an
+``llm`` section and ``metadata.enabled``; without them every chunk is tagged
+``metadata_status: "skipped"`` and only the file properties are stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any, Callable, Mapping, Sequence
+
+from ..errors import ProviderError
+from .extractor import MetadataExtractor
+from .filters import extract_filters, filter_context
+from .schema import FinancialMetadata, MetadataSchema, load_schema
+
+log = logging.getLogger("ragwire.metadata")
+
+# What a file says about itself, stored on every chunk without an LLM (see properties.py).
+PROPERTY_FIELDS = ("title", "author", "created", "modified", "year", "page_count", "language")
+
+# A hook for ingest: document text → (values, extraction succeeded).
+Hook = Callable[[str], tuple[dict[str, Any], bool]]
+
+
+def schema_of(config: Any) -> MetadataSchema:
+    """The schema the config asks for: its metadata.yaml, else the built-in default."""
+    path = config.metadata.config_file
+    return load_schema(path) if path is not None else MetadataSchema.from_model(FinancialMetadata)
+
+
+def extraction_on(config: Any) -> bool:
+    return config.llm is not None and config.metadata.enabled
+
+
+def metadata_fingerprint(config: Any) -> str:
+    """What shapes the stored metadata: the schema, the model and how much text it reads.
+
+    Part of the ingest settings fingerprint, so a changed metadata.yaml or model
+    re-extracts on the next ingest (vectors are reused: the chunk texts did not change).
+    """
+    if not extraction_on(config):
+        return "none"
+    llm = config.llm
+    data = {"schema": schema_of(config).fingerprint, "provider": llm.provider, "model": llm.model,
+            "max_chars": config.metadata.max_chars}
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class MetadataService:
+    """Metadata extraction and filter helpers for one pipeline.
+
+    Args:
+        config: the loaded :class:`~ragwire.config.RagwireConfig`.
+        llm: returns the chat model (built on first use); None without an ``llm`` section.
+        field_values: ``(fields, limit) -> {field: values}``, most frequent first, from the store.
+    """
+
+    def __init__(self, config: Any, llm: Callable[[], Any], field_values: Callable[[list[str], int], dict]) -> None:
+        self.config = config
+        self._llm = llm
+        self._field_values = field_values
+        self._schema: MetadataSchema | None = None
+        self._extractor: MetadataExtractor | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return extraction_on(self.config)
+
+    @property
+    def schema(self) -> MetadataSchema:
+        if self._schema is None:
+            self._schema = schema_of(self.config)
+        return self._schema
+
+    @property
+    def extractor(self) -> MetadataExtractor:
+        if not self.enabled:
+            from ..errors import ConfigError
+
+            raise ConfigError(
+                "llm: metadata extraction needs an llm section (and metadata.enabled: true); "
+                "see docs/metadata.md",
+            )
+        if self._extractor is None:
+            self._extractor = MetadataExtractor(
+                self._llm(), schema=self.schema, max_chars=self.config.metadata.max_chars,
+                retries=self.config.ingestion.retries,
+            )
+        return self._extractor
+
+    def stored_values(self, limit: int = 50) -> dict[str, list[Any]]:
+        """Values already stored for the schema's fields, to ground the LLM on."""
+        return self._field_values(self.schema.names, limit)
+
+    def ingest_hook(self, stored: Mapping[str, Sequence[Any]] | None) -> Hook | None:
+        """What ingest calls once per document (in its worker threads), or None without an LLM.
+
+        A failed extraction never fails the document: it is stored without the fields,
+        tagged ``metadata_status: "failed"``, and repaired by the next ingest.
+        """
+        if not self.enabled:
+            return None
+        extractor = self.extractor
+
+        def extract(text: str) -> tuple[dict[str, Any], bool]:
+            try:
+                return extractor.extract(text, stored), True
+            except ProviderError as exc:
+                log.warning("metadata extraction failed, document stored without it: %s", exc)
+                return {}, False
+
+        return extract
+
+    def extract(self, text: str) -> dict[str, Any]:
+        """The schema's fields from ``text``, grounded on the stored values."""
+        return self.extractor.extract(text, self.stored_values())
+
+    def filters(self, query: str) -> dict[str, Any] | None:
+        """Filters the query asks for, kept only where they match stored values."""
+        return extract_filters(self.extractor, query, self.stored_values())
+
+    def context(self, query: str, fields: list[str], limit: int = 50) -> str:
+        """The markdown filter context block for an agent."""
+        values = self._field_values(fields, limit)
+        extracted = self.filters(query) if self.enabled else None
+        return filter_context(fields, values, extracted, limit=limit)
