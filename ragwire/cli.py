@@ -413,5 +413,35 @@ def prepare(name: str, force: bool) -> None:
     click.echo(f"{name}: ONNX export ready at {path}{check}")
 
 
+@main.group()
+def mcp() -> None:
+    """Serve the collection to AI agents over MCP (needs: pip install "ragwire[mcp]")."""
+
+
+@mcp.command("serve")
+@click.option("--config", "-c", default="config.yaml", show_default=True, help=_CONFIG_HELP)
+@click.option("--name", default="ragwire", show_default=True, help="Server name the MCP client shows.")
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
+              help="stdio: the client starts this command; http: streamable HTTP at http://HOST:PORT/mcp.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind for http (default: this machine only).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port for http.")
+@click.option("--token", envvar="RAGWIRE_MCP_TOKEN", default=None,
+              help="http only: require Authorization: Bearer TOKEN on every request (default: $RAGWIRE_MCP_TOKEN).")
+@handle_errors
+def mcp_serve(config: str, name: str, transport: str, host: str, port: int, token: str | None) -> None:
+    """Run the MCP server with the tools search_documents, answer_question, get_filter_context, collection_stats."""
+    from .mcp import serve
+
+    if transport == "stdio" and token is not None:
+        if click.get_current_context().get_parameter_source("token") == click.core.ParameterSource.COMMANDLINE:
+            raise click.UsageError("--token protects --transport http only")
+        token = None  # an exported RAGWIRE_MCP_TOKEN does not concern a stdio server
+    try:
+        import mcp.server.mcpserver  # noqa: F401 - checked before the collection is opened
+    except ImportError as exc:
+        raise ImportError('ragwire mcp serve needs the mcp package. Install it with: pip install "ragwire[mcp]"') from exc
+    serve(config, name=name, transport=transport, host=host, port=port, token=token, rag=_open(config))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,166 @@
+"""The MCP server: the four tools of :mod:`ragwire.mcp.tools` over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import sys
+import threading
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from . import tools
+
+log = logging.getLogger(__name__)
+
+INSTALL_HINT = 'The MCP server needs the mcp package. Install it with: pip install "ragwire[mcp]"'
+
+Query = Annotated[str, Field(description="What to look for, in the user's words or your own.")]
+Question = Annotated[str, Field(description="The question to answer from the documents.")]
+TopK = Annotated[int, Field(ge=1, le=50, description="How many passages to use (1-50).")]
+Filters = Annotated[
+    dict[str, Any] | str | None,
+    Field(description='Optional. Restrict to documents whose metadata matches, e.g. {"year": 2024}, '
+                      '{"file_type": ["pdf", "docx"]} (any of) or {"year": {"gte": 2023}}. '
+                      "Call get_filter_context first to see the fields and stored values."),
+]
+
+SEARCH_HELP = (
+    "Search the document collection and return the best-matching passages, numbered, each with its "
+    "file and page or section heading and the passage text. Use it to read what the documents say "
+    "before answering yourself, or to find which document covers a topic."
+)
+ANSWER_HELP = (
+    "Answer a question from the document collection only, citing numbered sources [n] with file and "
+    "page or heading. When the documents do not contain the answer, the result says so plainly: then "
+    "tell the user, and do not fill the gap from your own knowledge."
+)
+FILTERS_HELP = (
+    "List the metadata fields the collection can be filtered on and their stored values (most "
+    "frequent first). Pass the question to also get the filters it asks for. Call it before using "
+    "filters in search_documents or answer_question."
+)
+STATS_HELP = "Describe the collection: its name, number of chunks and documents, vector size and embedding model."
+
+
+def _mcp_server_class():
+    try:
+        from mcp.server.mcpserver import MCPServer
+    except ImportError as exc:
+        raise ImportError(INSTALL_HINT) from exc
+    return MCPServer
+
+
+def build_server(rag: Any, name: str = "ragwire"):
+    """An MCP server exposing ``search_documents``, ``answer_question``, ``get_filter_context``
+    and ``collection_stats`` over ``rag``.
+
+    A bad call (unparseable filters, an unknown field, a store another process holds too long)
+    comes back as a tool result with ``isError`` set; the server keeps running.
+
+    Args:
+        rag: A :class:`~ragwire.RAGWire`.  Do not hold it open (``with rag:``): between calls
+            the pipeline lets go of an embedded store so ``ragwire sync`` can run.
+        name: The server name clients show.
+
+    Returns:
+        An ``mcp.server.mcpserver.MCPServer``; call ``.run()`` to serve over stdio.
+
+    Raises:
+        ImportError: the ``mcp`` package is not installed (the message has the install command).
+    """
+    server = _mcp_server_class()(name, instructions=(
+        "Tools over a document collection. Prefer answer_question for questions; use search_documents "
+        "to read passages; call get_filter_context before filtering."))
+    # Tools run in worker threads; one call at a time keeps the pipeline's store handling simple.
+    lock = threading.Lock()
+
+    def search_documents(query: Query, top_k: TopK = 5, filters: Filters = None) -> str:
+        with lock:
+            return tools.search_documents(rag, query, top_k=top_k, filters=filters)
+
+    def answer_question(question: Question, top_k: TopK = 5, filters: Filters = None) -> str:
+        with lock:
+            return tools.answer_question(rag, question, top_k=top_k, filters=filters)
+
+    def get_filter_context(
+        query: Annotated[str, Field(description="Optional: the question the filters are for.")] = "",
+    ) -> str:
+        with lock:
+            return tools.get_filter_context(rag, query)
+
+    def collection_stats() -> str:
+        with lock:
+            return tools.collection_stats(rag)
+
+    for fn, description in ((search_documents, SEARCH_HELP), (answer_question, ANSWER_HELP),
+                            (get_filter_context, FILTERS_HELP), (collection_stats, STATS_HELP)):
+        server.add_tool(fn, description=description, structured_output=False)
+    return server
+
+
+class BearerTokenMiddleware:
+    """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``, else 401."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        if not token:
+            raise ValueError("the MCP token is empty: set a non-empty --token or RAGWIRE_MCP_TOKEN, or leave both unset")
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self._expected):
+                body = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
+          transport: Literal["stdio", "http"] = "stdio", *, host: str = "127.0.0.1", port: int = 8000,
+          token: str | None = None, rag: Any = None) -> None:
+    """Build the server for ``config_path`` and run it until the client disconnects (stdio) or it is stopped.
+
+    Args:
+        config_path: Path to ``config.yaml``.
+        name: The server name clients show.
+        transport: ``stdio`` (the client starts this process) or ``http`` (streamable HTTP at
+            ``http://HOST:PORT/mcp``).
+        host: Interface to bind for HTTP; the default accepts local connections only.
+        port: Port for HTTP.
+        token: For HTTP: when set, every request needs ``Authorization: Bearer <token>``.
+        rag: A ready :class:`~ragwire.RAGWire` to serve instead of opening ``config_path``.
+
+    Raises:
+        ImportError: the ``mcp`` package is not installed.
+        ValueError: an unknown transport, or a token given for stdio.
+    """
+    if transport not in ("stdio", "http"):
+        raise ValueError(f"transport must be 'stdio' or 'http', not {transport!r}")
+    if token is not None and transport == "stdio":
+        raise ValueError("a token protects the HTTP transport only: drop it, or use transport 'http'")
+    _mcp_server_class()  # fail with the install command before loading the collection
+    if rag is None:
+        from ragwire import RAGWire
+
+        rag = RAGWire(config_path)
+    server = build_server(rag, name=name)
+    if transport == "stdio":
+        log.info("MCP server %r on stdio", name)
+        server.run()
+        return
+    import uvicorn
+
+    app: Any = server.streamable_http_app(host=host)
+    if token is not None:
+        app = BearerTokenMiddleware(app, token)
+    print(f"MCP server {name!r} on http://{host}:{port}/mcp" + (" (bearer token required)" if token else ""),
+          file=sys.stderr, flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
