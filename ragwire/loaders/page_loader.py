@@ -16,7 +16,7 @@ from typing import Any
 from ragwire.errors import LoaderError
 from ragwire.loaders import base, guard
 from ragwire.loaders.base import Page, PageLoadResult
-from ragwire.loaders.markitdown_loader import MarkItDownLoader
+from ragwire.loaders.markitdown_loader import MarkItDownLoader, has_text
 
 logger = logging.getLogger(__name__)
 
@@ -37,8 +37,18 @@ class PageLoader(MarkItDownLoader):
     """
 
     def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:  # type: ignore[override]
-        """Load one document with its pages; never raises for a bad file."""
+        """Load one document with its pages.
+
+        Returns:
+            :meth:`MarkItDownLoader.load`'s dict plus ``pages``; a file that cannot be read
+            gives ``success: False``, a one-line ``error`` and ``pages: None``.
+
+        Raises:
+            FileNotFoundError: nothing exists at ``file_path``.
+        """
         path = base.as_path(file_path)
+        if not os.path.lexists(path):
+            raise FileNotFoundError(f"{path}: file not found — check the path")
         try:
             text, pages = self.convert_pages(path)
         except LoaderError as exc:
@@ -149,3 +159,51 @@ def _shape_lines(shape: Any) -> list[str]:
     if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
         return [" ".join(p.text.split()) for p in shape.text_frame.paragraphs if p.text.strip()]
     return []
+
+
+class PageMapLoader(PageLoader):
+    """MarkItDown's text, plus the PDF pages or PPTX slides it came from.
+
+    Used by the markdown, recursive and code strategies: chunks are cut from MarkItDown's
+    markdown as always, and ``pages`` (pypdf page texts, python-pptx slide texts) only
+    locates each chunk's first and last page (see :mod:`ragwire.splitting.page_ranges`).
+    Reading the pages is best effort: when it fails the file still loads, with
+    ``pages: None``.  Both parses run in one time-limited child process.
+    """
+
+    def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:  # type: ignore[override]
+        """Load one document; never raises for a bad file (a missing one included)."""
+        path = base.as_path(file_path)
+        try:
+            text, pages = self._convert_with_pages(path)
+        except LoaderError as exc:
+            logger.debug("could not load %s: %s", path, exc)
+            return self._failure(path, str(exc))
+        return {**base.success(path, text), "pages": pages}
+
+    def _convert_with_pages(self, path: Path) -> tuple[str, list[Page] | None]:
+        ext = path.suffix.lower()
+        if ext not in (".pdf", ".pptx"):
+            return self.convert(path), None
+        data = base.read_file(path, self.max_file_bytes)
+        self._check_office(data, path.name, ext)
+        if ext == ".pdf":
+            import pypdf  # noqa: F401 — imported once here, so that every conversion child inherits it
+        else:
+            import pptx  # noqa: F401
+        text, pages = guard.run_converter(
+            self._text_and_pages, data, path.name, ext, name=path.name, timeout_s=self.timeout_s
+        )
+        if not has_text(text, ext):
+            raise LoaderError(f"{path.name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
+        return text, pages
+
+    def _text_and_pages(self, data: bytes, name: str, ext: str) -> tuple[str, list[Page] | None]:
+        """Runs in the conversion child process."""
+        text = self._convert_binary(data, name, ext)
+        try:
+            pages: list[Page] | None = self._pages(data, name, ext)
+        except Exception as exc:  # noqa: BLE001 — the text loaded; only the page numbers are lost
+            logger.warning("%s: pages unreadable (%s); chunks get no page numbers", name, base.reason(exc))
+            pages = None
+        return text, pages

@@ -8,6 +8,8 @@ from typing import Any, TypedDict
 from ragwire.splitting.markdown import split_sections
 
 DEFAULT_PAGE_MARKER = "<!-- pagebreak -->"
+# File types whose headings start pages when there is no marker (HTML arrives as markdown).
+HEADING_TYPES = frozenset({"md", "markdown", "html", "htm"})
 
 
 class PageChunk(TypedDict):
@@ -22,10 +24,10 @@ class PageChunk(TypedDict):
 class PageSplitter:
     """Turn pages into chunks, one per page: never sub-split, merged or truncated, no overlap.
 
-    Pages come from :meth:`split_pages` (PageLoader's PDF pages or PPTX slides) or,
-    for text, from :meth:`split`: the text between ``page_marker`` occurrences when the
-    marker is present, else the sections under headings of ``max_heading_level`` or
-    shallower (labelled with the heading), else the whole text as one page.
+    :meth:`split` takes PageLoader's pages (PDF pages, PPTX slides) when there are any;
+    else the text between ``page_marker`` occurrences when the marker is present; else,
+    for markdown and HTML, the sections under headings of ``max_heading_level`` or
+    shallower (labelled with the heading); else the whole text as one page.
 
     Whitespace-only pages are dropped, but numbering is kept: ``page_number`` is the
     page's true position and ``page_total`` counts the dropped pages too.
@@ -47,22 +49,46 @@ class PageSplitter:
         self.page_marker = page_marker
         self.max_heading_level = max_heading_level
 
-    def split(self, text: str) -> list[PageChunk]:
-        """Split text into pages at the marker, else at headings, else keep it whole.
+    def split(
+        self,
+        text: str,
+        file_type: str | None = None,
+        pages: Sequence[Mapping[str, Any]] | None = None,
+    ) -> list[PageChunk]:
+        """Split a document into pages.
+
+        The first rule that applies decides:
+
+        1. ``pages`` from the loader (PDF pages, PPTX slides) win: see :meth:`split_pages`.
+        2. ``page_marker`` in the text: the text between markers, unlabelled.
+        3. Markdown or HTML (``file_type`` ``"md"``, ``"markdown"``, ``"html"``, ``"htm"``,
+           or ``None`` for text of unknown origin): the sections under headings of
+           ``max_heading_level`` or shallower, labelled with the heading text; text before
+           the first heading is an unlabelled page 1.
+        4. Anything else: the whole text as one page.
+
+        Args:
+            text: The document's text.
+            file_type: The file's extension, with or without the dot (``"pdf"``, ``".md"``).
+            pages: PageLoader's ``pages`` (``None`` when the format has none).
 
         >>> PageSplitter().split("intro <!-- pagebreak --> details")[1]
         {'text': 'details', 'page_number': 2, 'page_label': None, 'page_total': 2}
         """
+        if pages is not None:
+            return self.split_pages(pages)
         if self.page_marker in text:
-            pages: list[tuple[str, str | None]] = [(part, None) for part in text.split(self.page_marker)]
-        else:
+            parts: list[tuple[str, str | None]] = [(part, None) for part in text.split(self.page_marker)]
+        elif _splits_at_headings(file_type):
             # Blank lines before the first heading are not a page (numbering starts at the heading).
-            pages = [
+            parts = [
                 (section.text, section.title or None)
                 for section in split_sections(text, self.max_heading_level)
                 if section.level or section.text.strip()
             ]
-        return _numbered(pages, total=len(pages))
+        else:
+            parts = [(text, None)]
+        return _numbered(parts, total=len(parts))
 
     def split_pages(self, pages: Sequence[Mapping[str, Any]]) -> list[PageChunk]:
         """Turn PageLoader pages (``{"page_number", "page_label", "text"}``) into chunks.
@@ -87,6 +113,10 @@ class PageSplitter:
             for text, label, number in entries
             if text.strip()
         ]
+
+
+def _splits_at_headings(file_type: str | None) -> bool:
+    return file_type is None or file_type.lower().lstrip(".") in HEADING_TYPES
 
 
 def _numbered(pages: list[tuple[str, str | None]], *, total: int) -> list[PageChunk]:

@@ -1,0 +1,70 @@
+"""Build small text PDFs by hand (no reportlab): one Helvetica text stream per page."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+
+def _escape(line: str) -> str:
+    return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def pdf_bytes(pages: list[str], *, width: int = 90) -> bytes:
+    """A PDF with one page per string; each string is wrapped at ``width`` characters.
+
+    An empty string gives a page with no text at all (like a scanned page).
+    """
+    objects: list[bytes] = [b"", b""]  # 1: catalog, 2: page tree (filled in below)
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    kids = []
+    for text in pages:
+        lines = [wrapped for para in text.split("\n") for wrapped in (textwrap.wrap(para, width) or [""])]
+        body = "".join(f"({_escape(line)}) Tj T*\n" for line in lines) if text else ""
+        stream = f"BT /F1 9 Tf 11 TL 40 800 Td\n{body}ET".encode("latin-1") if text else b""
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        content_id = len(objects)
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >>"
+            b" /Contents %d 0 R >>" % content_id
+        )
+        kids.append(len(objects))
+    objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
+        b" ".join(b"%d 0 R" % kid for kid in kids),
+        len(kids),
+    )
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def write_pdf(
+    path: Path,
+    pages: list[str],
+    *,
+    labels: list[tuple[int, int, str, str | None]] | None = None,
+    password: str | None = None,
+) -> Path:
+    """Write a text PDF; ``labels`` are ``(first_index, last_index, style, prefix)`` ranges for
+    ``PdfWriter.set_page_label`` (style ``"/r"``, ``"/D"``…); ``password`` encrypts it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pdf_bytes(pages))
+    if labels or password:
+        from pypdf import PdfReader, PdfWriter
+
+        writer = PdfWriter()
+        writer.append(PdfReader(path))
+        for first, last, style, prefix in labels or []:
+            writer.set_page_label(first, last, style=style, prefix=prefix)
+        if password:
+            writer.encrypt(password, algorithm="AES-128")
+        writer.write(path)
+    return path
