@@ -34,10 +34,15 @@ class Prepared:
 
 
 def make_loader(loader: LoaderConfig, strategy: str):
-    """The loader one run uses for every file: page-aware for the page strategy, else markitdown."""
-    from ..loaders import MarkItDownLoader, PageLoader
+    """The loader one run uses for every file.
 
-    cls = PageLoader if strategy == "page" else MarkItDownLoader
+    The page strategy chunks PageLoader's pages; the others chunk MarkItDown's text and
+    use the PDF pages / PPTX slides that PageMapLoader reads too only to give each chunk
+    its page range.
+    """
+    from ..loaders.page_loader import PageLoader, PageMapLoader
+
+    cls = PageLoader if strategy == "page" else PageMapLoader
     return cls(
         max_file_size_mb=loader.max_file_size_mb,
         max_uncompressed_mb=loader.max_uncompressed_mb,
@@ -52,7 +57,10 @@ def load_text(loader: Any, path: Path) -> tuple[str, list[dict] | None, str]:
     Raises:
         IngestError: the loader could not produce text (the message is its one-line reason).
     """
-    result = loader.load(str(path))
+    try:
+        result = loader.load(str(path))
+    except FileNotFoundError:  # deleted since the folder was listed
+        raise IngestError(f"{path}: file not found — it was removed during the run") from None
     if not result.get("success"):
         raise IngestError(result.get("error") or f"{path.name}: could not be loaded")
     return result["text_content"], result.get("pages"), result.get("file_type") or path.suffix.lstrip(".").lower()
@@ -80,6 +88,7 @@ def prepare_file(
             page_marker=splitter.page_marker,
             max_heading_level=splitter.max_heading_level,
             pages=pages,
+            file_type=file_type,
         )
         if dedup_chunks:
             seen: set[str] = set()

@@ -26,7 +26,7 @@ from ..config import IngestionConfig, LoaderConfig, RagwireConfig, SplitterConfi
 
 # Bump when a loader or splitter change alters the chunks of unchanged files, so
 # that the next ingest re-processes them (reusing every vector whose text is unchanged).
-PIPELINE_VERSION = 1
+PIPELINE_VERSION = 2
 
 # Embedding providers that compute on this machine (the rest are HTTP services).
 _LOCAL_PROVIDERS = frozenset({"huggingface", "fastembed", "onnx"})

@@ -1,7 +1,8 @@
 """split_text: one entry point from text (or pages) to chunks, for every splitter strategy.
 
 Each :class:`Piece` carries the metadata its strategy knows: ``heading_path`` for
-"markdown", ``page_number`` / ``page_total`` / ``page_label`` for "page".
+"markdown", ``page_number`` / ``page_total`` / ``page_label`` for "page", and, for
+the other strategies when the loader gave pages, ``page_number`` / ``page_end``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from ragwire.splitting.factories import check_chunking, get_code_splitter, get_markdown_splitter, get_splitter
 from ragwire.splitting.markdown import split_sections
+from ragwire.splitting.page_ranges import page_ranges
 from ragwire.splitting.page_splitter import DEFAULT_PAGE_MARKER, PageSplitter
 
 STRATEGIES: tuple[str, ...] = ("markdown", "recursive", "code", "page")
@@ -36,6 +38,7 @@ def split_text(
     page_marker: str = DEFAULT_PAGE_MARKER,
     max_heading_level: int = 2,
     pages: Sequence[Mapping[str, Any]] | None = None,
+    file_type: str | None = None,
 ) -> list[Piece]:
     """Split a document into pieces with the given strategy.
 
@@ -45,9 +48,16 @@ def split_text(
         sections longer than ``chunk_size`` are split further with the markdown splitter.
         ``recursive``: :func:`get_splitter` with ``separators``.
         ``code``: :func:`get_code_splitter`.
-        ``page``: one piece per page with ``page_number``, ``page_total`` and, when known,
-        ``page_label``; uses ``pages`` when given, else finds pages in ``text``.
-        ``chunk_size`` and ``chunk_overlap`` do not apply.
+        ``page``: pages from :class:`PageSplitter` (``pages`` when given, else found in
+        ``text`` by marker, or by headings for markdown and HTML ``file_type``); a page
+        longer than ``chunk_size`` is cut into page-local pieces with the markdown
+        splitter, never crossing a page.  Every piece carries its page's ``page_number``,
+        ``page_total`` and, when known, ``page_label``.
+
+    With the other strategies, ``pages`` (PageLoader's PDF pages or PPTX slides, whose
+    text may differ in layout from ``text``) only locates each piece: it gets
+    ``page_number`` (first page), ``page_end`` (last page), ``page_total`` and the first
+    page's ``page_label`` when the piece can be placed (see :mod:`.page_ranges`).
 
     Empty and whitespace-only pieces are dropped.  The result is deterministic.
 
@@ -57,17 +67,39 @@ def split_text(
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}")
     if strategy == "page":
+        check_chunking(chunk_size, chunk_overlap)
         splitter = PageSplitter(page_marker=page_marker, max_heading_level=max_heading_level)
-        chunks = splitter.split_pages(pages) if pages is not None else splitter.split(text)
-        return [Piece(chunk["text"], _page_metadata(chunk)) for chunk in chunks]
+        return _page_local(splitter.split(text, file_type=file_type, pages=pages), chunk_size, chunk_overlap)
     check_chunking(chunk_size, chunk_overlap)
     if strategy == "markdown":
-        return _merge_tiny(_markdown_pieces(text, chunk_size, chunk_overlap), chunk_size)
-    if strategy == "code":
-        texts = get_code_splitter(chunk_size, chunk_overlap).split_text(text)
+        pieces = _merge_tiny(_markdown_pieces(text, chunk_size, chunk_overlap), chunk_size)
     else:
-        texts = get_splitter(chunk_size, chunk_overlap, separators).split_text(text)
-    return _merge_tiny([Piece(chunk) for chunk in texts if chunk.strip()], chunk_size)
+        if strategy == "code":
+            texts = get_code_splitter(chunk_size, chunk_overlap).split_text(text)
+        else:
+            texts = get_splitter(chunk_size, chunk_overlap, separators).split_text(text)
+        pieces = _merge_tiny([Piece(chunk) for chunk in texts if chunk.strip()], chunk_size)
+    return _with_page_ranges(pieces, pages) if pages else pieces
+
+
+def _page_local(chunks: Sequence[Mapping[str, Any]], chunk_size: int, chunk_overlap: int) -> list[Piece]:
+    """Each page as one piece, or as several when it is longer than ``chunk_size``.
+
+    One vector per long page would embed only its opening (all-MiniLM-L6-v2 reads 256
+    tokens), so the rest of the page could never be found by meaning.
+    """
+    splitter = get_markdown_splitter(chunk_size, chunk_overlap)
+    pieces: list[Piece] = []
+    for chunk in chunks:
+        metadata = _page_metadata(chunk)
+        parts = [chunk["text"]] if len(chunk["text"]) <= chunk_size else splitter.split_text(chunk["text"])
+        pieces.extend(Piece(part.strip(), dict(metadata)) for part in parts if part.strip())
+    return pieces
+
+
+def _with_page_ranges(pieces: list[Piece], pages: Sequence[Mapping[str, Any]]) -> list[Piece]:
+    ranges = page_ranges([piece.text for piece in pieces], pages)
+    return [Piece(piece.text, {**piece.metadata, **found}) for piece, found in zip(pieces, ranges)]
 
 
 def _merge_tiny(pieces: list[Piece], chunk_size: int) -> list[Piece]:
