@@ -6,10 +6,13 @@ import hmac
 import logging
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Iterator, Literal
 
 from pydantic import Field
+
+from ragwire.errors import RagwireError
 
 from . import tools
 
@@ -74,25 +77,38 @@ def build_server(rag: Any, name: str = "ragwire"):
     server = _mcp_server_class()(name, instructions=(
         "Tools over a document collection. Prefer answer_question for questions; use search_documents "
         "to read passages; call get_filter_context before filtering."))
+    from mcp.server.mcpserver.exceptions import ToolError
+
     # Tools run in worker threads; one call at a time keeps the pipeline's store handling simple.
-    lock = threading.Lock()
+    call_lock = threading.Lock()
+
+    @contextmanager
+    def lock() -> Iterator[None]:
+        # mcp hides the text of an unexpected exception from the client; ragwire's own errors
+        # are written for the caller to act on, so they go back as the tool's error result.
+        with call_lock:
+            try:
+                yield
+            except (ValueError, RagwireError) as exc:
+                log.info("tool call failed: %s", exc)
+                raise ToolError(" ".join(str(exc).split())) from exc
 
     def search_documents(query: Query, top_k: TopK = 5, filters: Filters = None) -> str:
-        with lock:
+        with lock():
             return tools.search_documents(rag, query, top_k=top_k, filters=filters)
 
     def answer_question(question: Question, top_k: TopK = 5, filters: Filters = None) -> str:
-        with lock:
+        with lock():
             return tools.answer_question(rag, question, top_k=top_k, filters=filters)
 
     def get_filter_context(
         query: Annotated[str, Field(description="Optional: the question the filters are for.")] = "",
     ) -> str:
-        with lock:
+        with lock():
             return tools.get_filter_context(rag, query)
 
     def collection_stats() -> str:
-        with lock:
+        with lock():
             return tools.collection_stats(rag)
 
     for fn, description in ((search_documents, SEARCH_HELP), (answer_question, ANSWER_HELP),

@@ -1,0 +1,175 @@
+"""`ragwire mcp serve` as a subprocess: the real mcp client over stdio and streamable HTTP, and `ragwire sync` alongside."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytest.importorskip("mcp.server.mcpserver")
+
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLS = ["answer_question", "collection_stats", "get_filter_context", "search_documents"]
+# A fact no file of examples/docs holds, so only the synced file can answer it.
+NEW_FILE = ("# Espresso corner\n\nThe espresso machine in the break room is descaled every 14 days; "
+            "the descaling kit is order code QUOKKA-7731.\n")
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory, ragwire_home):
+    """examples/docs synced into an embedded store, and the environment a server process runs in."""
+    root = tmp_path_factory.mktemp("mcp")
+    folder = root / "docs"
+    shutil.copytree(REPO / "examples" / "docs", folder)
+    config = yaml.safe_load((REPO / "config.yaml.example").read_text(encoding="utf-8"))
+    config["vectorstore"]["path"] = str(root / "store")
+    config["sources"] = [{"type": "local", "path": str(folder), "name": "docs"}]
+    config["logging"] = {"level": "WARNING"}
+    path = root / "config.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAGWIRE_")}
+    env.update(RAGWIRE_HOME=str(ragwire_home), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", HOME=str(root / "home"))
+    done = subprocess.run([sys.executable, "-m", "ragwire.cli", "sync", "--config", str(path)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return path, folder, env
+
+
+def text_of(result) -> str:
+    return "\n".join(part.text for part in result.content)
+
+
+def is_error(result) -> bool:
+    return bool(getattr(result, "is_error", getattr(result, "isError", False)))
+
+
+async def check_tools(session: ClientSession) -> None:
+    """The four tools, each described, each with an object input schema; every one answers."""
+    listed = (await session.list_tools()).tools
+    assert sorted(t.name for t in listed) == TOOLS
+    for tool in listed:
+        schema = getattr(tool, "input_schema", None) or getattr(tool, "inputSchema", None)
+        assert tool.description and len(tool.description) > 40, tool.name
+        assert schema["type"] == "object", tool.name
+    search = {t.name: t for t in listed}["search_documents"]
+    assert set((getattr(search, "input_schema", None) or search.inputSchema)["properties"]) == {"query", "top_k", "filters"}
+
+    found = await session.call_tool("search_documents", {"query": "How long does the warranty last?", "top_k": 3})
+    assert not is_error(found) and "[1] warranty-policy.pdf" in text_of(found), text_of(found)
+
+    stats = await session.call_tool("collection_stats", {})
+    assert not is_error(stats) and "vector size: 384" in text_of(stats)
+
+
+def test_stdio_server_tools_errors_and_sync_alongside(collection):
+    config, folder, env = collection
+
+    async def scenario() -> None:
+        params = StdioServerParameters(command=sys.executable, env=env, cwd=str(config.parent),
+                                       args=["-m", "ragwire.cli", "mcp", "serve", "--config", str(config)])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await check_tools(session)
+
+            answered = await session.call_tool("answer_question", {"question": "How long does the warranty last?"})
+            assert not is_error(answered)
+            assert "24 months" in text_of(answered) and "warranty-policy.pdf" in text_of(answered)
+
+            refused = await session.call_tool("answer_question", {"question": "Who won the 1998 football world cup?"})
+            assert not is_error(refused)
+            assert text_of(refused).startswith("The documents do not contain the answer"), text_of(refused)
+
+            context = await session.call_tool("get_filter_context", {"query": "warranty"})
+            assert not is_error(context) and "**title**" in text_of(context)
+
+            bad = await session.call_tool("search_documents", {"query": "warranty", "filters": "{not json"})
+            assert is_error(bad) and "filters is not valid JSON" in text_of(bad), text_of(bad)
+            as_string = await session.call_tool("search_documents", {"query": "warranty", "filters": '{"year": 2000}'})
+            assert not is_error(as_string) and "warranty-policy.pdf" in text_of(as_string)
+
+            # The server lets go of the embedded store between calls, so a cron `ragwire sync`
+            # (which does not wait for the lock by default) runs while it is up.
+            (folder / "espresso.md").write_text(NEW_FILE, encoding="utf-8")
+            await asyncio.sleep(3)  # past vectorstore.hold_open_s (2 s) since the last call
+            synced = await asyncio.to_thread(
+                subprocess.run, [sys.executable, "-m", "ragwire.cli", "sync", "--config", str(config)],
+                env=env, capture_output=True, text=True, timeout=300)
+            assert synced.returncode == 0, synced.stderr
+            assert "1 processed" in synced.stderr, synced.stderr
+
+            after = await session.call_tool("search_documents", {"query": "espresso descaling kit order code", "top_k": 2})
+            assert not is_error(after) and "[1] espresso.md" in text_of(after), text_of(after)
+            assert "QUOKKA-7731" in text_of(after)
+
+    asyncio.run(scenario())
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def post(url: str, headers: dict[str, str]) -> int:
+    body = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "content-type": "application/json", "accept": "application/json, text/event-stream", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_http_server_requires_the_token(collection):
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    config, _, env = collection
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ragwire.cli", "mcp", "serve", "--config", str(config), "--transport", "http",
+         "--port", str(port)], env={**env, "RAGWIRE_MCP_TOKEN": "s3cret-token"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None, server.communicate()[1]
+                assert time.monotonic() < deadline, "the HTTP server did not start"
+                time.sleep(0.2)
+
+        assert post(url, {}) == 401
+        assert post(url, {"authorization": "Bearer wrong"}) == 401
+
+        async def scenario() -> None:
+            headers = {"Authorization": "Bearer s3cret-token"}
+            async with httpx2.AsyncClient(headers=headers, timeout=120) as http, \
+                    streamable_http_client(url, http_client=http) as streams, \
+                    ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                await check_tools(session)
+                bad = await session.call_tool("answer_question", {"question": "warranty?", "filters": "{not json"})
+                assert is_error(bad) and "filters is not valid JSON" in text_of(bad)
+
+        asyncio.run(scenario())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
