@@ -51,11 +51,11 @@ def write_config(folder: Path, *, llm_url: str | None, workers: int) -> Path:
     data["vectorstore"]["path"] = str(folder / "store")
     data["ingestion"]["workers"] = workers
     data.setdefault("logging", {})["level"] = "WARNING"
+    folder.mkdir(parents=True, exist_ok=True)
     if llm_url:
         (folder / "metadata.yaml").write_text(SCHEMA, encoding="utf-8")
         data["llm"] = {"provider": "openai", "model": "stub", "base_url": llm_url, "api_key": "k", "timeout": 30}
         data["metadata"] = {"config_file": str(folder / "metadata.yaml")}
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
