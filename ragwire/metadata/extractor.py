@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from pydantic import BaseModel
 
 from ragwire.errors import ProviderError
 from ragwire.providers.retry import call_with_retries, reason
+from ragwire.store.filters import finite_number
 
 from .schema import FieldSpec, FinancialMetadata, MetadataSchema, load_schema
 
@@ -274,34 +274,12 @@ def _convert(kind: str, value: Any) -> Any:
         text = str(value).strip().lower()
         return True if text in _TRUE else False if text in _FALSE else None
     if kind == "int":
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float):
-            return int(value) if math.isfinite(value) and value.is_integer() else None
-        if isinstance(value, str):
-            text = value.strip()
-            try:
-                return int(text)
-            except ValueError:
-                try:
-                    number = float(text)
-                except ValueError:
-                    return None
-                return int(number) if math.isfinite(number) and number.is_integer() else None
-        return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value  # exact, even past float precision
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            return int(value.strip())
+        number = finite_number(value)
+        return int(number) if number is not None and number.is_integer() else None
     if kind == "float":
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            number = float(value)
-        elif isinstance(value, str):
-            try:
-                number = float(value.strip())
-            except ValueError:
-                return None
-        else:
-            return None
-        return number if math.isfinite(number) else None
+        return finite_number(value)
     return None

@@ -155,7 +155,7 @@ def _convert(value: Any, kind: str) -> Any:
         if isinstance(value, int):
             return float(value)
         if text is not None:
-            number = _number(text)
+            number = finite_number(text)
             if number is not None:
                 return float(number)
     elif kind == "bool":
@@ -166,7 +166,7 @@ def _convert(value: Any, kind: str) -> Any:
     return _NOT_CONVERTIBLE
 
 
-def _number(value: Any) -> float | None:
+def finite_number(value: Any) -> float | None:
     """A finite number from a number or a numeric string; None otherwise."""
     if isinstance(value, bool):
         return None
@@ -222,7 +222,7 @@ def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | Non
         raise _problem(key, f"a range needs a numeric field (the field holds {held}); match values instead")
     numbers = {}
     for op, bound in bounds.items():
-        number = _number(bound)
+        number = finite_number(bound)
         if number is None:
             raise _problem(f"{key}.{op}", f"{bound!r} is not a number (a range bound must be a number)")
         numbers[op] = number
