@@ -8,6 +8,7 @@ the other strategies when the loader gave pages, ``page_number`` / ``page_end``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,8 @@ from ragwire.splitting.factories import check_chunking, get_code_splitter, get_m
 from ragwire.splitting.markdown import split_sections
 from ragwire.splitting.page_ranges import page_ranges
 from ragwire.splitting.page_splitter import DEFAULT_PAGE_MARKER, PageSplitter
+
+logger = logging.getLogger(__name__)
 
 STRATEGIES: tuple[str, ...] = ("markdown", "recursive", "code", "page")
 HEADING_SEPARATOR = " > "
@@ -98,7 +101,11 @@ def _page_local(chunks: Sequence[Mapping[str, Any]], chunk_size: int, chunk_over
 
 
 def _with_page_ranges(pieces: list[Piece], pages: Sequence[Mapping[str, Any]]) -> list[Piece]:
-    ranges = page_ranges([piece.text for piece in pieces], pages)
+    try:
+        ranges = page_ranges([piece.text for piece in pieces], pages)
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # odd pages: lose the page fields, never the file
+        logger.warning("page ranges skipped: unusable pages (%s: %s)", type(exc).__name__, exc)
+        return pieces
     return [Piece(piece.text, {**piece.metadata, **found}) for piece, found in zip(pieces, ranges)]
 
 

@@ -183,3 +183,13 @@ def test_no_pages_or_unplaceable_chunks_get_no_fields():
     assert page_ranges(["words that never appear anywhere", "ok"], _pages_of(["something else entirely"])) == [{}, {}]
     pieces = split_text("plain text here", strategy="recursive", chunk_size=100, chunk_overlap=0, pages=None)
     assert pieces[0].metadata == {}
+
+
+def test_unusable_pages_lose_the_page_fields_not_the_file():
+    # Guards "page ranges must never fail the file": a page_number that is not a number.
+    pieces = split_text(
+        "some words that are here", strategy="markdown", chunk_size=100, chunk_overlap=0,
+        pages=[{"page_number": "x", "text": "some words that are here"}],
+    )
+
+    assert [p.metadata for p in pieces] == [{}]
