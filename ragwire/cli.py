@@ -219,6 +219,14 @@ def query(question: str, config: str, top_k: int | None, filters: tuple[str, ...
         sys.exit(EXIT_REFUSED)
 
 
+def _pages(meta: dict[str, Any]) -> str:
+    """``page iv`` (the printed label when the document has one) or ``pages 3–4``."""
+    first, last = meta["page_number"], meta.get("page_end")
+    if last and last != first:
+        return f"pages {first}–{last}"
+    return f"page {meta.get('page_label') or first}"
+
+
 def score_text(meta: dict[str, Any]) -> str:
     """A score a person can read: fused scores as a share of the best possible one."""
     score = float(meta.get("score", 0.0))
@@ -269,7 +277,7 @@ def retrieve(query: str, config: str, top_k: int | None, filters: tuple[str, ...
         if meta.get("heading_path"):
             where += f" › {meta['heading_path']}"
         if meta.get("page_number"):
-            where += f" (page {meta['page_number']})"
+            where += f" ({_pages(meta)})"
         click.echo(f"{rank}. {where}  {score_text(meta)}")
         snippet = " ".join(doc.page_content.split())
         click.echo(f"   {snippet[:240]}{'…' if len(snippet) > 240 else ''}")

@@ -34,7 +34,7 @@ _SPECIAL_KINDS = (
 )
 _MAX_REASON = 160
 
-NO_TEXT_PDF = "no text could be extracted (empty, or a scanned PDF without a text layer — OCR it first)"
+NO_TEXT_PDF = "no extractable text (empty, or a scanned PDF without a text layer — OCR it first)"
 NO_TEXT = "no text could be extracted (the document is empty or holds only whitespace)"
 
 

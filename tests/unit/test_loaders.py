@@ -190,7 +190,7 @@ def test_pdf_without_text_layer_suggests_ocr(loader, tmp_path):
     path = tmp_path / "scan.pdf"
     writer.write(path)
 
-    _assert_one_line_failure(loader.load(path), "scan.pdf: no text could be extracted", "OCR it first")
+    _assert_one_line_failure(loader.load(path), "scan.pdf: no extractable text", "OCR it first")
 
 
 @pytest.mark.parametrize(("content", "fragment"), [(b"", "empty file"), (b" \n\t \r\n ", "no text could be extracted")])

@@ -119,7 +119,7 @@ def test_hard_pdfs_fail_with_one_line_reasons(cls, tmp_path):
         assert result["success"] is False and result["pages"] is None
         assert "\n" not in result["error"]
     assert "encrypted PDF" in errors["locked.pdf"]["error"]
-    assert "no text could be extracted" in errors["scan.pdf"]["error"]
+    assert "no extractable text" in errors["scan.pdf"]["error"]
     assert "broken.pdf:" in errors["broken.pdf"]["error"]
 
 
