@@ -66,6 +66,14 @@ class PageLoader(MarkItDownLoader):
         ext = path.suffix.lower()
         if ext not in (".pdf", ".pptx"):
             return self.convert(path), None
+        pages = self._in_child(self._pages, path, ext)
+        text = "\n\n".join(page["text"] for page in pages if page["text"].strip())
+        if not text:
+            raise LoaderError(f"{path.name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
+        return text, pages
+
+    def _in_child(self, convert: Any, path: Path, ext: str) -> Any:
+        """``convert(data, name, ext)`` on a checked PDF or PPTX, in a time-limited child process."""
         data = base.read_file(path, self.max_file_bytes)
         self._check_office(data, path.name, ext)
         # Imported here, once, so that every conversion child inherits them.
@@ -73,11 +81,7 @@ class PageLoader(MarkItDownLoader):
             import pypdf  # noqa: F401
         else:
             import pptx  # noqa: F401
-        pages = guard.run_converter(self._pages, data, path.name, ext, name=path.name, timeout_s=self.timeout_s)
-        text = "\n\n".join(page["text"] for page in pages if page["text"].strip())
-        if not text:
-            raise LoaderError(f"{path.name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
-        return text, pages
+        return guard.run_converter(convert, data, path.name, ext, name=path.name, timeout_s=self.timeout_s)
 
     def _failure(self, path: Path, error: str) -> PageLoadResult:
         return {**base.failure(path, error), "pages": None}
@@ -185,15 +189,7 @@ class PageMapLoader(PageLoader):
         ext = path.suffix.lower()
         if ext not in (".pdf", ".pptx"):
             return self.convert(path), None
-        data = base.read_file(path, self.max_file_bytes)
-        self._check_office(data, path.name, ext)
-        if ext == ".pdf":
-            import pypdf  # noqa: F401 — imported once here, so that every conversion child inherits it
-        else:
-            import pptx  # noqa: F401
-        text, pages = guard.run_converter(
-            self._text_and_pages, data, path.name, ext, name=path.name, timeout_s=self.timeout_s
-        )
+        text, pages = self._in_child(self._text_and_pages, path, ext)
         if not has_text(text, ext):
             raise LoaderError(f"{path.name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
         return text, pages
