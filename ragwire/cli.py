@@ -392,7 +392,7 @@ def eval_command(golden: Path, config: str, top_k: int | None, compare_rerank: b
     if compare_rerank:
         rerank = rag.config.retriever.rerank
         if rerank is None or not rerank.enabled:
-            _fail(f"--compare-rerank needs a reranker: add a retriever.rerank block to {config} (see docs/retrieval.md)")
+            _fail(f"--compare-rerank needs a reranker: add a retriever.rerank block to {config} (see docs/reranking.md)")
         result: Any = sweep(rag, golden_set, {"no rerank": {**options, "rerank": False},
                                               "reranked": {**options, "rerank": True}}, top_k=k, answers=answers)
     else:
