@@ -27,7 +27,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ragwire.errors import ConfigError
+from ragwire.errors import ConfigError, did_you_mean
 from ragwire.loaders.formats import SUPPORTED_EXTENSIONS
 
 if TYPE_CHECKING:
@@ -709,8 +709,7 @@ def _describe(err: Any) -> str:
     if kind in ("extra_forbidden", "unknown_key"):
         _, owners = _walk(loc[:-1])
         known = sorted({f for m in owners for f in m.model_fields})
-        close = difflib.get_close_matches(key, known, n=1)
-        return f"{path}: unknown key" + (f" (did you mean '{close[0]}'?)" if close else "")
+        return f"{path}: unknown key{did_you_mean(key, known)}"
     if kind == "literal_error":
         return f"{path}: {_choice_problem(key, err['input'], _quoted(ctx['expected']))}"
     if kind == "union_tag_invalid":

@@ -17,6 +17,15 @@ nothing from ragwire so that every other module can import it.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``choices``, or ``""`` when none is close."""
+    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=cutoff)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
 
 class RagwireError(Exception):
     """Base class of every error raised by ragwire itself."""

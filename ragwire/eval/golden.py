@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -10,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..errors import did_you_mean
 from .metrics import MISS
 
 MatchMode = Literal["basename", "exact", "contains"]
@@ -21,8 +21,7 @@ _SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else f" (known keys: {', '.join(known)})"
+    return did_you_mean(key, known) or f" (known keys: {', '.join(known)})"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ whole chunk's metadata (extracted fields plus what ragwire writes itself).
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -19,7 +18,7 @@ from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from ragwire.errors import ConfigError
+from ragwire.errors import ConfigError, did_you_mean
 
 FieldType = Literal["str", "int", "float", "bool", "list[str]", "list[int]"]
 
@@ -188,7 +187,7 @@ def parse_schema(raw: Any, source: str = "metadata.yaml") -> MetadataSchema:
     problems: list[str] = []
     for key in raw:
         if key not in _TOP_KEYS:
-            problems.append(f"{key}: unknown key{_did_you_mean(str(key), _TOP_KEYS)}")
+            problems.append(f"{key}: unknown key{did_you_mean(str(key), _TOP_KEYS)}")
     items = raw.get("fields")
     if not isinstance(items, list) or not items:
         problems.append("fields: required, a non-empty list of {name, type, description, values}")
@@ -285,7 +284,7 @@ def _parse_field(i: int, item: Any, problems: list[str]) -> FieldSpec | None:
     before = len(problems)
     for key in item:
         if key not in _FIELD_KEYS:
-            problems.append(f"{where}.{key}: unknown key{_did_you_mean(str(key), _FIELD_KEYS)}")
+            problems.append(f"{where}.{key}: unknown key{did_you_mean(str(key), _FIELD_KEYS)}")
     name = item.get("name")
     if not isinstance(name, str) or not name:
         problems.append(f"{where}.name: required, a field name like 'company_name'")
@@ -300,7 +299,7 @@ def _parse_field(i: int, item: Any, problems: list[str]) -> FieldSpec | None:
     kind = item.get("type", "str")
     if not isinstance(kind, str) or kind.replace(" ", "") not in FIELD_TYPES:
         problems.append(
-            f"{where}.type: unknown type {kind!r}{_did_you_mean(str(kind), FIELD_TYPES)}; "
+            f"{where}.type: unknown type {kind!r}{did_you_mean(str(kind), FIELD_TYPES)}; "
             f"use one of {', '.join(FIELD_TYPES)}"
         )
     else:
@@ -376,6 +375,3 @@ def _strip_optional(annotation: Any) -> Any:
     return annotation
 
 
-def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{match[0]}'?)" if match else ""

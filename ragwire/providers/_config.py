@@ -7,7 +7,6 @@ plain dict here, with secrets unwrapped and ``None`` values dropped.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import re
@@ -15,7 +14,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from ragwire.errors import ConfigError, MissingDependencyError
+from ragwire.errors import ConfigError, MissingDependencyError, did_you_mean
 
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -46,7 +45,7 @@ def normalise(config: Any, section: str, known_keys: frozenset[str]) -> dict[str
         for key in raw:
             if key not in known_keys:
                 problems.append(
-                    f"{section}.{key}: unknown key{_did_you_mean(str(key), known_keys)}"
+                    f"{section}.{key}: unknown key{did_you_mean(str(key), known_keys)}"
                 )
     out: dict[str, Any] = {}
     for key, value in raw.items():
@@ -68,7 +67,7 @@ def provider_name(cfg: Mapping[str, Any], section: str, valid: list[str]) -> str
     if name not in valid:
         raise ConfigError(
             f"{section}.provider: unknown provider {raw!r}"
-            f"{_did_you_mean(name, frozenset(valid))} (valid: {choices})"
+            f"{did_you_mean(name, frozenset(valid))} (valid: {choices})"
         )
     return name
 
@@ -146,6 +145,3 @@ def _expand(text: str, where: str, problems: list[str]) -> str:
     return _ENV_REF.sub(substitute, text)
 
 
-def _did_you_mean(word: str, choices: frozenset[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(choices), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
