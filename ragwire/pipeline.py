@@ -39,16 +39,7 @@ class RAGWire(Components):
         from .ingest import IngestRunner, IngestSettings
 
         settings = IngestSettings.from_config(self.config)
-        hook = None
-        if self.metadata.enabled:
-            # Grounding values are read once per run, here: worker threads never touch the store.
-            # Only text needs grounding: "Apple Inc." vs "apple"; numbers have one spelling.
-            stored = {f.name: coll.facet(f.name, 50) for f in self.metadata.schema.fields
-                      if f.type in ("str", "list[str]") and coll.count()}
-            hook = self.metadata.ingest_hook(stored)
-            # every schema field gets its index now, typed by the schema, not by the first value seen
-            samples = {"str": "x", "list[str]": ["x"], "int": 0, "list[int]": [0], "float": 0.5, "bool": False}
-            coll.ensure_indexes({f.name: samples[f.type] for f in self.metadata.schema.fields if f.type in samples})
+        hook = self.metadata.prepare_ingest(coll)
         return IngestRunner(coll, _LazyEmbedding(self), self.sparse_encoder, settings, extract_metadata=hook)
 
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:

@@ -27,6 +27,9 @@ PROPERTY_FIELDS = ("title", "author", "created", "modified", "year", "page_count
 # A hook for ingest: document text → (values, extraction succeeded).
 Hook = Callable[[str], tuple[dict[str, Any], bool]]
 
+# A value of each schema type, for indexing a field by its declared type before any is stored.
+_INDEX_SAMPLE = {"str": "x", "list[str]": ["x"], "int": 0, "list[int]": [0], "float": 0.5, "bool": False}
+
 
 def schema_of(config: Any) -> MetadataSchema:
     """The schema the config asks for: its metadata.yaml, else the built-in default."""
@@ -97,6 +100,22 @@ class MetadataService:
     def stored_values(self, limit: int = 50) -> dict[str, list[Any]]:
         """Values already stored for the schema's fields, to ground the LLM on."""
         return self._field_values(self.schema.names, limit)
+
+    def prepare_ingest(self, coll: Any) -> Hook | None:
+        """Ready an open collection for a run and return its hook (None without an LLM).
+
+        Grounding values are read once per run, here: the hook runs in worker threads,
+        which never touch the store.  Every schema field is indexed now, typed by the
+        schema rather than by the first value a document happens to give.
+        """
+        if not self.enabled:
+            return None
+        fields = self.schema.fields
+        # Only text needs grounding ("Apple Inc." vs "apple"); numbers have one spelling.
+        text_fields = [f.name for f in fields if f.type in ("str", "list[str]")] if coll.count() else []
+        hook = self.ingest_hook({name: coll.facet(name, 50) for name in text_fields})
+        coll.ensure_indexes({f.name: _INDEX_SAMPLE[f.type] for f in fields if f.type in _INDEX_SAMPLE})
+        return hook
 
     def ingest_hook(self, stored: Mapping[str, Sequence[Any]] | None) -> Hook | None:
         """What ingest calls once per document (in its worker threads), or None without an LLM.
