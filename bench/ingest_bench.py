@@ -152,6 +152,8 @@ def even_batches(total: int, size: int) -> list[int]:
 
 def latency(rag: Any, queries: list[str], vectors: list[tuple[Any, Any]], k: int) -> dict[str, Any]:
     """p50/p95 in ms: ``hybrid_search`` end to end (query embedding included) and the engine alone."""
+    from ragwire.retrieval.search import hybrid_fusion
+
     coll = rag.collection
     r = rag.config.retriever
     for q in queries[:3]:  # warm-up: first calls touch cold pages
@@ -161,7 +163,7 @@ def latency(rag: Any, queries: list[str], vectors: list[tuple[Any, Any]], k: int
     engine, ids = [], []
     for dense, sparse in vectors:
         start = time.perf_counter()
-        hits = coll.search(dense=dense, sparse=sparse, limit=k, fusion=r.hybrid_fusion().at_least(k))
+        hits = coll.search(dense=dense, sparse=sparse, limit=k, fusion=hybrid_fusion(r).at_least(k))
         engine.append(time.perf_counter() - start)
         ids.append([h.id for h in hits])
     ms = lambda xs, q: 1000 * common.percentile(xs, q)  # noqa: E731

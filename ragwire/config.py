@@ -10,7 +10,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -29,9 +29,6 @@ from pydantic_core import PydanticCustomError
 
 from ragwire.errors import ConfigError, did_you_mean
 from ragwire.loaders.formats import SUPPORTED_EXTENSIONS
-
-if TYPE_CHECKING:
-    from ragwire.store.engine import DenseParams, Fusion
 
 DEFAULT_EXTENSIONS = [".pdf", ".docx", ".xlsx", ".pptx", ".txt", ".md", ".markdown", ".html", ".htm", ".csv"]
 
@@ -383,21 +380,6 @@ class RetrieverConfig(_Section):
         if self.dense_weight == 0 and self.sparse_weight == 0:
             raise PydanticCustomError("weights_zero", "dense_weight and sparse_weight cannot both be 0")
         return self
-
-    def dense_params(self) -> DenseParams:
-        """How hard the dense search looks."""
-        from .store.engine import DenseParams
-
-        return DenseParams(self.hnsw_ef, self.exact)
-
-    def hybrid_fusion(self) -> Fusion:
-        """The engine-side fusion these settings describe."""
-        from .store.engine import Fusion
-
-        weights = None if (self.dense_weight, self.sparse_weight) == (1.0, 1.0) else (
-            self.dense_weight, self.sparse_weight)
-        return Fusion(self.fusion, self.rrf_k, self.dense_prefetch or self.fetch_k,
-                      self.sparse_prefetch or self.fetch_k, weights)
 
 
 class LocalSource(_Section):

@@ -37,6 +37,13 @@ def to_document(record: Record, score_type: str | None = None, score_max: float 
 SCORE_TYPES = {"similarity": "cosine", "mmr": "cosine", "keyword": "bm25"}
 
 
+def hybrid_fusion(retriever: Any) -> Fusion:
+    """The engine-side fusion a ``retriever:`` section describes."""
+    r = retriever
+    weights = None if (r.dense_weight, r.sparse_weight) == (1.0, 1.0) else (r.dense_weight, r.sparse_weight)
+    return Fusion(r.fusion, r.rrf_k, r.dense_prefetch or r.fetch_k, r.sparse_prefetch or r.fetch_k, weights)
+
+
 def fusion_score_max(fusion: Fusion) -> float:
     """The best score a hybrid hit can get: first in both branches."""
     if fusion.method == "dbsf":
@@ -91,8 +98,8 @@ class Searcher:
     def from_config(cls, collection: Collection, embedding: Any, sparse: Any | None, retriever: Any, *,
                     retries: int = 2) -> Searcher:
         """A searcher with the ``retriever:`` section's search settings."""
-        return cls(collection, embedding, sparse, fusion=retriever.hybrid_fusion(),
-                   dense_params=retriever.dense_params(), fetch_k=retriever.fetch_k,
+        return cls(collection, embedding, sparse, fusion=hybrid_fusion(retriever),
+                   dense_params=DenseParams(retriever.hnsw_ef, retriever.exact), fetch_k=retriever.fetch_k,
                    mmr_lambda=retriever.mmr_lambda, retries=retries)
 
     def _embed_query(self, query: str) -> list[float]:

@@ -10,6 +10,7 @@ import pytest
 
 from ragwire.config import DEFAULT_EXTENSIONS, RagwireConfig, load_config, parse_config
 from ragwire.errors import ConfigError
+from ragwire.retrieval.search import hybrid_fusion
 
 MINIMAL = "embeddings:\n  provider: fastembed\n"
 
@@ -498,13 +499,13 @@ def test_a_bare_sentence_transformers_name_records_the_same_identity(tmp_path):
 def test_hybrid_defaults_are_the_measured_best():
     retriever = parse({}).retriever
     assert (retriever.fusion, retriever.fetch_k, retriever.hnsw_ef, retriever.exact) == ("dbsf", 30, 128, False)
-    fusion = retriever.hybrid_fusion()
+    fusion = hybrid_fusion(retriever)
     assert (fusion.method, fusion.dense_limit, fusion.sparse_limit, fusion.weights) == ("dbsf", 30, 30, None)
 
 
 def test_branch_prefetch_and_weights_reach_the_fusion():
     retriever = parse({"retriever": {"fusion": "rrf", "rrf_k": 20, "dense_prefetch": 50, "sparse_weight": 0.5}}).retriever
-    fusion = retriever.hybrid_fusion()
+    fusion = hybrid_fusion(retriever)
     assert (fusion.method, fusion.k, fusion.dense_limit, fusion.sparse_limit, fusion.weights) == (
         "rrf", 20, 50, 30, (1.0, 0.5))
 
