@@ -9,7 +9,8 @@
     │   └── StoreLockedError           another process holds the embedded store, or another run the writer lease
     ├── IngestError                    a document could not be ingested (wraps the stage that failed)
     │   └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
-    └── SourceError                    a sync source could not be listed, or one of its files fetched
+    ├── SourceError                    a sync source could not be listed, or one of its files fetched
+    └── ServerError                    an HTTP server will not start: an open bind without a token, an empty token, a busy port
 
 Every message says what failed, where, and how to fix it.  This module imports
 nothing from ragwire so that every other module can import it.
@@ -105,3 +106,11 @@ class IngestAborted(IngestError):
 
 class SourceError(RagwireError):
     """A sync source could not be listed (sync then deletes nothing of it), or one file fetched."""
+
+
+class ServerError(RagwireError):
+    """An HTTP server (``ragwire mcp serve --transport http``) will not start.
+
+    It would be reachable without a token from other machines, its token is empty, an
+    allowed host is malformed, or its port is taken.
+    """

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import hmac
 import logging
 import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Literal
+from typing import Annotated, Any, Iterable, Iterator, Literal
 
 from pydantic import Field
 
@@ -117,32 +116,19 @@ def build_server(rag: Any, name: str = "ragwire"):
     return server
 
 
-class BearerTokenMiddleware:
-    """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``, else 401."""
-
-    def __init__(self, app: Any, token: str) -> None:
-        if not token:
-            raise ValueError("the MCP token is empty: set a non-empty --token or RAGWIRE_MCP_TOKEN, or leave both unset")
-        self.app = app
-        self._expected = f"Bearer {token}".encode()
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
-                body = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
-                await send({"type": "http.response.start", "status": 401, "headers": [
-                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                    (b"www-authenticate", b"Bearer")]})
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
+TOKEN_ENV = "RAGWIRE_MCP_TOKEN"
 
 
 def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
           transport: Literal["stdio", "http"] = "stdio", *, host: str = "127.0.0.1", port: int = 8000,
-          token: str | None = None, rag: Any = None) -> None:
+          token: str | None = None, allowed_hosts: Iterable[str] = (), allow_unauthenticated: bool = False,
+          rag: Any = None) -> None:
     """Build the server for ``config_path`` and run it until the client disconnects (stdio) or it is stopped.
+
+    Over HTTP it follows the rules of :mod:`ragwire.server.security` (docs/security.md),
+    checked before the collection is opened: a bind other than loopback needs a token
+    (or ``allow_unauthenticated``), an empty token is refused, and every request's Host
+    and Origin must be on the allow-list.
 
     Args:
         config_path: Path to ``config.yaml``.
@@ -151,32 +137,58 @@ def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
             ``http://HOST:PORT/mcp``).
         host: Interface to bind for HTTP; the default accepts local connections only.
         port: Port for HTTP.
-        token: For HTTP: when set, every request needs ``Authorization: Bearer <token>``.
-        rag: A ready :class:`~ragwire.RAGWire` to serve instead of opening ``config_path``.
+        token: For HTTP: every request needs ``Authorization: Bearer <token>``.  When None,
+            ``$RAGWIRE_MCP_TOKEN`` is used if set.
+        allowed_hosts: For HTTP: more names clients may reach the server by (``name`` or
+            ``name:port``), besides localhost and the bound address.
+        allow_unauthenticated: For HTTP: serve a non-loopback ``host`` without a token.
+        rag: A ready :class:`~ragwire.RAGWire` to serve instead of opening ``config_path``, or a
+            function returning one (called once the checks pass and the port is bound).
 
     Raises:
         ImportError: the ``mcp`` package is not installed.
         ValueError: an unknown transport, or a token given for stdio.
+        ServerError: an HTTP setting the rules refuse, or the port is taken.
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', not {transport!r}")
-    if token is not None and transport == "stdio":
-        raise ValueError("a token protects the HTTP transport only: drop it, or use transport 'http'")
+    if transport == "stdio" and (token is not None or allowed_hosts or allow_unauthenticated):
+        raise ValueError("a token, allowed hosts and allow_unauthenticated concern the HTTP transport only: "
+                         "drop them, or use transport 'http'")
     _mcp_server_class()  # fail with the install command before loading the collection
-    if rag is None:
-        from ragwire import RAGWire
-
-        rag = RAGWire(config_path)
-    server = build_server(rag, name=name)
     if transport == "stdio":
+        server = build_server(_ready(rag, config_path), name=name)
         log.info("MCP server %r on stdio", name)
         server.run()
         return
-    import uvicorn
 
-    app: Any = server.streamable_http_app(host=host)
-    if token is not None:
-        app = BearerTokenMiddleware(app, token)
-    print(f"MCP server {name!r} on http://{host}:{port}/mcp" + (" (bearer token required)" if token else ""),
-          file=sys.stderr, flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    from ragwire.server.listen import bind_socket
+    from ragwire.server.security import ServerGuard, access_note, server_policy
+
+    policy = server_policy(host, token_flag=token, token_env=TOKEN_ENV, allowed_hosts=allowed_hosts,
+                           allow_unauthenticated=allow_unauthenticated)
+    sock = bind_socket(host, port)
+    try:
+        import uvicorn
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        server = build_server(_ready(rag, config_path), name=name)
+        # ServerGuard checks Host and Origin against the one allow-list; mcp's own check
+        # (on for loopback only, with its own list) would refuse names the user allowed.
+        app = ServerGuard(server.streamable_http_app(
+            host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)),
+            policy)
+        shown = f"[{host}]" if ":" in host else host
+        print(f"MCP server {name!r} on http://{shown}:{port}/mcp ({access_note(host, policy)})",
+              file=sys.stderr, flush=True)
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def _ready(rag: Any, config_path: str | Path) -> Any:
+    if rag is None:
+        from ragwire import RAGWire
+
+        return RAGWire(config_path)
+    return rag() if callable(rag) else rag

@@ -11,6 +11,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -123,28 +125,31 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+INITIALIZE = (b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", '
+              b'"capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}')
+
+
 def post(url: str, headers: dict[str, str]) -> int:
-    body = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
-    request = urllib.request.Request(url, data=body, method="POST", headers={
+    """The status of an MCP initialize request to ``url`` (a Host or Origin in ``headers`` replaces urllib's)."""
+    request = urllib.request.Request(url, data=INITIALIZE, method="POST", headers={
         "content-type": "application/json", "accept": "application/json, text/event-stream", **headers})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=30) as response:
             return response.status
     except urllib.error.HTTPError as exc:
         return exc.code
 
 
-def test_http_server_requires_the_token(collection):
-    import httpx2
-    from mcp.client.streamable_http import streamable_http_client
+def serve_args(config: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "ragwire.cli", "mcp", "serve", "--config", str(config), "--transport", "http", *extra]
 
-    config, _, env = collection
+
+@contextmanager
+def http_server(config: Path, env: dict[str, str], *extra: str) -> Iterator[tuple[int, subprocess.Popen]]:
+    """``ragwire mcp serve --transport http`` on a free port, stopped on exit; yields the port and the process."""
     port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "ragwire.cli", "mcp", "serve", "--config", str(config), "--transport", "http",
-         "--port", str(port)], env={**env, "RAGWIRE_MCP_TOKEN": "s3cret-token"},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(serve_args(config, "--port", str(port), *extra), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -155,13 +160,43 @@ def test_http_server_requires_the_token(collection):
                 assert server.poll() is None, server.communicate()[1]
                 assert time.monotonic() < deadline, "the HTTP server did not start"
                 time.sleep(0.2)
+        yield port, server
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
+
+def refused_start(config: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess:
+    """``ragwire mcp serve --transport http`` that must exit at once (before loading the collection)."""
+    return subprocess.run(serve_args(config, "--port", str(free_port()), *extra), env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_http_server_on_every_interface_checks_token_host_and_origin(collection):
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    config, _, env = collection
+    with http_server(config, {**env, "RAGWIRE_MCP_TOKEN": "s3cret-token"},
+                     "--host", "0.0.0.0", "--allowed-host", "docs.example.com") as (port, server):
+        url = f"http://127.0.0.1:{port}/mcp"
+        good = {"authorization": "Bearer s3cret-token"}
         assert post(url, {}) == 401
         assert post(url, {"authorization": "Bearer wrong"}) == 401
+        assert post(url, {"authorization": "Basic s3cret-token"}) == 401
+        assert post(url, good) == 200
+        assert post(url, {"authorization": "bearer s3cret-token"}) == 200  # guards: the scheme was case-sensitive
+        # guards: on 0.0.0.0 the Host check was off, so a DNS-rebinding page got 200
+        assert post(url, {**good, "host": "evil.example"}) == 421
+        assert post(url, {**good, "host": f"evil.example:{port}"}) == 421
+        assert post(url, {**good, "host": f"docs.example.com:{port}"}) == 200  # --allowed-host
+        assert post(url, {**good, "host": f"localhost:{port}"}) == 200
+        assert post(url, {**good, "origin": "http://evil.example"}) == 403
+        assert post(url, {**good, "origin": "null"}) == 403
+        assert post(url, {**good, "origin": f"http://localhost:{port}"}) == 200
 
         async def scenario() -> None:
-            headers = {"Authorization": "Bearer s3cret-token"}
-            async with httpx2.AsyncClient(headers=headers, timeout=120) as http, \
+            async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret-token"}, timeout=120) as http, \
                     streamable_http_client(url, http_client=http) as streams, \
                     ClientSession(streams[0], streams[1]) as session:
                 await session.initialize()
@@ -170,6 +205,57 @@ def test_http_server_requires_the_token(collection):
                 assert is_error(bad) and "filters is not valid JSON" in text_of(bad)
 
         asyncio.run(scenario())
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    assert "(bearer token required; answers requests for 127.0.0.1, localhost, [::1], docs.example.com)" \
+        in server.stderr.read()
+
+
+def test_http_server_without_a_token_checks_the_host_and_says_it_is_open(collection):
+    config, _, env = collection
+    with http_server(config, env, "--host", "0.0.0.0", "--allow-unauthenticated") as (port, server):
+        url = f"http://127.0.0.1:{port}/mcp"
+        assert post(url, {}) == 200
+        assert post(url, {"host": "evil.example"}) == 421
+    first = server.stderr.read().splitlines()[0]
+    assert "WARNING: no token (--allow-unauthenticated): anyone who can reach it can use it" in first, first
+
+
+@pytest.mark.parametrize(("extra", "token_env", "message"), [
+    # guards: 0.0.0.0 without a token started, unauthenticated, without a word
+    (("--host", "0.0.0.0"), None, "error: refusing to serve on 0.0.0.0 without a token: anyone who can reach it"),
+    (("--host", "::"), None, "error: refusing to serve on :: without a token"),
+    # guards: an empty RAGWIRE_MCP_TOKEN served without auth, though --token '' was refused
+    ((), "", "error: the token in $RAGWIRE_MCP_TOKEN is empty: set a non-empty token"),
+    (("--host", "0.0.0.0"), "  ", "error: the token in $RAGWIRE_MCP_TOKEN is empty"),
+    (("--token", ""), None, "error: the token in --token is empty"),
+    (("--token", "abc\n"), None, "error: the token in --token starts or ends with whitespace"),
+    (("--allowed-host", "http://docs.example.com/"), None, "error: --allowed-host 'http://docs.example.com/': write a host name"),
+])
+def test_http_server_refuses_an_open_bind_or_an_empty_token_in_one_line(collection, extra, token_env, message):
+    config, _, env = collection
+    env = {**env, "RAGWIRE_MCP_TOKEN": token_env} if token_env is not None else env
+    done = refused_start(config, env, *extra)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(message) and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_http_server_on_a_busy_port_names_the_port_in_one_line(collection):
+    # guards: a busy port exited 3 with uvicorn's "[Errno 98] ..." log line
+    config, _, env = collection
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(serve_args(config, "--port", str(port)), env=env, capture_output=True, text=True,
+                              timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        f"error: port {port} on 127.0.0.1 is already in use (another server, or an earlier one still running): "
+        "stop it, or pick another port with --port"]
+
+
+def test_stdio_server_refuses_http_only_flags(collection):
+    config, _, env = collection
+    done = subprocess.run([sys.executable, "-m", "ragwire.cli", "mcp", "serve", "--config", str(config),
+                           "--allow-unauthenticated"], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "Error: --allow-unauthenticated concerns --transport http only" in done.stderr

@@ -1,0 +1,290 @@
+"""Who may reach a ragwire HTTP server: the bind policy, the bearer token, the Host/Origin allow-list.
+
+Every HTTP server of the project (``ragwire mcp serve --transport http`` today) applies the
+same rules, from here:
+
+* a non-loopback bind needs a token, unless the caller says ``allow_unauthenticated``;
+* an empty token, from a flag or from the environment, is refused;
+* every request's ``Host`` (and ``Origin``, when sent) must be on an allow-list, which
+  stops DNS rebinding and cross-site requests from a browser;
+* ``Authorization: Bearer <token>`` is checked with the scheme case-insensitive and the
+  token compared in constant time.
+
+Only the standard library is imported: a server wraps its ASGI app in :class:`ServerGuard`.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from ragwire.errors import ServerError
+
+log = logging.getLogger(__name__)
+
+ALLOW_UNAUTHENTICATED_FLAG = "--allow-unauthenticated"
+ALLOWED_HOST_FLAG = "--allowed-host"
+# Host names that always mean this machine; what a local client puts in its Host header.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+_WILDCARD_BINDS = frozenset({"", "0.0.0.0", "::", "*"})
+
+
+def _bare(host: str) -> str:
+    """``host`` lower-cased, without IPv6 brackets or a trailing dot."""
+    host = host.strip().lower()
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    return host.rstrip(".")
+
+
+def is_loopback(host: str) -> bool:
+    """True when binding ``host`` accepts connections from this machine only.
+
+    ``localhost`` (and ``*.localhost``), every ``127.x.y.z``, ``::1`` and the IPv4-mapped
+    ``::ffff:127.0.0.1`` are loopback; ``0.0.0.0``, ``::``, an empty host and any other
+    name or address are not.
+    """
+    bare = _bare(host)
+    if bare == "localhost" or bare.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
+
+
+def resolve_token(flag_value: str | None, env_var: str, *, flag: str = "--token",
+                  environ: Mapping[str, str] | None = None) -> str | None:
+    """The bearer token from the command-line flag, else from ``env_var``; None when neither is set.
+
+    Args:
+        flag_value: What the flag was given, or None when it was not.
+        env_var: The environment variable that may hold the token (keeps it out of the process list).
+        flag: The flag's name, for the message.
+        environ: The environment to read (default: ``os.environ``).
+
+    Raises:
+        ServerError: the token given is empty or only whitespace: an empty token
+            would otherwise mean "no authentication" without anyone asking for it.
+    """
+    environ = os.environ if environ is None else environ
+    if flag_value is not None:
+        value, where = flag_value, flag
+    elif env_var in environ:
+        value, where = environ[env_var], f"${env_var}"
+    else:
+        return None
+    if not value.strip():
+        raise ServerError(
+            f"the token in {where} is empty: set a non-empty token (e.g. openssl rand -hex 32), "
+            f"or unset {env_var} and drop {flag} to serve on this machine only without one")
+    if value != value.strip():
+        # a trailing newline from `$(cat token.txt)` would make every client's header wrong
+        raise ServerError(f"the token in {where} starts or ends with whitespace: remove it")
+    return value
+
+
+def check_bind(host: str, token: str | None, *, allow_unauthenticated: bool = False,
+               token_env: str = "the token variable") -> None:
+    """Refuse a bind that would let anyone on the network use the server without a token.
+
+    Args:
+        host: The interface to bind.
+        token: The resolved token (:func:`resolve_token`), or None.
+        allow_unauthenticated: The user said, by its name, that the server may be unauthenticated.
+        token_env: The token's environment variable, for the message.
+
+    Raises:
+        ServerError: ``host`` is not loopback, there is no token, and
+            ``allow_unauthenticated`` is false.
+    """
+    if token is not None or is_loopback(host):
+        return
+    if allow_unauthenticated:
+        return  # access_note() says so at start-up
+    raise ServerError(
+        f"refusing to serve on {host or 'every interface'!s} without a token: anyone who can reach it "
+        f"could read the collection. Set {token_env} (or --token), bind to 127.0.0.1, or pass "
+        f"{ALLOW_UNAUTHENTICATED_FLAG} if something in front of the server authenticates")
+
+
+def _split_host(value: str) -> tuple[str, int | None] | None:
+    """``(host, port)`` of a Host header or allow-list entry (``name``, ``name:80``, ``[::1]:80``); None if malformed."""
+    value = value.strip()
+    if not value or any(c in value for c in "/@?#\\ \t"):
+        return None
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        host, rest = value[1:end], value[end + 1:]
+        if rest and not rest.startswith(":"):
+            return None
+        port_text = rest[1:] if rest else None
+    elif value.count(":") == 1:
+        host, port_text = value.split(":")
+    elif ":" in value:  # a bare IPv6 address
+        host, port_text = value, None
+    else:
+        host, port_text = value, None
+    if port_text is not None:
+        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            return None
+        return _bare(host), int(port_text)
+    return (_bare(host), None) if host else None
+
+
+def parse_allowed_host(entry: str) -> tuple[str, int | None]:
+    """One allow-list entry: ``name`` (any port) or ``name:port``.
+
+    Raises:
+        ServerError: the entry is not a host name or address, with an optional port.
+    """
+    parsed = _split_host(entry)
+    if parsed is None or not parsed[0]:
+        raise ServerError(
+            f"{ALLOWED_HOST_FLAG} {entry!r}: write a host name or address, optionally with a port "
+            "(docs.example.com, 10.0.0.5:8000, [fd00::5])")
+    return parsed
+
+
+def default_allowed_hosts(bind_host: str) -> list[str]:
+    """The hosts a request may name when the user lists none: this machine's loopback names,
+    and the bound address itself when it is a specific one (not ``0.0.0.0`` or ``::``)."""
+    hosts = list(LOOPBACK_HOSTS)
+    bare = _bare(bind_host)
+    if bare not in _WILDCARD_BINDS and bare not in hosts:
+        hosts.append(bare)
+    return hosts
+
+
+@dataclass(frozen=True)
+class ServerPolicy:
+    """What a server checks on every request: the allowed Host/Origin names and the token (None: no token)."""
+
+    allowed_hosts: tuple[tuple[str, int | None], ...]
+    token: str | None = field(default=None, repr=False)
+
+    def host_allowed(self, value: str) -> bool:
+        """True when a ``Host`` header (``name[:port]``) names an allowed host."""
+        parsed = _split_host(value)
+        if parsed is None:
+            return False
+        host, port = parsed
+        return any(host == name and (allowed_port is None or allowed_port == port)
+                   for name, allowed_port in self.allowed_hosts)
+
+    def origin_allowed(self, origin: str) -> bool:
+        """True when an ``Origin`` header (``scheme://host[:port]``) names an allowed host."""
+        try:
+            parts = urlsplit(origin.strip())
+        except ValueError:
+            return False
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return False  # `null` (a sandboxed page, a file://) and anything odd
+        return self.host_allowed(parts.netloc)
+
+    def token_matches(self, authorization: str | None) -> bool:
+        """True when ``Authorization`` is ``Bearer <token>`` (scheme in any case), compared in constant time."""
+        if self.token is None:
+            return True
+        scheme, _, given = (authorization or "").strip().partition(" ")
+        if scheme.lower() != "bearer":
+            return False
+        return hmac.compare_digest(given.strip().encode("utf-8", "surrogateescape"), self.token.encode("utf-8"))
+
+
+def server_policy(host: str, *, token_flag: str | None, token_env: str, allowed_hosts: Iterable[str] = (),
+                  allow_unauthenticated: bool = False, environ: Mapping[str, str] | None = None) -> ServerPolicy:
+    """Every rule at once: resolve the token, check the bind, build the allow-list.
+
+    Args:
+        host: The interface the server will bind.
+        token_flag: The ``--token`` value, or None when not given.
+        token_env: The environment variable the token may come from.
+        allowed_hosts: Extra Host/Origin names (``name`` or ``name:port``), on top of
+            :func:`default_allowed_hosts`.
+        allow_unauthenticated: Serve a non-loopback bind without a token.
+        environ: The environment to read (default: ``os.environ``).
+
+    Raises:
+        ServerError: an empty token, an open bind without a token, a malformed allowed host.
+    """
+    token = resolve_token(token_flag, token_env, environ=environ)
+    extra = [parse_allowed_host(entry) for entry in allowed_hosts]
+    check_bind(host, token, allow_unauthenticated=allow_unauthenticated, token_env=token_env)
+    allowed = [(name, None) for name in default_allowed_hosts(host)] + extra
+    return ServerPolicy(tuple(dict.fromkeys(allowed)), token)
+
+
+def access_note(host: str, policy: ServerPolicy) -> str:
+    """What a server prints after its URL at start-up: who can use it, and which host names it answers."""
+    if policy.token is not None:
+        note = "bearer token required"
+    elif is_loopback(host):
+        note = "no token: programs on this machine only"
+    else:
+        note = f"WARNING: no token ({ALLOW_UNAUTHENTICATED_FLAG}): anyone who can reach it can use it"
+    names = ", ".join((f"[{n}]" if ":" in n else n) + (f":{p}" if p else "") for n, p in policy.allowed_hosts)
+    return f"{note}; answers requests for {names}"
+
+
+def _header(scope: Mapping[str, Any], name: bytes) -> str | None:
+    for key, value in scope.get("headers") or ():
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+class ServerGuard:
+    """ASGI middleware applying a :class:`ServerPolicy` to every HTTP and WebSocket request.
+
+    A Host not on the allow-list gets ``421``, an Origin not on it ``403``, a missing or
+    wrong token ``401``; each with a JSON body saying what to change.  Lifespan events pass.
+    """
+
+    def __init__(self, app: Any, policy: ServerPolicy) -> None:
+        self.app = app
+        self.policy = policy
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        refusal = self.refusal(scope)
+        if refusal is None:
+            await self.app(scope, receive, send)
+            return
+        status, message, extra = refusal
+        log.info("refused a request to %s: %s", scope.get("path"), message)
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        body = json.dumps({"error": message}).encode()
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *extra]})
+        await send({"type": "http.response.body", "body": body})
+
+    def refusal(self, scope: Mapping[str, Any]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        """``(status, message, extra headers)`` when the request must be refused, else None."""
+        host = _header(scope, b"host")
+        if host is None or not self.policy.host_allowed(host):
+            return 421, (f"host {host!r} is not allowed: start the server with {ALLOWED_HOST_FLAG} NAME "
+                         "for each name clients use to reach it"), []
+        origin = _header(scope, b"origin")
+        if origin is not None and not self.policy.origin_allowed(origin):
+            return 403, (f"origin {origin!r} is not allowed: start the server with {ALLOWED_HOST_FLAG} "
+                         "for the page's host"), []
+        if not self.policy.token_matches(_header(scope, b"authorization")):
+            return 401, "unauthorized: send Authorization: Bearer <token>", [(b"www-authenticate", b"Bearer")]
+        return None
