@@ -1,0 +1,206 @@
+"""ragwire.server.security: the bind policy, token resolution and the ASGI guard every HTTP server shares."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ragwire.errors import ServerError
+from ragwire.server.security import (
+    ServerGuard,
+    check_bind,
+    default_allowed_hosts,
+    is_loopback,
+    parse_allowed_host,
+    resolve_token,
+    server_policy,
+)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost", "LocalHost.",
+                                  "app.localhost", "::ffff:127.0.0.1"])
+def test_loopback_hosts(host):
+    assert is_loopback(host)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "", "10.0.0.5", "192.168.1.2", "fd00::5", "example.com",
+                                  "localhost.example.com", "128.0.0.1"])
+def test_hosts_that_are_not_loopback(host):
+    assert not is_loopback(host)
+
+
+def test_a_token_comes_from_the_flag_before_the_environment():
+    assert resolve_token("from-flag", "T", environ={"T": "from-env"}) == "from-flag"
+    assert resolve_token(None, "T", environ={"T": "from-env"}) == "from-env"
+    assert resolve_token(None, "T", environ={}) is None
+
+
+@pytest.mark.parametrize(("flag", "environ", "message"), [
+    # guards: an empty RAGWIRE_MCP_TOKEN meant "no authentication" without a word
+    (None, {"T": ""}, r"^the token in \$T is empty: set a non-empty token"),
+    (None, {"T": " \t"}, r"^the token in \$T is empty"),
+    ("", {}, r"^the token in --token is empty"),
+    ("", {"T": "good"}, r"^the token in --token is empty"),
+    (None, {"T": "tok\n"}, r"^the token in \$T starts or ends with whitespace"),
+])
+def test_an_empty_token_from_any_source_is_refused(flag, environ, message):
+    with pytest.raises(ServerError, match=message):
+        resolve_token(flag, "T", environ=environ)
+
+
+def test_a_non_loopback_bind_needs_a_token_or_the_explicit_flag():
+    with pytest.raises(ServerError, match=r"refusing to serve on 0\.0\.0\.0 without a token.*--allow-unauthenticated"):
+        check_bind("0.0.0.0", None)
+    with pytest.raises(ServerError, match="refusing to serve on every interface"):
+        check_bind("", None)
+    check_bind("0.0.0.0", "tok")
+    check_bind("0.0.0.0", None, allow_unauthenticated=True)
+    check_bind("127.0.0.1", None)
+    check_bind("localhost", None)
+
+
+def test_the_default_allow_list_is_this_machine_and_a_specific_bound_address():
+    assert default_allowed_hosts("127.0.0.1") == ["127.0.0.1", "localhost", "::1"]
+    assert default_allowed_hosts("0.0.0.0") == ["127.0.0.1", "localhost", "::1"]
+    assert default_allowed_hosts("::") == ["127.0.0.1", "localhost", "::1"]
+    assert default_allowed_hosts("10.0.0.5") == ["127.0.0.1", "localhost", "::1", "10.0.0.5"]
+    assert default_allowed_hosts("[fd00::5]") == ["127.0.0.1", "localhost", "::1", "fd00::5"]
+
+
+@pytest.mark.parametrize(("entry", "parsed"), [
+    ("docs.example.com", ("docs.example.com", None)), ("Docs.Example.COM:8443", ("docs.example.com", 8443)),
+    ("10.0.0.5:8000", ("10.0.0.5", 8000)), ("[fd00::5]", ("fd00::5", None)), ("[fd00::5]:80", ("fd00::5", 80)),
+])
+def test_allowed_host_entries(entry, parsed):
+    assert parse_allowed_host(entry) == parsed
+
+
+@pytest.mark.parametrize("entry", ["", "http://docs.example.com", "docs.example.com/mcp", "a:b", "host:0",
+                                   "host:70000", "user@host", "[fd00::5"])
+def test_a_malformed_allowed_host_is_refused(entry):
+    with pytest.raises(ServerError, match="--allowed-host .*write a host name or address"):
+        parse_allowed_host(entry)
+
+
+POLICY = server_policy("0.0.0.0", token_flag="s3cret", token_env="T", environ={},
+                       allowed_hosts=["docs.example.com", "proxy.example.com:443"])
+
+
+@pytest.mark.parametrize(("host", "allowed"), [
+    ("127.0.0.1:8000", True), ("localhost", True), ("LOCALHOST:1", True), ("[::1]:8000", True),
+    ("docs.example.com:8000", True), ("proxy.example.com:443", True), ("proxy.example.com:80", False),
+    ("evil.example", False), ("evil.example:8000", False), ("docs.example.com.evil.example", False),
+    ("", False), ("127.0.0.1:x", False), ("a b", False),
+])
+def test_host_header_against_the_allow_list(host, allowed):
+    assert POLICY.host_allowed(host) is allowed
+
+
+@pytest.mark.parametrize(("origin", "allowed"), [
+    ("http://localhost:8000", True), ("https://docs.example.com", True), ("http://evil.example", False),
+    ("null", False), ("file://", False), ("http://docs.example.com.evil.example", False),
+])
+def test_origin_header_against_the_allow_list(origin, allowed):
+    assert POLICY.origin_allowed(origin) is allowed
+
+
+@pytest.mark.parametrize(("authorization", "ok"), [
+    ("Bearer s3cret", True),
+    ("bearer s3cret", True),  # guards: the scheme was compared case-sensitively
+    ("BEARER s3cret", True), ("Bearer  s3cret ", True),
+    ("Bearer wrong", False), ("Bearer s3cret2", False), ("Basic s3cret", False), ("s3cret", False),
+    ("Bearer", False), ("", False), (None, False),
+])
+def test_bearer_token_scheme_is_case_insensitive(authorization, ok):
+    assert POLICY.token_matches(authorization) is ok
+
+
+def test_tokens_are_compared_in_constant_time(monkeypatch):
+    import hmac
+
+    from ragwire.server import security
+
+    seen, real = [], hmac.compare_digest
+    monkeypatch.setattr(security.hmac, "compare_digest", lambda a, b: seen.append((a, b)) or real(a, b))
+    assert POLICY.token_matches("Bearer s3cret")
+    assert seen == [(b"s3cret", b"s3cret")]
+
+
+def call(guard: ServerGuard, headers: dict[str, str], kind: str = "http") -> tuple[int | None, dict, list]:
+    """One request through ``guard``: (status, JSON body or {}, what reached the app)."""
+    reached, sent = [], []
+
+    async def app(scope, receive, send):
+        reached.append(scope["type"])
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"{}"})
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": kind, "path": "/mcp", "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
+    asyncio.run(ServerGuard(app, POLICY)(scope, None, send))
+    start = next((m for m in sent if m["type"] == "http.response.start"), None)
+    body = next((m["body"] for m in sent if m["type"] == "http.response.body"), b"{}")
+    if kind == "websocket" and sent:
+        return sent[0].get("code"), {}, reached
+    return (start or {}).get("status"), json.loads(body), reached
+
+
+GOOD = {"Host": "127.0.0.1:8000", "Authorization": "Bearer s3cret"}
+
+
+def test_guard_passes_an_allowed_request_to_the_app():
+    assert call(ServerGuard(None, POLICY), GOOD)[0::2] == (200, ["http"])
+
+
+@pytest.mark.parametrize(("headers", "status", "message"), [
+    ({**GOOD, "Host": "evil.example"}, 421, "host 'evil.example' is not allowed: start the server with --allowed-host"),
+    ({"Authorization": "Bearer s3cret"}, 421, "host None is not allowed"),
+    ({**GOOD, "Origin": "http://evil.example"}, 403, "origin 'http://evil.example' is not allowed"),
+    ({"Host": "localhost"}, 401, "unauthorized: send Authorization: Bearer <token>"),
+    ({**GOOD, "Authorization": "Bearer nope"}, 401, "unauthorized"),
+])
+def test_guard_refuses_with_a_status_and_a_message(headers, status, message):
+    got, body, reached = call(ServerGuard(None, POLICY), headers)
+    assert (got, reached) == (status, [])
+    assert body["error"].startswith(message)
+
+
+def test_guard_closes_a_refused_websocket_and_lets_lifespan_pass():
+    assert call(ServerGuard(None, POLICY), {"Host": "evil.example"}, kind="websocket") == (1008, {}, [])
+    reached = []
+
+    async def app(scope, receive, send):
+        reached.append(scope["type"])
+
+    asyncio.run(ServerGuard(app, POLICY)({"type": "lifespan"}, None, None))
+    assert reached == ["lifespan"]
+
+
+def test_importing_ragwire_server_imports_no_web_framework():
+    code = ("import sys, ragwire.server, ragwire.server.security, ragwire.server.listen\n"
+            "heavy = [m for m in sys.modules if m.split('.')[0] in ('mcp', 'uvicorn', 'starlette', 'httpx')]\n"
+            "assert not heavy, heavy")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_busy_port_is_one_server_error_naming_the_port():
+    import socket
+
+    from ragwire.server.listen import bind_socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(ServerError, match=rf"^port {port} on 127\.0\.0\.1 is already in use .*--port$"):
+            bind_socket("127.0.0.1", port)
+    sock = bind_socket("localhost", 0)
+    assert sock.getsockname()[0] == "127.0.0.1"
+    sock.close()
