@@ -130,7 +130,7 @@ class MetadataExtractor:
         from langchain_core.messages import HumanMessage, SystemMessage
 
         what = describe_llm(self.llm, step)
-        model = self.schema.model
+        model = self.schema.reply_model  # any value per field: normalise checks each one
         try:
             structured = self.llm.with_structured_output(model, include_raw=True)
             result = call_with_retries(
@@ -217,7 +217,12 @@ def _check_empty_reply(message: Any, what: str) -> None:
 
 
 def normalise(fields: Sequence[FieldSpec], raw: Mapping[str, Any] | BaseModel | None) -> dict[str, Any]:
-    """Clean an LLM reply: types fixed, text trimmed and lower-cased, empty and disallowed values dropped.
+    """Clean an LLM reply field by field: types fixed, text trimmed and lower-cased, bad values dropped.
+
+    A value that cannot be read as its field's type (``"n/a"`` or ``2024.7`` for an
+    ``int``, an integer beyond the store's 64-bit range) is dropped with a warning
+    naming the field; the other fields are kept.  Empty values, values outside a
+    field's allowed ``values`` and keys the schema does not have are dropped quietly.
 
     Args:
         fields: the schema's fields; keys of ``raw`` not among them are dropped.
@@ -232,11 +237,11 @@ def normalise(fields: Sequence[FieldSpec], raw: Mapping[str, Any] | BaseModel | 
         raw = raw.model_dump(by_alias=True)
     out: dict[str, Any] = {}
     for spec in fields:
-        value = _convert(spec.type, raw.get(spec.name))
+        value = _read(spec, raw.get(spec.name))
         if value is None:
             continue
         if spec.values is not None:
-            allowed = {_convert(spec.type.removeprefix("list[").rstrip("]"), v) for v in spec.values}
+            allowed = {_convert(_item_type(spec.type), v) for v in spec.values}
             if isinstance(value, list):
                 kept = [v for v in value if v in allowed]
                 if len(kept) < len(value):
@@ -251,18 +256,66 @@ def normalise(fields: Sequence[FieldSpec], raw: Mapping[str, Any] | BaseModel | 
     return out
 
 
+# The store keeps integers as signed 64-bit; a larger one would come back as a float (1e+20).
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+_TYPE_WORDS = {"str": "text", "int": "an integer", "float": "a number", "bool": "true or false"}
+
+
+def _item_type(kind: str) -> str:
+    return kind[5:-1] if kind.startswith("list[") else kind
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip()) or (
+        isinstance(value, (list, tuple, set, dict)) and not value)
+
+
+def _read(spec: FieldSpec, value: Any) -> Any:
+    """``value`` converted to the field's type; None when empty or unconvertible (warned)."""
+    if _empty(value):
+        return None
+    if not spec.type.startswith("list["):
+        converted = _convert(spec.type, value)
+        if converted is None:
+            _warn_dropped(spec, spec.type, value, "the field is dropped, the others are kept")
+        return converted
+    inner = _item_type(spec.type)
+    items = value if isinstance(value, (list, tuple, set)) else [value]
+    kept: list[Any] = []
+    for item in items:
+        if _empty(item):
+            continue
+        converted = _convert(inner, item)
+        if converted is None:
+            _warn_dropped(spec, inner, item, "the item is dropped, the others are kept")
+        elif converted not in kept:
+            kept.append(converted)
+    return kept or None
+
+
+def _warn_dropped(spec: FieldSpec, kind: str, value: Any, outcome: str) -> None:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    if kind == "int" and _integral(value) and not INT64_MIN <= int(float(value)) <= INT64_MAX:
+        why = "is outside the 64-bit integer range the store holds"
+    else:
+        why = f"is not {_TYPE_WORDS.get(kind, kind)}"
+    logger.warning("metadata field %s: %s %s; %s", spec.name, shown, why, outcome)
+
+
+def _integral(value: Any) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return True
+    number = finite_number(value)
+    return number is not None and number.is_integer()
+
+
 def _convert(kind: str, value: Any) -> Any:
+    """``value`` as a ``kind`` scalar, or None when it cannot be read as one."""
     if value is None:
         return None
-    if kind.startswith("list["):
-        inner = kind[5:-1]
-        items = value if isinstance(value, (list, tuple, set)) else [value]
-        converted: list[Any] = []
-        for item in items:
-            item = _convert(inner, item)
-            if item is not None and item not in converted:
-                converted.append(item)
-        return converted or None
     if kind == "str":
         if isinstance(value, (dict, list, tuple, set)):
             return None
@@ -274,12 +327,15 @@ def _convert(kind: str, value: Any) -> Any:
         text = str(value).strip().lower()
         return True if text in _TRUE else False if text in _FALSE else None
     if kind == "int":
+        number: Any = None
         if isinstance(value, int) and not isinstance(value, bool):
-            return value  # exact, even past float precision
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-            return int(value.strip())
-        number = finite_number(value)
-        return int(number) if number is not None and number.is_integer() else None
+            number = value  # exact, even past float precision
+        elif isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            number = int(value.strip())
+        else:
+            found = finite_number(value)
+            number = int(found) if found is not None and found.is_integer() else None
+        return number if number is not None and INT64_MIN <= number <= INT64_MAX else None
     if kind == "float":
         return finite_number(value)
     return None

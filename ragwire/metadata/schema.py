@@ -7,6 +7,7 @@ whole chunk's metadata (extracted fields plus what ragwire writes itself).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -81,6 +82,7 @@ class MetadataSchema:
     fields: list[FieldSpec]
     prompt: str | None = None
     _model: type[BaseModel] | None = field(default=None, repr=False, compare=False)
+    _reply_model: type[BaseModel] | None = field(default=None, repr=False, compare=False)
 
     @property
     def names(self) -> list[str]:
@@ -93,6 +95,18 @@ class MetadataSchema:
         if self._model is None:
             self._model = build_model(self.fields)
         return self._model
+
+    @property
+    def reply_model(self) -> type[BaseModel]:
+        """What the LLM's reply is read into: :attr:`model`'s JSON schema, but any value per field.
+
+        The LLM sees the same schema; the values are checked field by field
+        afterwards (:func:`~ragwire.metadata.normalise`), so one value that cannot
+        be converted loses that field, not the whole reply.
+        """
+        if self._reply_model is None:
+            self._reply_model = lenient_model(self.model)
+        return self._reply_model
 
     @property
     def fingerprint(self) -> str:
@@ -227,6 +241,24 @@ def build_model(fields: list[FieldSpec], name: str = "DocumentFields") -> type[B
         py_type = _PYTHON_TYPES[spec.type]
         definitions[spec.name] = (Optional[py_type], Field(None, description=description or None))
     return create_model(name, __config__=ConfigDict(extra="ignore"), **definitions)
+
+
+def lenient_model(model: type[BaseModel]) -> type[BaseModel]:
+    """A twin of ``model`` with the same JSON schema whose fields accept any value (default None).
+
+    Clients validate a structured reply against the model they are given, inside the
+    call (the OpenAI SDK does so before the raw reply can be seen): with ``model``
+    itself, ``"year": "n/a"`` would fail the whole extraction.
+    """
+    schema = model.model_json_schema(by_alias=True)
+
+    def same_schema(target: dict[str, Any], *_: Any) -> None:
+        target.clear()
+        target.update(copy.deepcopy(schema))
+
+    fields: dict[str, Any] = {name: (Any, Field(None, alias=info.alias)) for name, info in model.model_fields.items()}
+    config = ConfigDict(extra="ignore", populate_by_name=True, json_schema_extra=same_schema)
+    return create_model(model.__name__, __config__=config, __doc__=model.__doc__, **fields)
 
 
 class FinancialMetadata(BaseModel):

@@ -72,11 +72,20 @@ def test_openai_malformed_json_reply_is_a_one_line_provider_error_naming_the_llm
     assert len(stub.requests_to("/chat/completions")) == 1  # a bad reply is not retried
 
 
-def test_openai_reply_with_wrong_types_is_a_provider_error(stub):
-    stub.chat_reply = json.dumps({"product": None, "doc_type": None, "firmware_version": None, "year": "soon"})
+def test_openai_reply_with_one_unconvertible_value_keeps_the_other_fields(stub, caplog):
+    # guards issue 19.9: one value the schema's type cannot hold failed the whole reply inside the client
+    stub.chat_reply = json.dumps({"product": "AR-7", "doc_type": "manual", "firmware_version": None, "year": "soon"})
     extractor = MetadataExtractor.from_yaml(_openai(stub.openai_url), EXAMPLE)
-    with pytest.raises(ProviderError, match="does not fit the schema"):
-        extractor.extract("text")
+    with caplog.at_level("WARNING", logger="ragwire.metadata"):
+        assert extractor.extract("text") == {"product": "ar-7", "doc_type": "manual"}
+    assert "metadata field year: 'soon' is not an integer" in caplog.text
+
+
+def test_ollama_reply_with_one_unconvertible_value_keeps_the_other_fields(stub):
+    stub.chat_reply = json.dumps({"company_name": "Apple", "doc_type": "10-K", "fiscal_quarter": None,
+                                  "fiscal_year": [2025, "n/a", 2025.5]})
+    assert MetadataExtractor(_ollama(stub.url)).extract("text") == {
+        "company_name": "apple", "doc_type": "10-k", "fiscal_year": [2025]}
 
 
 def test_refused_connection_is_a_one_line_provider_error_after_the_retries():

@@ -82,6 +82,39 @@ def test_normalise_converts_floats_and_bools():
     assert normalise(SCHEMA.fields, {"ratio": "nan", "audited": "maybe"}) == {}
 
 
+def test_normalise_drops_an_integer_beyond_the_store_range_instead_of_storing_a_float(caplog):
+    # guards issue 19.9: 10**20 was stored and came back as 1e+20
+    with caplog.at_level(logging.WARNING, logger="ragwire.metadata.extractor"):
+        assert normalise(SCHEMA.fields, {"year": 10**20, "company": "x"}) == {"company": "x"}
+        assert normalise(SCHEMA.fields, {"year": "1e20"}) == {}
+        assert normalise(SCHEMA.fields, {"years": [2024, -(2**63) - 1]}) == {"years": [2024]}
+    assert "metadata field year: 100000000000000000000 is outside the 64-bit integer range" in caplog.text
+    assert normalise(SCHEMA.fields, {"year": 2**63 - 1}) == {"year": 2**63 - 1}
+
+
+def test_normalise_warns_naming_the_field_of_each_unconvertible_value_but_not_of_empty_ones(caplog):
+    with caplog.at_level(logging.WARNING, logger="ragwire.metadata.extractor"):
+        out = normalise(SCHEMA.fields, {"company": "Apple", "year": "n/a", "ratio": "high", "audited": "",
+                                        "years": [2024, "x"]})
+    assert out == {"company": "apple", "years": [2024]}
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages == [
+        "metadata field year: 'n/a' is not an integer; the field is dropped, the others are kept",
+        "metadata field ratio: 'high' is not a number; the field is dropped, the others are kept",
+        "metadata field years: 'x' is not an integer; the item is dropped, the others are kept",
+    ]
+
+
+def test_extract_reads_the_reply_leniently_so_one_bad_value_keeps_the_others():
+    # the client validates against the model it is given: that model must accept any value
+    llm = FakeChat({"company": "Apple", "year": "n/a"})
+    extractor = MetadataExtractor(llm, schema=SCHEMA)
+    assert extractor.extract("text") == {"company": "apple"}
+    (model,) = llm.models
+    assert model.model_validate({"year": "n/a", "ratio": [1]}).model_dump() == {
+        "company": None, "year": "n/a", "ratio": [1], "audited": None, "tags": None, "doc_type": None, "years": None}
+
+
 def test_normalise_drops_values_outside_the_allowed_list_with_a_debug_log(caplog):
     with caplog.at_level(logging.DEBUG, logger="ragwire.metadata.extractor"):
         assert normalise(SCHEMA.fields, {"doc_type": " FAQ "}) == {"doc_type": "faq"}
@@ -109,7 +142,8 @@ def test_extract_sends_the_first_max_chars_and_the_stored_values_and_normalises(
     assert "A" * 20 in prompt and "TAIL-NOT-SENT" not in prompt
     assert '- company: ["apple inc.", "microsoft"]' in prompt
     assert "unknown" not in prompt
-    assert llm.models == [SCHEMA.model]
+    # the LLM sees the schema's JSON schema; the reply is read leniently and checked per field
+    assert [m.model_json_schema() for m in llm.models] == [SCHEMA.model.model_json_schema()]
 
 
 def test_default_extractor_uses_financial_metadata():
@@ -117,7 +151,7 @@ def test_default_extractor_uses_financial_metadata():
     extractor = MetadataExtractor(llm)
     assert [f.name for f in extractor.fields] == ["company_name", "doc_type", "fiscal_quarter", "fiscal_year"]
     assert extractor.extract("10-K") == {"company_name": "apple", "fiscal_year": [2025]}
-    assert llm.models == [FinancialMetadata]
+    assert [m.model_json_schema() for m in llm.models] == [FinancialMetadata.model_json_schema()]
 
 
 def test_custom_prompt_template_gets_the_content(tmp_path):
