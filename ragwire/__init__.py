@@ -23,6 +23,9 @@ from .logs import get_logger, setup_colored_logging, setup_logging
 from .pipeline import RAGWire
 from .providers import get_embedding
 
+# The published API names the config model ``Config``.
+Config = RagwireConfig
+
 # LangChain's retriever machinery costs ~0.6 s to import, its text splitters ~0.15 s (a query
 # needs neither); load these on first use.
 _LAZY = {
@@ -50,6 +53,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "Config",
     "ConfigError",
     "DocumentMetadata",
     "FinancialMetadata",

@@ -188,7 +188,7 @@ def _parse_entry(raw: Any, number: int, fail: Any) -> GoldenEntry:
     if not isinstance(answerable, bool):
         raise bad("answerable: must be true or false")
     if answerable and "expected" not in raw:
-        raise bad("no expected key (list the documents that answer it, or set answerable: false)")
+        raise bad("missing key 'expected' (list the documents that answer it, or set answerable: false)")
     expected = _expected(raw.get("expected"), bad)
     if answerable and not expected:
         raise bad("expected: is empty (list at least one document, or set answerable: false)")

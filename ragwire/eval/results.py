@@ -150,6 +150,10 @@ class SweepResult:
 
     results: dict[str, EvalResult]
 
+    def __post_init__(self) -> None:
+        if not self.results:
+            raise ValueError("a sweep needs at least one variant, e.g. sweep(rag, golden, {'default': {}})")
+
     @property
     def baseline(self) -> str:
         return next(iter(self.results))

@@ -105,8 +105,8 @@ def sweep(rag: RAGWire, golden: GoldenSet, variants: Mapping[str, Mapping[str, A
     Raises:
         ValueError: no variants were given.
     """
-    if not variants:
-        raise ValueError("sweep needs at least one variant, e.g. {'default': {}}")
+    if not isinstance(variants, Mapping) or not variants:
+        raise ValueError("a sweep needs at least one variant, e.g. sweep(rag, golden, {'default': {}})")
     results = {}
     for label, options in variants.items():
         options = dict(options)

@@ -279,7 +279,10 @@ class FinancialMetadata(BaseModel):
 
 
 class DocumentMetadata(BaseModel):
-    """One chunk's metadata: the extracted fields plus what ragwire writes; other keys are allowed."""
+    """One chunk's metadata: the extracted fields plus what ragwire writes; other keys are allowed.
+
+    ``chunk_index`` and ``total_chunks`` may be left out for a document-level record.
+    """
 
     model_config = ConfigDict(extra="allow")
 
@@ -294,8 +297,9 @@ class DocumentMetadata(BaseModel):
     chunk_id: str
     chunk_hash: Optional[str] = None
     content_hash: Optional[str] = None
-    chunk_index: int
-    total_chunks: int
+    # Optional, so one record can describe a whole document, as the published API allows.
+    chunk_index: Optional[int] = None
+    total_chunks: Optional[int] = None
     created_at: Optional[str] = None
     heading_path: Optional[str] = None
     page_number: Optional[int] = None

@@ -74,7 +74,8 @@ def test_a_missing_file_raises_file_not_found(tmp_path):
 
 def test_an_entry_without_expected_is_named_by_its_number(tmp_path):
     path = write(tmp_path, "golden.yaml", "- {query: a, expected: [x]}\n- {query: b, expected: [y]}\n- {query: c}\n")
-    with pytest.raises(ValueError, match=r"golden.yaml: entry 3: no expected key"):
+    # guards issue 19.14: the published API's callers look for the key's name, 'expected'
+    with pytest.raises(ValueError, match=r"golden.yaml: entry 3: missing key 'expected'"):
         GoldenSet.from_file(path)
 
 
