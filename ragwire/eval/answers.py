@@ -13,7 +13,16 @@ from .metrics import MISS
 
 log = logging.getLogger("ragwire.eval")
 
-ANSWER_METRIC_NAMES: tuple[str, ...] = ("refusal_accuracy", "citation_hit_rate", "mean_confidence")
+# Refusals are scored on each side separately: a combined accuracy over a set of mostly
+# answerable questions stays high when no unanswerable one is ever refused.
+ANSWER_METRIC_NAMES: tuple[str, ...] = (
+    "refusal_recall",
+    "false_refusal_rate",
+    "answered_cited_rate",
+    "citation_hit_rate",
+    "refusal_accuracy_combined",
+    "mean_confidence",
+)
 
 
 @dataclass
@@ -75,14 +84,28 @@ def _citation_metadata(citation: Any, match_field: str) -> Mapping[str, Any]:
 
 
 def summarize_answers(entries: Sequence[GoldenEntry], outcomes: Sequence[AnswerOutcome]) -> dict[str, float | None]:
-    """``refusal_accuracy`` over every entry; ``citation_hit_rate`` over answered answerable
-    entries; ``mean_confidence`` over answered entries.  ``None`` where nothing was counted."""
+    """The answer scores of a run; ``None`` where nothing was counted.
+
+    * ``refusal_recall``: the share of ``answerable: false`` entries that were refused;
+    * ``false_refusal_rate``: the share of answerable entries that were refused;
+    * ``answered_cited_rate``: the share of answerable entries answered with a citation of
+      an expected document (a ``query()`` that raised counts against it);
+    * ``citation_hit_rate``: the same, among the answerable entries that got an answer;
+    * ``refusal_accuracy_combined``: the share of all entries whose refusal decision was right;
+    * ``mean_confidence``: over the entries that got an answer.
+    """
     pairs = list(zip(entries, outcomes))
+    answerable = [o for e, o in pairs if e.answerable]
+    unanswerable = [o for e, o in pairs if not e.answerable]
     answered = [(e, o) for e, o in pairs if o.error is None and not o.refused]
     answered_answerable = [o for e, o in answered if e.answerable]
     return {
-        "refusal_accuracy": _mean([1.0 if o.refusal_correct else 0.0 for _, o in pairs]),
+        "refusal_recall": _mean([1.0 if o.refused and o.error is None else 0.0 for o in unanswerable]),
+        "false_refusal_rate": _mean([1.0 if o.refused else 0.0 for o in answerable]),
+        "answered_cited_rate": _mean([1.0 if o.error is None and not o.refused and o.cites_expected else 0.0
+                                      for o in answerable]),
         "citation_hit_rate": _mean([1.0 if o.cites_expected else 0.0 for o in answered_answerable]),
+        "refusal_accuracy_combined": _mean([1.0 if o.refusal_correct else 0.0 for _, o in pairs]),
         "mean_confidence": _mean([o.confidence for _, o in answered]),
     }
 

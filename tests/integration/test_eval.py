@@ -124,10 +124,12 @@ def test_to_dict_is_json_and_holds_every_query(rag):
 def test_answers_score_refusals_citations_and_confidence_with_the_extractive_answerer(rag):
     result = evaluate(rag, _golden(UNANSWERABLE), answers=True)
 
-    assert result.answer_metrics == {"refusal_accuracy": 1.0, "citation_hit_rate": 1.0, "mean_confidence": 1.0}
+    assert result.answer_metrics == {"refusal_recall": 1.0, "false_refusal_rate": 0.0, "answered_cited_rate": 1.0,
+                                     "citation_hit_rate": 1.0, "refusal_accuracy_combined": 1.0,
+                                     "mean_confidence": 1.0}
     weather = result.per_query[-1].answer
     assert weather.refused and weather.refusal_correct and weather.cited == []
-    assert "refusal_accuracy" in result.to_table()
+    assert "refusal_recall" in result.to_table()
 
 
 def test_a_failing_answer_counts_as_wrong(rag):
@@ -136,7 +138,7 @@ def test_a_failing_answer_counts_as_wrong(rag):
     result = evaluate(rag, golden, answers=True)
 
     assert result.per_query[0].answer.error is not None and not result.per_query[0].answer.refusal_correct
-    assert result.answer_metrics["refusal_accuracy"] == pytest.approx(2 / 3)
+    assert result.answer_metrics["refusal_accuracy_combined"] == pytest.approx(2 / 3)
     assert result.answer_metrics["citation_hit_rate"] == 1.0  # only the answered answerable entry counts
 
 
@@ -199,7 +201,7 @@ def test_cli_answers_adds_answer_scores(store, tmp_path):
     result = CliRunner().invoke(main, ["eval", str(golden), "-c", str(store), "--answers"])
 
     assert result.exit_code == 0, result.output
-    assert any(line.split() == ["refusal_accuracy", "1.000"] for line in result.stdout.splitlines())
+    assert any(line.split() == ["refusal_recall", "1.000"] for line in result.stdout.splitlines())
 
 
 def test_cli_bad_golden_file_is_one_line_naming_the_entry(store, tmp_path):
