@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, Mapping
+
+from ragwire.errors import ProviderError
+
+log = logging.getLogger(__name__)
 
 # Fields that describe how a chunk was stored, not what it says: an agent gains nothing
 # from them and may mistake a hash for content.
@@ -146,9 +151,10 @@ def answer_question(rag: Any, question: str, top_k: int = 5,
         ValueError: an empty question, a bad top_k, or filters that are not a JSON object.
     """
     _check(question, "question", top_k)
-    answer = rag.query(question, top_k=top_k, filters=parse_filters(filters))
+    parsed = parse_filters(filters)
+    answer = rag.query(question, top_k=top_k, filters=parsed)
     if answer.refused:
-        return REFUSAL
+        return _refusal(rag, answer.filters_used or parsed, found=bool(answer.documents))
     lines = [answer.text.strip()]
     if answer.citations:
         lines += ["", "Sources:"]
@@ -156,6 +162,21 @@ def answer_question(rag: Any, question: str, top_k: int = 5,
     if answer.filters_used:
         lines += ["", f"Filters used: {json.dumps(answer.filters_used, default=str)}"]
     return "\n".join(lines)
+
+
+def _refusal(rag: Any, filters: Mapping[str, Any] | None, found: bool) -> str:
+    """Why there is no answer, as ``ragwire query`` says it: no passage at all (filters that
+    match nothing, or an empty collection) is not the same as passages that do not answer."""
+    if found:
+        return REFUSAL + (f" Only documents matching the filters {json.dumps(filters, default=str)} were searched."
+                          if filters else "")
+    if not rag.get_stats().get("total_documents"):
+        return ("The collection is empty: there is nothing to answer from. Tell the user the documents have not "
+                "been added yet (ragwire ingest or ragwire sync); do not answer from your own knowledge.")
+    if filters:
+        return (f"No documents match the filters {json.dumps(filters, default=str)}, so there is nothing to answer "
+                "from. Call get_filter_context to check the fields and stored values, or ask again without filters.")
+    return REFUSAL
 
 
 def get_filter_context(rag: Any, query: str = "") -> str:
@@ -166,15 +187,25 @@ def get_filter_context(rag: Any, query: str = "") -> str:
         query: The question the filters are for; with an ``llm`` section its filters are read from it.
 
     Returns:
-        Markdown text listing each filterable field and its most frequent stored values.
+        Markdown text listing each filterable field and its most frequent stored values.  When
+        the LLM that reads filters from ``query`` fails, the fields and values still come back
+        (they need no LLM), with a note that suggestions for the query are unavailable.
     """
     if not rag.filter_fields:
         return ("No fields to filter on: the collection is empty or its documents carry no metadata of their own. "
                 "Search without filters.")
-    context = rag.get_filter_context(query or "")
+    note = ""
+    try:
+        context = rag.get_filter_context(query or "")
+    except ProviderError as exc:
+        log.warning("get_filter_context: the LLM failed, returning the fields without suggestions: %s", exc)
+        context = rag.get_filter_context("")  # an empty query asks the LLM nothing
+        note = ("\n\nNote: filter suggestions for this query are unavailable (the LLM could not be used: "
+                f"{' '.join(str(exc).split()).rstrip('.')}). The fields and stored values above are complete; "
+                "choose filters from them yourself.")
     usage = (f"\n\nPass filters to search_documents or answer_question as a JSON object of field to value, "
              f"for example {_FILTER_EXAMPLE}; a list of values matches any of them.")
-    return context.rstrip() + usage
+    return context.rstrip() + note + usage
 
 
 def collection_stats(rag: Any) -> str:

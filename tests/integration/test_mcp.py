@@ -97,6 +97,12 @@ def test_stdio_server_tools_errors_and_sync_alongside(collection):
             context = await session.call_tool("get_filter_context", {"query": "warranty"})
             assert not is_error(context) and "**title**" in text_of(context)
 
+            # guards: a filter that excluded every document got the generic "do not contain the answer"
+            unmatched = await session.call_tool("answer_question", {"question": "How long does the warranty last?",
+                                                                    "filters": {"year": 1900}})
+            assert not is_error(unmatched)
+            assert text_of(unmatched).startswith('No documents match the filters {"year": 1900}'), text_of(unmatched)
+
             bad = await session.call_tool("search_documents", {"query": "warranty", "filters": "{not json"})
             assert is_error(bad) and "filters is not valid JSON" in text_of(bad), text_of(bad)
             as_string = await session.call_tool("search_documents", {"query": "warranty", "filters": '{"year": 2000}'})
@@ -115,6 +121,31 @@ def test_stdio_server_tools_errors_and_sync_alongside(collection):
             after = await session.call_tool("search_documents", {"query": "espresso descaling kit order code", "top_k": 2})
             assert not is_error(after) and "[1] espresso.md" in text_of(after), text_of(after)
             assert "QUOKKA-7731" in text_of(after)
+
+    asyncio.run(scenario())
+
+
+def test_filter_context_lists_the_fields_when_the_llm_is_down(collection):
+    # guards: get_filter_context failed entirely when the LLM could not be reached
+    config, _, env = collection
+    settings = yaml.safe_load(config.read_text(encoding="utf-8"))
+    settings["llm"] = {"provider": "openai", "model": "gpt-test", "base_url": f"http://127.0.0.1:{free_port()}/v1",
+                       "api_key": "sk-test", "timeout": 5}
+    settings["ingestion"]["retries"] = 0
+    settings["metadata"] = {"enabled": True, "config_file": str(REPO / "metadata.yaml.example")}
+    down = config.with_name("llm-down.yaml")
+    down.write_text(yaml.safe_dump(settings), encoding="utf-8")
+
+    async def scenario() -> None:
+        params = StdioServerParameters(command=sys.executable, env=env, cwd=str(config.parent),
+                                       args=["-m", "ragwire.cli", "mcp", "serve", "--config", str(down)])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            context = await session.call_tool("get_filter_context", {"query": "warranty documents from 2024"})
+            assert not is_error(context), text_of(context)
+            text = text_of(context)
+            assert '- **title**: ["Aurora AR-7 User Guide"' in text, text
+            assert "Note: filter suggestions for this query are unavailable (the LLM could not be used:" in text
 
     asyncio.run(scenario())
 

@@ -14,10 +14,12 @@ from ragwire.mcp.tools import REFUSAL, parse_filters, visible_metadata
 
 
 class FakeRag:
-    def __init__(self, docs=(), answer=None, fields=("year",)):
+    def __init__(self, docs=(), answer=None, fields=("year",), chunks=39, llm_error=None):
         self.docs = list(docs)
         self.answer = answer
         self.filter_fields = list(fields)
+        self.chunks = chunks
+        self.llm_error = llm_error
         self.calls = []
 
     def retrieve(self, query, top_k=None, filters=None):
@@ -30,10 +32,12 @@ class FakeRag:
 
     def get_filter_context(self, query, limit=50):
         self.calls.append(("context", query))
+        if query and self.llm_error:
+            raise self.llm_error  # reading filters from a query is the only part that calls the LLM
         return "## RAGWire Filter Context\n- **year**: [2024]\n"
 
     def get_stats(self):
-        return {"collection_name": "docs", "total_documents": 39, "vector_size": 384, "sources": 7,
+        return {"collection_name": "docs", "total_documents": self.chunks, "vector_size": 384, "sources": 7,
                 "embedding_model": "huggingface:mini"}
 
 
@@ -121,6 +125,43 @@ def test_a_refusal_says_plainly_the_documents_do_not_contain_the_answer():
     text = answer_question(FakeRag(answer=Answer(text="I could not find it.", refused=True)), "Who won in 1998?")
     assert text == REFUSAL
     assert text.startswith("The documents do not contain the answer") and "own knowledge" in text
+
+
+def test_a_refusal_with_filters_that_match_nothing_says_so():
+    # guards: answer_question gave the generic refusal when the filters excluded every document
+    refused = Answer(text="No documents match the filters {'year': 1999}", refused=True, documents=[],
+                     filters_used={"year": 1999})
+    text = answer_question(FakeRag(answer=refused), "How long?", filters={"year": 1999})
+    assert text.startswith('No documents match the filters {"year": 1999}, so there is nothing to answer from.')
+    assert "get_filter_context" in text and "without filters" in text
+
+
+def test_a_refusal_on_an_empty_collection_says_so():
+    # guards: answer_question gave the generic refusal when the collection was empty
+    refused = Answer(text="There is nothing to search", refused=True, documents=[])
+    for filters in (None, {"year": 2024}):
+        text = answer_question(FakeRag(answer=refused, chunks=0), "How long?", filters=filters)
+        assert text.startswith("The collection is empty: there is nothing to answer from."), text
+        assert "own knowledge" in text
+
+
+def test_a_refusal_after_reading_filtered_passages_names_the_filters():
+    refused = Answer(text="not in the documents", refused=True, documents=[doc("x")], filters_used={"year": 2024})
+    text = answer_question(FakeRag(answer=refused), "Who won in 1998?", filters={"year": 2024})
+    assert text == REFUSAL + ' Only documents matching the filters {"year": 2024} were searched.'
+
+
+def test_filter_context_without_the_llm_still_lists_the_fields():
+    # guards: get_filter_context failed entirely when the LLM was down, though the fields need none
+    from ragwire.errors import ProviderError
+
+    rag = FakeRag(llm_error=ProviderError("LLM call failed (model x): connection refused\nat 127.0.0.1:9"))
+    text = get_filter_context(rag, "warranty in 2024")
+    assert text.startswith("## RAGWire Filter Context\n- **year**: [2024]")
+    assert ("Note: filter suggestions for this query are unavailable (the LLM could not be used: "
+            "LLM call failed (model x): connection refused at 127.0.0.1:9)") in text
+    assert "JSON object" in text
+    assert rag.calls == [("context", "warranty in 2024"), ("context", "")]
 
 
 def test_filter_context_and_stats():
