@@ -113,6 +113,12 @@ def _parse_filters(items: tuple[str, ...]) -> dict[str, Any] | None:
     return filters or None
 
 
+def _require_text(value: str, name: str, what: str) -> None:
+    """An empty or blank QUESTION / QUERY is a usage error (exit 2), not a search for nothing."""
+    if not value.strip():
+        raise click.BadParameter(f"is empty: write {what} in quotes", param_hint=name)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ragwire")
 @click.option("--debug", is_flag=True, help="Show full tracebacks on errors.")
@@ -199,6 +205,7 @@ EXIT_REFUSED = 3
 def query(question: str, config: str, top_k: int | None, filters: tuple[str, ...], as_json: bool,
           stream: bool) -> None:
     """Answer QUESTION from the collection with numbered sources; exits 3 when the documents do not answer it."""
+    _require_text(question, "QUESTION", "the question")
     parsed = _parse_filters(filters)
     rag = _open(config)
     if stream and not as_json:
@@ -255,6 +262,7 @@ def score_text(meta: dict[str, Any]) -> str:
 def retrieve(query: str, config: str, top_k: int | None, filters: tuple[str, ...],
              search_type: str | None, auto_filter: bool, as_json: bool) -> None:
     """Print the chunks that best match QUERY, ranked."""
+    _require_text(query, "QUERY", "the words to search for")
     parsed = _parse_filters(filters)  # before loading anything: a usage error should be instant
     rag = _open(config)
     if auto_filter and parsed is None:
