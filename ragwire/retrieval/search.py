@@ -10,7 +10,7 @@ from langchain_core.documents import Document
 
 from ..errors import ConfigError
 from ..store import Collection, DenseParams, Filter, Fusion, Record, build_filter
-from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind, visible
+from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind
 
 SEARCH_TYPES = ("similarity", "mmr", "hybrid", "keyword")
 
@@ -142,8 +142,7 @@ class Searcher:
         found: dict[str, set[str]] = {}
         offset, read = None, 0
         while True:
-            records, offset = self.collection.engine.scroll(visible(), limit=_FIELD_PAGE, offset=offset,
-                                                            fields=[META_KEY])
+            records, offset = self.collection.scroll(limit=_FIELD_PAGE, offset=offset, fields=[META_KEY])
             for record in records:
                 # every field seen is kept: the did-you-mean of a refused name draws on them
                 for name, value in (record.payload.get(META_KEY) or {}).items():

@@ -68,6 +68,8 @@ VECTORS_KEY = "_vectors"
 COMMIT_KIND = "commit"
 COMMIT_SOURCE_KEY = "_commit_source"
 COMMIT_HASH_KEY = "_commit_hash"
+# The content the commit makes visible (absent on notes written before version 0.3).
+COMMIT_NEW_HASH_KEY = "_commit_new_hash"
 
 
 def chunk_point_id(source: str, file_hash: str, chunk_index: int, salt: str = "") -> str:
@@ -149,6 +151,25 @@ def stale_filter(source: str, run_id: str, same_hash: str | None = None) -> Filt
     if same_hash is not None:
         stale.must.append(Cond(meta_path("file_hash"), value=same_hash))
     return stale
+
+
+@dataclass(frozen=True)
+class _Note:
+    """A commit note: ``run_id`` makes ``new_hash`` of ``source`` visible, replacing the
+    source's other chunks (only those of ``same_hash`` when it is set)."""
+
+    source: str
+    run_id: str
+    same_hash: str | None
+    new_hash: str | None
+
+
+def _new_version(source: str, run_id: str, file_hash: str | None) -> Filter:
+    """The chunks one commit makes visible."""
+    flt = Filter(must=[Cond(meta_path("source"), value=source), Cond(RUN_KEY, value=run_id)])
+    if file_hash is not None:
+        flt.must.append(Cond(meta_path("file_hash"), value=file_hash))
+    return flt
 
 
 def _commit_note_id(source: str) -> str:
@@ -458,24 +479,27 @@ class Collection:
     def commit_source(self, source: str, file_hash: str, run_id: str, keep_other_versions: bool = False) -> int:
         """Make one file's new version visible, then remove what it replaces.
 
-        A note is written first, then the flip, then the delete, then the note goes.
-        A crash after the flip leaves two complete versions; the note makes readers
-        skip the old one at once (:meth:`reader_filter`) and the next write run finish
-        the delete (:meth:`repair_interrupted_commits`).  With ``keep_other_versions``
-        only leftovers of this same content are removed.  Returns the number of chunks removed.
+        Steps: a commit note, the flip of the new chunks to ``complete``, the delete of
+        what they replace, the removal of the note.  Writing the note is the switch:
+        from then on readers see this source only as the new version
+        (:meth:`reader_filter`), pending or flipped, so a crash between any two steps
+        shows exactly one complete version, and the next write run finishes the
+        remaining steps (:meth:`repair_interrupted_commits`).  The note is written only
+        once every chunk of the new version is stored.  With ``keep_other_versions``
+        only leftovers of this same content are replaced.  Returns the number of chunks removed.
         """
         same_hash = file_hash if keep_other_versions else None
         self.heartbeat()
         self._ensure_commit_index()
         self.engine.upsert([PointData(id=_commit_note_id(source), payload={
             KIND_KEY: COMMIT_KIND, COMMIT_SOURCE_KEY: source, RUN_KEY: run_id, COMMIT_HASH_KEY: same_hash,
+            COMMIT_NEW_HASH_KEY: file_hash,
         })])
-        mine = Filter(must=[
-            Cond(meta_path("source"), value=source),
-            Cond(meta_path("file_hash"), value=file_hash),
-            Cond(RUN_KEY, value=run_id),
-        ])
-        self.engine.set_payload(mine, {STATE_KEY: STATE_COMPLETE})
+        return self._finish_commit(source, run_id, same_hash, file_hash)
+
+    def _finish_commit(self, source: str, run_id: str, same_hash: str | None, new_hash: str | None) -> int:
+        """The steps after the note; each is idempotent, so a repair may run them again."""
+        self.engine.set_payload(_new_version(source, run_id, new_hash), {STATE_KEY: STATE_COMPLETE})
         removed = self._delete_counted(stale_filter(source, run_id, same_hash))
         self.engine.delete(self._note_filter(source))
         return removed
@@ -493,32 +517,48 @@ class Collection:
             flt.must.append(Cond(COMMIT_SOURCE_KEY, value=source))
         return flt
 
-    def _commit_notes(self) -> list[tuple[str, str, str | None]]:
-        """(source, run, same_hash) of every commit a crash interrupted; none without the index."""
+    def _commit_notes(self) -> list[_Note]:
+        """Every commit under way or interrupted by a crash; none without the index."""
         if KIND_KEY not in self.indexes():
             return []  # no commit has ever written a note here
         notes, offset = [], None
         while True:
             records, offset = self.engine.scroll(self._note_filter(), limit=256, offset=offset)
-            notes += [(r.payload[COMMIT_SOURCE_KEY], r.payload[RUN_KEY], r.payload.get(COMMIT_HASH_KEY))
+            notes += [_Note(r.payload[COMMIT_SOURCE_KEY], r.payload[RUN_KEY], r.payload.get(COMMIT_HASH_KEY),
+                            r.payload.get(COMMIT_NEW_HASH_KEY))
                       for r in records if COMMIT_SOURCE_KEY in r.payload]
             if offset is None:
                 return notes
 
     def repair_interrupted_commits(self) -> int:
-        """Finish the deletes of commits a crash interrupted; returns how many there were."""
+        """Finish the commits a crash interrupted (flip, delete, note); returns how many there were."""
         notes = self._commit_notes()
-        for source, run_id, same_hash in notes:
-            removed = self._delete_counted(stale_filter(source, run_id, same_hash))
-            self.engine.delete(self._note_filter(source))
-            log.info("%s: removed %d chunks an interrupted run had replaced", source, removed)
+        for note in notes:
+            removed = self._finish_commit(note.source, note.run_id, note.same_hash, note.new_hash)
+            log.info("%s: finished an interrupted replacement (%d old chunks removed)", note.source, removed)
         return len(notes)
 
     def reader_filter(self, flt: Filter | None = None) -> Filter:
-        """What readers may see: complete chunks, minus versions an interrupted commit replaced."""
-        shown = visible()
-        for source, run_id, same_hash in self._commit_notes():
-            shown.must_not.append(stale_filter(source, run_id, same_hash))
+        """What readers may see; every read path goes through here.
+
+        Complete chunks, except for a source with a commit note: that source shows
+        only the version the note names (pending or flipped) and, when the commit
+        keeps other contents, those.  So at every step of a commit, and after a
+        crash at any of them, each document has exactly one complete version visible.
+        """
+        notes = self._commit_notes()
+        if not notes:
+            return visible().and_(flt)
+        noted = tuple(sorted({note.source for note in notes}))
+        shown = Filter(should=[Filter(must=[Cond(STATE_KEY, value=STATE_COMPLETE)],
+                                      must_not=[Cond(meta_path("source"), any_of=noted)])])
+        for note in notes:
+            shown.should.append(_new_version(note.source, note.run_id, note.new_hash))
+            if note.same_hash is not None:
+                shown.should.append(Filter(
+                    must=[Cond(STATE_KEY, value=STATE_COMPLETE), Cond(meta_path("source"), value=note.source)],
+                    must_not=[Cond(meta_path("file_hash"), value=note.same_hash)],
+                ))
         return shown.and_(flt)
 
     def remove_other_versions(self, source: str, keep_hash: str | None) -> int:
@@ -633,6 +673,11 @@ class Collection:
     def count(self, flt: Filter | None = None) -> int:
         return self.engine.count(self.reader_filter(flt))
 
+    def scroll(self, flt: Filter | None = None, *, limit: int, offset: Any = None,
+               fields: list[str] | None = None) -> tuple[list[Record], Any]:
+        """One page of the chunks readers may see; pass the returned offset for the next."""
+        return self.engine.scroll(self.reader_filter(flt), limit=limit, offset=offset, fields=fields)
+
     def search(self, *, dense=None, sparse=None, flt: Filter | None = None, limit: int = 5,
                fusion: Fusion | None = None, dense_params: DenseParams | None = None,
                with_vectors: bool = False) -> list[Record]:
@@ -659,7 +704,7 @@ class Collection:
         return [value for value, _count in self.engine.facet(path, limit=limit, flt=self.reader_filter())]
 
     def sample_metadata(self) -> dict[str, Any]:
-        records, _ = self.engine.scroll(visible(), limit=1)
+        records, _ = self.engine.scroll(self.reader_filter(), limit=1)
         return dict(records[0].payload.get(META_KEY, {})) if records else {}
 
     def indexed_vectors(self) -> int:

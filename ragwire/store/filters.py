@@ -47,9 +47,10 @@ class Filter:
     must_not: list[Cond | Filter] = field(default_factory=list)
 
     def and_(self, other: Filter | None) -> Filter:
+        """Points matching both; every clause of ``self`` (``should`` and ``must_not`` too) is kept."""
         if other is None:
             return self
-        return Filter(must=[*self.must, other])
+        return Filter(must=[*self.must, other], should=list(self.should), must_not=list(self.must_not))
 
 
 def visible() -> Filter:

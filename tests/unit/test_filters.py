@@ -119,7 +119,6 @@ class FakeCollection:
     def __init__(self, chunks: list[dict], indexes: dict[str, str]) -> None:
         self.chunks = chunks
         self._indexes = indexes
-        self.engine = SimpleNamespace(scroll=self._scroll)
         self.searched: list[Filter | None] = []
         self.read = 0
 
@@ -133,7 +132,7 @@ class FakeCollection:
     def indexes(self) -> dict[str, str]:
         return self._indexes
 
-    def _scroll(self, flt, limit, offset=None, with_vectors=False, fields=None):
+    def scroll(self, flt=None, *, limit, offset=None, fields=None):
         start = offset or 0
         page = self.chunks[start:start + limit]
         self.read += len(page)
