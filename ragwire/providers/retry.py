@@ -3,21 +3,25 @@
 ``classify`` maps a third-party exception to a ProviderError (or ``None`` for
 errors that are not provider failures, such as bugs); ``call_with_retries``
 (and ``acall_with_retries`` for coroutines) applies exponential backoff with
-full jitter to the retryable ones.  Provider SDKs are inspected through
-``sys.modules`` so this module imports none of them.
+full jitter to the retryable ones, or waits as long as the server's
+``Retry-After`` header asks (capped by ``max_backoff``).  Provider SDKs are
+inspected through ``sys.modules`` so this module imports none of them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime
+import email.utils
 import errno
 import logging
+import math
 import random
 import re
 import socket
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from ragwire.errors import ProviderError, RagwireError
@@ -148,14 +152,17 @@ def call_with_retries(
 
     Attempt ``n`` (counting from 0) that fails with a retryable error is
     followed by a sleep drawn uniformly from ``[0, min(max_backoff, backoff * 2**n)]``
-    ("full jitter"), up to ``retries`` extra attempts.
+    ("full jitter"), up to ``retries`` extra attempts.  When the failed response
+    says how long to wait (``Retry-After`` in seconds or as an HTTP date, or
+    ``retry-after-ms``), the sleep is that long instead, at most ``max_backoff``.
 
     Args:
         fn: the provider call.
         *args: positional arguments for ``fn``.
         retries: extra attempts after the first one (0 means a single attempt).
         backoff: the first backoff ceiling in seconds.
-        max_backoff: the largest backoff ceiling in seconds.
+        max_backoff: the largest backoff ceiling in seconds, and the longest a
+            ``Retry-After`` is honoured.
         what: a short name of the call for messages, e.g. ``"embed batch 3"``.
         sleep: the sleep function (tests inject a recorder).
         **kwargs: keyword arguments for ``fn``.
@@ -231,16 +238,74 @@ def _after_failure(exc: Exception, attempt: int, attempts: int, what: str) -> Ba
 
 def _next_delay(exc: Exception, attempt: int, attempts: int, backoff: float, max_backoff: float,
                 what: str) -> float:
-    delay = backoff_delay(attempt, backoff, max_backoff)
+    asked = retry_after(exc)
+    if asked is None:
+        delay, why = backoff_delay(attempt, backoff, max_backoff), ""
+    else:
+        delay = min(asked, max_backoff)
+        why = " (the server's Retry-After)" if delay == asked else f" (Retry-After {asked:.1f} s, capped)"
     logger.warning(
-        "%s failed (attempt %d of %d), retrying in %.1f s: %s",
+        "%s failed (attempt %d of %d), retrying in %.1f s%s: %s",
         what,
         attempt + 1,
         attempts,
         delay,
+        why,
         classify(exc),
     )
     return delay
+
+
+def retry_after(exc: BaseException, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds the failed response asks to wait before the next attempt, or None when it does not say.
+
+    Reads ``retry-after-ms`` (OpenAI) or ``Retry-After`` (seconds, or an HTTP date)
+    from the response headers of ``exc`` or of the exception it was raised from:
+    the openai / anthropic / groq SDKs and httpx keep them on ``exc.response``,
+    Cohere's ``ApiError`` on ``exc.headers``.  A date in the past gives 0.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(seen) < 6:
+        seen.add(id(current))
+        for headers in (getattr(getattr(current, "response", None), "headers", None),
+                        getattr(current, "headers", None)):
+            if isinstance(headers, Mapping):  # httpx.Headers is one too
+                seconds = _parse_retry_after({str(k).lower(): str(v).strip() for k, v in headers.items()}, now)
+                if seconds is not None:
+                    return seconds
+        current = current.__cause__
+    return None
+
+
+def _parse_retry_after(headers: Mapping[str, str], now: Callable[[], float]) -> float | None:
+    millis = _seconds(headers.get("retry-after-ms"))
+    if millis is not None:
+        return millis / 1000
+    text = headers.get("retry-after")
+    if not text:
+        return None
+    seconds = _seconds(text)
+    if seconds is not None:
+        return seconds
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # "-0000": UTC, as HTTP dates are
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return max(0.0, when.timestamp() - now())
+
+
+def _seconds(text: str | None) -> float | None:
+    """A non-negative finite number of seconds, or None."""
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
 
 
 def backoff_delay(

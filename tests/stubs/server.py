@@ -73,6 +73,8 @@ class RecordedRequest:
     body: Any
     headers: dict[str, str] = field(default_factory=dict)
     status: int = 200
+    # time.monotonic() when the request arrived: tests measure the gaps between retries
+    at: float = field(default_factory=time.monotonic)
 
     @property
     def inputs(self) -> list[str]:
@@ -101,6 +103,7 @@ class StubServer:
         stream_words: stream an OpenAI reply one word per SSE event instead of in one
             event (real servers send many small pieces).
         rerank_score: the relevance score ``/v2/rerank`` gives ``(query, document)``.
+        failure_headers: extra headers sent with every scripted failure (e.g. ``{"Retry-After": "1"}``).
 
     The attributes of the same names can be changed while the server runs.
     """
@@ -116,6 +119,7 @@ class StubServer:
         delay: float = 0.0,
         stream_words: bool = False,
         rerank_score: RerankScore = word_overlap,
+        failure_headers: dict[str, str] | None = None,
     ) -> None:
         self.dim = dim
         self.chat_reply = chat_reply
@@ -125,6 +129,7 @@ class StubServer:
         self.delay = delay
         self.stream_words = stream_words
         self.rerank_score = rerank_score
+        self.failure_headers: dict[str, str] = dict(failure_headers or {})
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         # The most POST requests being answered at the same moment.
@@ -226,6 +231,7 @@ class StubServer:
             self.failures.clear()
             self.fail_always = None
             self.fail_marker = None
+            self.failure_headers = {}
 
     # -- used by the handler ----------------------------------------------
 
@@ -311,7 +317,7 @@ class _Handler(BaseHTTPRequestHandler):
             if status == DROP:
                 self.close_connection = True
                 return  # the client sees the connection closed with no answer
-            self._send_error(status, f"stub failure (scripted HTTP {status})")
+            self._send_error(status, f"stub failure (scripted HTTP {status})", self.stub.failure_headers)
             return
 
         route = _route(self.path)
@@ -484,9 +490,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- writing -------------------------------------------------------------
 
-    def _send_json(self, status: int, payload: Any) -> None:
+    def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode("utf-8")
         self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
@@ -501,7 +509,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(part.encode("utf-8"))
             self.wfile.flush()
 
-    def _send_error(self, status: int, message: str) -> None:
+    def _send_error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         if self.path.startswith("/api/"):
             payload: Any = {"error": message}
         elif self.path.startswith("/v2/"):
@@ -515,7 +523,7 @@ class _Handler(BaseHTTPRequestHandler):
                 else "invalid_request_error"
             )
             payload = {"error": {"message": message, "type": kind, "param": None, "code": status}}
-        self._send_json(status, payload)
+        self._send_json(status, payload, headers)
 
 
 def _lower(headers: Any) -> dict[str, str]:

@@ -187,3 +187,54 @@ def test_an_unreachable_store_is_retried_but_a_store_mismatch_is_not() -> None:
     with pytest.raises(StoreError, match="another model"):
         call_with_retries(mismatch, retries=2, sleep=lambda s: None)
     assert len(attempts) == 1
+
+
+class _HeaderError(Exception):
+    """Shaped like an SDK's rate-limit error: the HTTP response on ``response``."""
+
+    def __init__(self, status: int, headers: dict[str, str]) -> None:
+        super().__init__(f"HTTP {status}")
+        self.status_code = status
+        self.response = httpx.Response(status, headers=headers)
+
+
+def test_retry_after_seconds_replace_the_jittered_backoff() -> None:
+    # guards issue 19.12: Retry-After was ignored
+    sleeps: list[float] = []
+    fn = _Flaky(_HeaderError(429, {"Retry-After": "1"}), _HeaderError(503, {"Retry-After": "2.5"}))
+    assert call_with_retries(fn, retries=2, backoff=0.1, sleep=sleeps.append) == "ok"
+    assert sleeps == [1.0, 2.5]
+
+
+def test_retry_after_is_capped_by_max_backoff() -> None:
+    sleeps: list[float] = []
+    fn = _Flaky(_HeaderError(429, {"Retry-After": "3600"}))
+    call_with_retries(fn, retries=1, max_backoff=4.0, sleep=sleeps.append)
+    assert sleeps == [4.0]
+
+
+def test_retry_after_reads_seconds_dates_milliseconds_and_cohere_style_headers() -> None:
+    from ragwire.errors import ProviderError as PE
+    from ragwire.providers.retry import retry_after
+
+    now = 1_700_000_000.0
+    date = "Tue, 14 Nov 2023 22:13:30 GMT"  # now + 10 s
+    assert retry_after(_HeaderError(429, {"retry-after": date}), now=lambda: now) == 10.0
+    assert retry_after(_HeaderError(429, {"Retry-After": "Tue, 14 Nov 2023 22:13:00 GMT"}), now=lambda: now) == 0.0
+    assert retry_after(_HeaderError(429, {"retry-after-ms": "250", "Retry-After": "3"})) == 0.25
+    for junk in ("soon", "-1", "nan", "inf", ""):
+        assert retry_after(_HeaderError(429, {"Retry-After": junk})) is None
+    assert retry_after(_StatusError(429)) is None
+
+    class CohereStyle(Exception):  # cohere's ApiError keeps a plain dict on .headers
+        headers = {"Retry-After": "2"}
+
+    wrapped = PE("HTTP 429: slow down", retryable=True)
+    wrapped.__cause__ = CohereStyle()
+    assert retry_after(wrapped) == 2.0
+
+
+def test_without_retry_after_the_jittered_backoff_is_kept() -> None:
+    sleeps: list[float] = []
+    call_with_retries(_Flaky(_HeaderError(429, {})), retries=1, backoff=0.5, sleep=sleeps.append)
+    assert len(sleeps) == 1 and 0.0 <= sleeps[0] <= 0.5
