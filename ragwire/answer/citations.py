@@ -1,7 +1,10 @@
 """Citation markers in answer text: parse ``[1]``, ``[1, 3]``, ``[1][3]`` and ``[1-3]``, keep only real sources.
 
 A number the model invents (not one of the numbered sources) is removed from the
-text and never mapped to anything else.  Confidence is the share of sentences that
+text, with the space before it, and never mapped to anything else.  Bracketed
+numbers that belong to a document (``"an internal study [3]"``) are shown as
+``(3)`` wherever document text reaches an answer or a prompt (:func:`neutralise`),
+so they can never be read as citations.  Confidence is the share of sentences that
 carry at least one valid citation.
 """
 
@@ -13,10 +16,13 @@ from collections.abc import Iterable
 from .context import NumberedSource
 from .types import Citation
 
-_ITEM = r"\s*\d{1,4}\s*(?:[-–]\s*\d{1,4}\s*)?"
+# Any number of digits: an invented [12345] is a marker to drop, not prose to show.
+_ITEM = r"\s*\d+\s*(?:[-–]\s*\d+\s*)?"
 MARKER = re.compile(rf"\[({_ITEM}(?:,{_ITEM})*)\]")
 # A sentence ends at . ! ? followed by space, or at a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# A dropped marker takes the spaces before it along: "claim [9] and" reads "claim and".
+_SPACED_MARKER = re.compile(rf"([ \t]*)({MARKER.pattern})")
 _ONLY_MARKERS = re.compile(rf"^(?:\s*\[{_ITEM}(?:,{_ITEM})*\]\s*[.,;]?)+$")
 
 SNIPPET_CHARS = 240
@@ -35,19 +41,27 @@ def marker_numbers(body: str, limit: int) -> list[int]:
     return numbers
 
 
-def filter_markers(text: str, valid: set[int]) -> str:
-    """Rewrite every marker to its valid numbers only; a marker with none left disappears.
+def neutralise(text: str) -> str:
+    """Document text with every bracketed number shown in parentheses: ``[3]`` → ``(3)``, ``[1-2]`` → ``(1-2)``.
 
-    Unlike :func:`clean_markers` this leaves the spacing alone, so the streaming
+    Nothing else changes, so a quote stays word for word apart from its brackets.
+    """
+    return MARKER.sub(lambda m: f"({m.group(1)})", text)
+
+
+def filter_markers(text: str, valid: set[int]) -> str:
+    """Rewrite every marker to its valid numbers only; a marker with none left disappears with the spaces before it.
+
+    Unlike :func:`clean_markers` this leaves other spacing alone, so the streaming
     path can apply it piece by piece.
     """
 
     def keep(match: re.Match[str]) -> str:
-        numbers = [n for n in marker_numbers(match.group(1), max(valid, default=0)) if n in valid]
+        numbers = [n for n in marker_numbers(match.group(3), max(valid, default=0)) if n in valid]
         numbers = list(dict.fromkeys(numbers))
-        return "[" + ", ".join(str(n) for n in numbers) + "]" if numbers else ""
+        return match.group(1) + "[" + ", ".join(str(n) for n in numbers) + "]" if numbers else ""
 
-    return MARKER.sub(keep, text)
+    return _SPACED_MARKER.sub(keep, text)
 
 
 def clean_markers(text: str, valid: set[int]) -> str:

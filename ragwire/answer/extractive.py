@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .citations import neutralise
 from .context import NumberedSource
 from .passages import Passage, split_passages, split_sentences, table_header
 
@@ -177,11 +178,13 @@ def compose(chosen: list[Candidate]) -> str:
 def cite(text: str, index: int) -> str:
     """Every sentence of ``text`` ends with ``[index]``, before its final period.
 
-    Only a one-word reply ("No.") shares the marker of the sentence after it.
+    A bracketed number of the quote itself ("an internal study [3]") is shown as
+    ``(3)``: only the marker added here can read as a citation.  Only a one-word
+    reply ("No.") shares the marker of the sentence after it.
     """
     marker = f"[{index}]"
     out = []
-    for sentence in split_sentences(text, min_words=2):
+    for sentence in split_sentences(neutralise(text), min_words=2):
         if sentence.endswith(".") and not sentence.endswith("..."):
             out.append(f"{sentence[:-1]} {marker}.")
         else:

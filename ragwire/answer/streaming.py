@@ -2,10 +2,12 @@
 
 Text is released as soon as it cannot turn into either.  Three things are
 held back: an open ``[`` until its marker closes (so ``[9]`` with five sources
-never appears), a tail that could still grow into the sentinel (so a refusal
-never flashes ``NO_ANSWER_IN_SOURCES`` on screen), and trailing spaces (so the
-space before a dropped marker goes with it).  All are short, so the delay is a
-few characters, never a sentence.
+never appears), a tail that could still grow into any spelling of the sentinel
+the refusal detector accepts (so a refusal never flashes ``NO  ANSWER  IN
+SOURCES`` on screen), and trailing spaces (so the space before a dropped marker
+goes with it).  All are short, so the delay is a few characters, never a sentence.
+A reply that opens with the sentinel is a refusal: nothing of it is shown, not
+even the full stop after it.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ from __future__ import annotations
 import re
 
 from .citations import filter_markers
-from .prompt import SENTINEL, sentinel_span
+from .prompt import replace_sentinels, sentinel_span
 
 # Longer than any real marker ("[12, 13-15]"); an open bracket held past this is prose.
 _MAX_MARKER_CHARS = 24
 _MARKER_BODY = re.compile(r"[\d\s,\-–]*")
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"[ \t]+([.,;:!?])")
+# The sentinel's letters; the detector allows any run of spaces, "_" or "-" between its words.
+_SENTINEL_LETTERS = "noanswerinsources"
+_SEPARATORS = re.compile(r"[\s_-]+")
 
 
 class StreamFilter:
@@ -32,6 +37,7 @@ class StreamFilter:
         self.valid = valid
         self._pending = ""
         self.shown = ""  # everything released so far
+        self.refused = False  # the reply opened with the sentinel: nothing more is shown
 
     def feed(self, piece: str) -> str:
         """Add ``piece``; return the text that can be shown now (may be empty)."""
@@ -44,8 +50,18 @@ class StreamFilter:
         return self._release(len(self._pending), final=True).rstrip()
 
     def _release(self, upto: int, final: bool) -> str:
+        if self.refused:
+            self._pending = ""
+            return ""
         ready, self._pending = self._pending[:upto], self._pending[upto:]
-        ready = filter_markers(_without_sentinels(ready), self.valid)
+        span = sentinel_span(ready)
+        if span is not None and not re.search(r"[^\W_]", self.shown + ready[: span[0]]):
+            # Opening with the sentinel makes the reply a refusal (prompt.is_refusal):
+            # whatever follows it, down to a full stop, is not an answer.
+            self.refused = True
+            self._pending = ""
+            return ""
+        ready = filter_markers(replace_sentinels(ready, before=self.shown), self.valid)
         # as clean_markers does for the whole text: "claim [9]." reads "claim."
         ready = _SPACE_BEFORE_PUNCTUATION.sub(r"\1", ready)
         if not final:
@@ -70,19 +86,14 @@ class StreamFilter:
         return len(self._pending)
 
     def _sentinel_hold(self) -> int:
-        """Index of the longest tail that could still become the sentinel, else the end."""
+        """Index of the longest tail that could still become a spelling of the sentinel, else the end.
+
+        A complete sentinel at the very end is held too: the next piece decides
+        whether its full stop belongs to it.
+        """
         text = self._pending
-        target = SENTINEL.lower()
-        for start in range(max(0, len(text) - len(target)), len(text)):
-            if start > 0 and text[start - 1].isalnum():
-                continue  # the sentinel starts a word
-            tail = re.sub(r"[\s-]", "_", text[start:].lower())
-            if target.startswith(tail):
+        for start in (m.start() for m in re.finditer(r"(?<![^\W_])n", text, re.IGNORECASE)):
+            tail = _SEPARATORS.sub("", text[start:].lower())
+            if _SENTINEL_LETTERS.startswith(tail):
                 return start
         return len(text)
-
-
-def _without_sentinels(text: str) -> str:
-    while (span := sentinel_span(text)) is not None:
-        text = text[: span[0]] + text[span[1] :]
-    return text

@@ -62,7 +62,7 @@ def test_custom_system_prompt_is_sent_with_the_sentinel_filled_in():
     system, user = llm.seen[0]
     assert isinstance(system, SystemMessage)
     assert system.content == f"Use the sources. Say {SENTINEL} if they do not answer."
-    assert user.content.startswith("Sources:\n\n[1] f1.md\nFact number 1")
+    assert user.content.startswith('Sources:\n\n<source id="1" from="f1.md">\nFact number 1')
 
 
 @pytest.mark.parametrize("reply", [f"**{SENTINEL}**", "No answer in sources.", "", "[7]"])
@@ -74,11 +74,17 @@ def test_sentinel_variants_and_empty_replies_are_refusals(reply):
     assert answer.documents == DOCS
 
 
-def test_a_partial_answer_keeps_its_citations_and_loses_the_sentinel():
+def test_a_partial_answer_keeps_its_citations_and_says_the_sentinel_in_words():
     answer = Answerer(Retrieval(DOCS), _chat(f"It docks nightly [2]. Warranty: {SENTINEL}.")).query("q")
     assert not answer.refused
-    assert answer.text == "It docks nightly [2]. Warranty:."
+    assert answer.text == "It docks nightly [2]. Warranty: not stated in the sources."
     assert [c.index for c in answer.citations] == [2]
+
+
+def test_a_sentinel_inside_a_sentence_does_not_leave_the_sentence_unfinished():
+    # guards issue 19 item 5: "The cost is NO_ANSWER_IN_SOURCES." came out as "The cost is."
+    answer = Answerer(Retrieval(DOCS), _chat(f"It docks nightly [2]. The cost is {SENTINEL}.")).query("q")
+    assert answer.text == "It docks nightly [2]. The cost is not stated in the sources."
 
 
 def test_no_match_under_filters_says_which_filters():

@@ -9,7 +9,7 @@ from langchain_core.documents import Document
 
 from ragwire.answer.citations import filter_markers, resolve
 from ragwire.answer.context import build_context
-from ragwire.answer.prompt import SENTINEL
+from ragwire.answer.prompt import SENTINEL, is_refusal
 from ragwire.answer.streaming import StreamFilter
 
 VALID = {1, 2, 3, 4, 5}
@@ -26,8 +26,21 @@ def _chars(text: str) -> list[str]:
     return list(text)
 
 
-def test_filter_markers_rewrites_markers_but_leaves_spacing():
-    assert filter_markers("a [1, 9] b [9] c [2-3]", VALID) == "a [1] b  c [2, 3]"
+def _sources():
+    docs = [Document(page_content=f"chunk {i} " * 30, metadata={"file_name": f"f{i}.md"}) for i in range(5)]
+    return build_context(docs, 12_000)
+
+
+def test_filter_markers_rewrites_markers_and_a_dropped_one_takes_its_space_along():
+    # guards issue 19 item 5: a dropped [9] left a double space
+    assert filter_markers("a [1, 9] b [9] c [2-3]", VALID) == "a [1] b c [2, 3]"
+
+
+def test_an_invented_number_of_any_length_is_dropped():
+    # guards issue 19 item 5: [12345] was not read as a marker, so it stayed
+    _, text = _shown(re.findall(r"\s*\S+", "Claim [12345] holds [1]."))
+    assert text == "Claim holds [1]."
+    assert resolve("Claim [12345] holds [1].", _sources())[0] == "Claim holds [1]."
 
 
 def test_an_invented_number_split_across_pieces_never_appears():
@@ -41,9 +54,19 @@ def test_a_sentinel_split_across_pieces_is_never_shown():
     assert not any("NO" in piece for piece in out)
 
 
-def test_a_sentinel_after_a_partial_answer_is_dropped():
+def test_a_sentinel_after_a_partial_answer_is_said_in_words():
     _, text = _shown(re.findall(r"\s*\S+", f"Sun helps [1]. Watering: {SENTINEL}"))
-    assert text == "Sun helps [1]. Watering:"
+    assert text == "Sun helps [1]. Watering: not stated in the sources"
+
+
+@pytest.mark.parametrize("reply", ["No answer in sources.", "NO  ANSWER  IN  SOURCES", "no - answer -  in_sources ."])
+@pytest.mark.parametrize("split", ["words", "chars", "whole"])
+def test_a_refusal_in_any_accepted_spelling_shows_nothing(reply, split):
+    # guards issue 19 item 5: "No answer in sources." streamed a stray "." and double spaces showed the token
+    assert is_refusal(reply)
+    pieces = {"words": re.findall(r"\s*\S+", reply), "chars": _chars(reply), "whole": [reply]}[split]
+    out, text = _shown(pieces)
+    assert text == "" and out == [""] * len(out)
 
 
 @pytest.mark.parametrize(

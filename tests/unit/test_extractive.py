@@ -274,3 +274,18 @@ def test_below_the_threshold_is_a_refusal_with_the_reason():
 def test_sources_with_nothing_quotable_are_a_refusal():
     text, refused = extractive_answer("What is it?", [_source(1, "# Heading only\n\n| --- |")], WordEmbedding())
     assert refused and "no passage" in text
+
+
+def test_a_bracketed_number_in_a_quote_is_shown_in_parentheses_and_never_cited():
+    # guards issue 19 item 2: "internal study [3]" became "[3] [1]" citing an unrelated file, and a [7] vanished
+    quote = "Dust on the lidar window causes most navigation errors, as an internal study [3] found."
+    other = "Navigation errors after a collision are covered in appendix [7] of the service manual."
+    sources = [_source(1, f"{quote} {other}"), _source(2, "Forklifts stay out."), _source(3, "Tomatoes need sun.")]
+    text, refused = extractive_answer("What causes navigation errors of the lidar?", sources, WordEmbedding(),
+                                      threshold=0.1)
+    cleaned, citations, _ = resolve(text, sources)
+
+    assert not refused
+    assert "as an internal study (3) found [1]." in cleaned and "appendix (7) of the service manual [1]." in cleaned
+    assert [c.index for c in citations] == [1]
+    assert citations[0].text == f"{quote} {other}"  # the original, brackets and all
