@@ -33,10 +33,16 @@ class WalkResult:
         files: Files to load, sorted by their path relative to the root.
         skipped: ``(path, reason)`` for every candidate left out, in the same order.
             Files with an unsupported extension are not candidates and are not listed.
+        unlisted: ``(folder, reason)`` for every folder whose entries could not be read
+            (also in ``skipped``): whatever it holds is unknown, not absent.
+        truncated: The walk stopped at ``max_files``, so files past the limit are missing
+            from ``files`` although they exist.
     """
 
     files: list[Path] = field(default_factory=list)
     skipped: list[tuple[Path, str]] = field(default_factory=list)
+    unlisted: list[tuple[Path, str]] = field(default_factory=list)
+    truncated: bool = False
 
 
 def walk_directory(
@@ -144,6 +150,7 @@ class _Walker:
                     entries = sorted(handle, key=lambda entry: entry.name)
             except OSError as exc:
                 self.skip(current, why_unreadable(current, exc))
+                self.result.unlisted.append((current, why_unreadable(current, exc)))
                 continue
             subfolders = []
             for entry in entries:
@@ -252,6 +259,7 @@ class _Walker:
                     self.skip(other, f"same file as {keep}")
         self.result.files.sort(key=self.sort_key)
         self.result.skipped.sort(key=lambda item: self.sort_key(item[0]))
+        self.result.truncated = self.truncated
         return self.result
 
 

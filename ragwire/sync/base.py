@@ -36,10 +36,27 @@ class Refused:
 
 @dataclass
 class Listing:
-    """What one :meth:`Source.list` returned."""
+    """What one :meth:`Source.list` returned.
+
+    Attributes:
+        entries: The files to sync.
+        refused: Files the source would not hand over; their stored documents are kept.
+        unlisted: Parts (folders) whose contents could not be read: every stored
+            document whose identity is, or lies under, one of these identities is kept,
+            and the run is partial.
+        truncated: Why the listing stopped early (a walk limit), or None.  A truncated
+            listing deletes nothing of its source, and the run is partial.
+    """
 
     entries: list[SourceEntry] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
+    unlisted: list[Refused] = field(default_factory=list)
+    truncated: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether every file of the source was seen."""
+        return not self.unlisted and self.truncated is None
 
 
 class Source(ABC):

@@ -50,7 +50,17 @@ class LocalFolderSource(Source):
             )
         except (LoaderError, OSError) as exc:
             raise SourceError(f"{self.root}: cannot be listed ({' '.join(str(exc).split())})") from exc
-        listing = Listing(refused=[Refused(self.identity(p), str(p), reason) for p, reason in walk.skipped])
+        for folder, reason in walk.unlisted:
+            if folder == self.root:  # nothing of the source was seen: a failed listing, not an empty one
+                raise SourceError(f"{self.root}: cannot be listed ({reason})")
+        unlisted = {folder for folder, _ in walk.unlisted}
+        listing = Listing(
+            refused=[Refused(self.identity(p), str(p), reason) for p, reason in walk.skipped if p not in unlisted],
+            unlisted=[Refused(self.identity(p), str(p), reason) for p, reason in walk.unlisted],
+        )
+        if walk.truncated:
+            listing.truncated = (f"the walk stopped at loader.max_files ({lc.max_files}); "
+                                 "raise it to list every file")
         for path in walk.files:
             try:
                 st = path.stat()

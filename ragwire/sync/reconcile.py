@@ -5,7 +5,9 @@ Deletion rules (see docs/sync.md):
   candidates, so a document ingested by hand is never deleted by sync;
 - a source that could not be listed, or listed zero files, deletes nothing this run:
   an unreachable bucket and an emptied one look alike from outside;
-- a document listed by any source of the run, or refused by one, is kept.
+- a listing cut short (a walk limit) deletes nothing of its source;
+- a document listed by any source of the run, or refused by one, is kept, and so is
+  every document under a folder a source could not read.
 """
 
 from __future__ import annotations
@@ -73,7 +75,17 @@ def _list(source: Source, stats: SyncStats) -> _Listed:
     mine.listed = len(listing.entries)
     mine.refused = len(listing.refused)
     mine.refused_files = [{"file": r.location, "reason": r.reason} for r in listing.refused]
-    if not listing.entries:
+    mine.unlisted = [{"folder": u.location, "reason": u.reason} for u in listing.unlisted]
+    for part in listing.unlisted:
+        mine.warnings.append(f"{source.key}: {part.location} could not be listed ({part.reason}), "
+                             "so nothing stored under it is deleted this run")
+        log.warning("%s", mine.warnings[-1])
+    if listing.truncated is not None:
+        mine.truncated = True
+        mine.warnings.append(f"{source.key}: listing incomplete ({listing.truncated}), "
+                             "so nothing of it is deleted this run")
+        log.warning("%s", mine.warnings[-1])
+    if not listing.entries and listing.complete:
         mine.warnings.append(
             f"{source.key}: listed zero files, so nothing of it is deleted this run "
             "(an emptied source and an unreachable one look alike; delete by hand if it is really empty)"
@@ -151,12 +163,14 @@ def _delete_missing(listed: list[_Listed], runner: IngestRunner, stats: SyncStat
     # Listed or refused anywhere in this run: kept, whichever source stored it.
     present = {e.identity for one in listed if one.listing for e in one.listing.entries}
     present |= {r.identity for one in listed if one.listing for r in one.listing.refused}
+    # Folders some source could not read: whatever is stored under them may still exist.
+    unseen = [u.identity for one in listed if one.listing for u in one.listing.unlisted]
     for one in listed:
-        if one.listing is None or not one.listing.entries:
+        if one.listing is None or not one.listing.entries or one.listing.truncated is not None:
             continue  # the reason is in warnings already
         mine = stats.source(one.source.key)
         for identity in coll.sources_where(SYNC_SOURCE_FIELD, one.source.key):
-            if identity in present:
+            if identity in present or any(_under(identity, folder) for folder in unseen):
                 continue
             removed = coll.source_points(identity) if dry_run else coll.delete_source(identity)
             mine.deleted += 1
@@ -164,3 +178,8 @@ def _delete_missing(listed: list[_Listed], runner: IngestRunner, stats: SyncStat
             mine.deleted_sources.append(identity)
             log.info("%s: %s %d chunks (no longer in %s)", identity,
                      "would delete" if dry_run else "deleted", removed, one.source.key)
+
+
+def _under(identity: str, folder: str) -> bool:
+    """Whether ``identity`` is ``folder`` or lies beneath it (identities use ``/``)."""
+    return identity == folder or identity.startswith(folder.rstrip("/") + "/")

@@ -28,6 +28,10 @@ class SourceStats:
     downloaded: int = 0
     # The source could not be listed: nothing of it was deleted, and the run is a partial failure.
     list_failed: bool = False
+    # Folders whose contents could not be read ({"folder", "reason"}): what is stored under them was kept.
+    unlisted: list[dict[str, str]] = field(default_factory=list)
+    # The listing stopped at a walk limit: nothing of the source was deleted.
+    truncated: bool = False
     warnings: list[str] = field(default_factory=list)
     errors: list[dict[str, str]] = field(default_factory=list)
     refused_files: list[dict[str, str]] = field(default_factory=list)
@@ -37,7 +41,13 @@ class SourceStats:
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "key"}
         out["refused_files"] = list(self.refused_files)
+        out["unlisted"] = list(self.unlisted)
         return out
+
+    @property
+    def incomplete(self) -> bool:
+        """The source was not fully seen this run (not listed, a folder unreadable, a limit hit)."""
+        return self.list_failed or bool(self.unlisted) or self.truncated
 
 
 @dataclass
@@ -113,8 +123,8 @@ class SyncStats:
 
     @property
     def partial(self) -> bool:
-        """Some file failed or some source could not be listed: the collection may lag its sources."""
-        return self.failed > 0 or any(s.list_failed for s in self.sources.values())
+        """Some file failed or some source was not fully listed: the collection may lag its sources."""
+        return self.failed > 0 or any(s.incomplete for s in self.sources.values())
 
     def summary(self) -> str:
         """One line for logs."""
