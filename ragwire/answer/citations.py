@@ -10,8 +10,10 @@ carry at least one valid citation.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .context import NumberedSource
 from .types import Citation
@@ -26,6 +28,9 @@ _SPACED_MARKER = re.compile(rf"([ \t]*)({MARKER.pattern})")
 _ONLY_MARKERS = re.compile(rf"^(?:\s*\[{_ITEM}(?:,{_ITEM})*\]\s*[.,;]?)+$")
 
 SNIPPET_CHARS = 240
+# Words of a quote that must occur in a row in the chunk for the quote to be located there.
+_QUOTE_WORDS = 4
+_WORDS = re.compile(r"\w+")
 
 
 def marker_numbers(body: str, limit: int) -> list[int]:
@@ -100,7 +105,8 @@ def confidence(text: str, valid: set[int]) -> float:
     return grounded / len(parts)
 
 
-def to_citation(source: NumberedSource) -> Citation:
+def to_citation(source: NumberedSource, quoted: Sequence[str] = ()) -> Citation:
+    """The citation of ``source``; ``quoted`` are the answer's sentences citing it, to find their page."""
     meta = dict(source.document.metadata)
     score = meta.get("rerank_score", meta.get("score"))
     snippet = " ".join(source.text.split())
@@ -114,10 +120,49 @@ def to_citation(source: NumberedSource) -> Citation:
         snippet=snippet,
         metadata=meta,
         score=float(score) if score is not None else None,
-        page_number=meta.get("page_number"),
-        page_label=meta.get("page_label"),
         heading_path=meta.get("heading_path"),
+        **_pages(source.text, meta, quoted),
     )
+
+
+def _pages(text: str, meta: dict[str, Any], quoted: Sequence[str]) -> dict[str, Any]:
+    """``page_number``, ``page_label`` and ``page_end`` of a citation.
+
+    A chunk spanning pages (``page_starts`` from the splitter) is cited at the pages of
+    the quoted sentences found in it; when none is found, as its whole page range.
+    """
+    first, last = meta.get("page_number"), meta.get("page_end")
+    pages: dict[str, Any] = {"page_number": first, "page_label": meta.get("page_label"), "page_end": None}
+    starts = meta.get("page_starts")
+    if not isinstance(first, int) or not isinstance(last, int) or last <= first:
+        return pages
+    found = [offset for sentence in quoted for offset in _quote_span(text, sentence)]
+    if not isinstance(starts, list) or not found:
+        return {**pages, "page_end": last}
+    on = sorted({first + bisect.bisect_right(starts, offset) - 1 for offset in found})
+    label = pages["page_label"] if on[0] == first else None  # labels are known for the first page only
+    return {"page_number": on[0], "page_label": label, "page_end": on[-1] if on[-1] > on[0] else None}
+
+
+def _quote_span(text: str, sentence: str) -> list[int]:
+    """Character offsets in ``text`` of the first and last word of ``sentence``, or [] when it is not quoted from it.
+
+    Words are compared lowercased, so joined lines, dropped emphasis and ``(3)`` for
+    ``[3]`` still match; a run of :data:`_QUOTE_WORDS` words must occur at each end.
+    """
+    spans = [(m.start(), m.group().lower()) for m in _WORDS.finditer(text)]
+    chunk = [w for _, w in spans]
+    quote = [w.lower() for w in _WORDS.findall(MARKER.sub(" ", sentence))]
+    n = min(_QUOTE_WORDS, len(quote))
+    if n == 0:
+        return []
+    found = []
+    for window in (quote[:n], quote[-n:]):
+        at = next((i for i in range(len(chunk) - n + 1) if chunk[i : i + n] == window), None)
+        if at is None:
+            return []
+        found.append(spans[at][0])
+    return found
 
 
 def resolve(text: str, sources: Iterable[NumberedSource]) -> tuple[str, list[Citation], float]:
@@ -129,5 +174,9 @@ def resolve(text: str, sources: Iterable[NumberedSource]) -> tuple[str, list[Cit
     by_number = {s.index: s for s in sources}
     valid = set(by_number)
     cleaned = clean_markers(text, valid)
-    citations = [to_citation(by_number[n]) for n in cited_numbers(cleaned, valid)]
+    citing: dict[int, list[str]] = {}
+    for sentence in (piece for line in cleaned.splitlines() for piece in sentences(line)):
+        for n in cited_numbers(sentence, valid):
+            citing.setdefault(n, []).append(sentence)
+    citations = [to_citation(by_number[n], citing.get(n, [])) for n in cited_numbers(cleaned, valid)]
     return cleaned, citations, confidence(cleaned, valid)

@@ -16,6 +16,8 @@ class Citation:
     ``index`` is the number the source had in the prompt (and has in the answer text);
     ``text`` is what was shown of the chunk, ``snippet`` its first ~240 characters on
     one line; ``score`` is the rerank score when one exists, else the search score.
+    ``page_number`` is the page of what the answer quotes from the chunk when that can
+    be found in it, else the chunk's first page (with ``page_end`` its last).
     """
 
     index: int
@@ -28,11 +30,15 @@ class Citation:
     page_number: int | None = None
     page_label: str | None = None
     heading_path: str | None = None
+    # the last page when what is cited spans pages (None: one page, or pages unknown)
+    page_end: int | None = None
 
     @property
     def location(self) -> str:
-        """``file, page N`` or ``file › heading path`` or just the file name."""
+        """``file, page N``, ``file, pages N–M``, ``file › heading path`` or just the file name."""
         where = self.file_name or self.source
+        if self.page_end is not None and self.page_number is not None and self.page_end > self.page_number:
+            return f"{where}, pages {self.page_number}–{self.page_end}"
         page = self.page_label or self.page_number
         if page not in (None, ""):
             return f"{where}, page {page}"

@@ -87,7 +87,8 @@ class PageIndex:
 
 def page_ranges(chunks: Sequence[str], pages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Page metadata for each chunk: ``page_number`` (first page), ``page_end`` (last page),
-    ``page_total`` and, when the first page has one, ``page_label``.
+    ``page_total``, when the first page has one, ``page_label``, and for a chunk spanning
+    pages, ``page_starts`` (see :func:`page_starts`), so a quote can name its own page.
 
     A chunk that cannot be placed gets ``{}``.  Never raises for odd pages: no pages,
     or pages without words, give ``{}`` for every chunk.
@@ -113,6 +114,30 @@ def page_ranges(chunks: Sequence[str], pages: Sequence[Mapping[str, Any]]) -> li
         meta: dict[str, Any] = {"page_number": first, "page_end": max(first, last), "page_total": index.total}
         if first in index.labels:
             meta["page_label"] = index.labels[first]
+        if last > first:
+            starts = page_starts(chunk, index, start, first, last)
+            if starts is not None:
+                meta["page_starts"] = starts
         out.append(meta)
     return out
+
+
+def page_starts(chunk: str, index: PageIndex, start: int, first: int, last: int) -> list[int] | None:
+    """Where each page of a chunk spanning ``first``..``last`` begins, as character offsets in ``chunk``.
+
+    ``page_starts[i]`` is the offset of page ``first + i`` (the first is 0); a quote at
+    offset ``o`` is on the last page whose start is ``<= o``.  The chunk's k-th word is
+    taken to be the k-th page word from ``start``.  None when the chunk's words do not
+    line up with its own text (Unicode folding changed the word count).
+    """
+    spans = [m.start() for m in _WORD.finditer(chunk)]
+    if len(spans) != len(words(chunk)):
+        return None
+    offsets = [0]
+    k = 0
+    for page in range(first + 1, last + 1):
+        while k < len(spans) and index.page_at(start + k) < page:
+            k += 1
+        offsets.append(spans[k] if k < len(spans) else len(chunk))
+    return offsets
 

@@ -111,3 +111,26 @@ def test_a_page_split_pdf_answer_names_its_page(tmp_path):
     assert "24 months" in answer.text
     assert answer.citations[0].page_number == 1
     assert re.search(r"^\[\d\] warranty-policy\.pdf, page 1$", answer.formatted(), re.MULTILINE), answer.formatted()
+
+
+def test_a_quote_from_a_chunk_spanning_pages_cites_the_page_of_its_sentence(tmp_path):
+    # guards issue 19 item 4: a chunk of pages 1-4 was cited as page 1 whatever it quoted
+    from tests.pdfs import write_pdf
+
+    pages = [
+        "The harbour crane was inspected on a Tuesday. The tram depot opened an hour earlier.",
+        "A ceramic kiln needed new paint. The village choir won a small prize last spring.",
+        "The access code for the Lisbon archive vault is 7731-KESTREL, issued by the night warden.",
+        "The orchard changed its suppliers. A clockmaker kept careful records of every repair.",
+    ]
+    pdf = write_pdf(tmp_path / "docs" / "manual.pdf", pages)
+    rag = RAGWire(write_config(tmp_path))  # the default markdown strategy: all four pages in one chunk
+    assert rag.ingest_documents([str(pdf)])["processed"] == 1
+    [chunk] = rag.retrieve("Lisbon archive vault access code", top_k=1)
+    assert (chunk.metadata["page_number"], chunk.metadata["page_end"]) == (1, 4)
+
+    answer = rag.query("What is the access code for the Lisbon archive vault?")
+
+    assert "7731-KESTREL" in answer.text, answer.text
+    assert answer.citations[0].page_number == 3 and answer.citations[0].page_end is None
+    assert "[1] manual.pdf, page 3" in answer.formatted()
