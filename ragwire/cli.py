@@ -266,8 +266,16 @@ def retrieve(query: str, config: str, top_k: int | None, filters: tuple[str, ...
     parsed = _parse_filters(filters)  # before loading anything: a usage error should be instant
     rag = _open(config)
     if auto_filter and parsed is None:
-        parsed = rag.extract_filters(query) or {}
-        click.echo(f"filters: {json.dumps(parsed) if parsed else 'none found'}", err=True)
+        from .errors import ProviderError
+
+        try:
+            parsed = rag.extract_filters(query) or {}
+        except ProviderError as exc:
+            # as retriever.auto_filter does: a filter is a refinement, so an LLM failure searches unfiltered
+            click.echo(f"warning: auto-filter: no filters extracted, searching unfiltered: {exc}", err=True)
+            parsed = {}
+        else:
+            click.echo(f"filters: {json.dumps(parsed) if parsed else 'none found'}", err=True)
     docs = rag.retrieve(query, top_k=top_k, filters=parsed, search_type=search_type)
     if as_json:
         click.echo(json.dumps([{"text": d.page_content, "metadata": d.metadata} for d in docs], indent=2, default=str))

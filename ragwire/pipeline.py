@@ -181,6 +181,9 @@ class RAGWire(Components):
         if rerank and self._reranker is None:
             raise ConfigError("retriever.rerank: rerank=True was passed but no reranker is configured")
         reranking = self._reranker is not None and rerank is not False
+        from .metadata.filters import check_filters
+
+        check_filters(filters)  # a null or out-of-range value is an error, not a silently dropped filter
         filters = self._auto_filters(query, filters)
         k = r.top_k if top_k is None else top_k
         if not self.collection.exists():

@@ -1,0 +1,79 @@
+"""Filters that cannot match and an LLM that is down, through retrieve(), query() and the CLI.
+
+The packaged embedding model and the embedded engine; the LLM is ChatOpenAI
+pointed at a closed port, so every extraction and filter extraction fails.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ragwire import ConfigError, RAGWire
+from ragwire.cli import main
+
+from .helpers import write_config
+
+DOCS = {
+    "charging.md": "# Docking\n\nDock the robot at its charging station every night. A full charge takes three hours.",
+    "garden.md": "# Garden\n\nTomatoes need six hours of sun and deep watering twice a week.",
+}
+
+
+def _closed_port_url() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("llm-down")
+    folder = root / "docs"
+    folder.mkdir()
+    for name, text in DOCS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    path = write_config(
+        root,
+        llm={"provider": "openai", "model": "stub-chat", "base_url": _closed_port_url(), "api_key": "k", "timeout": 2},
+        ingestion={"retries": 0},
+    )
+    stats = RAGWire(path).ingest_directory(folder)
+    assert (stats["processed"], stats["metadata_failed"]) == (2, 2)
+    return path
+
+
+def test_retrieve_auto_filter_with_the_llm_down_warns_and_searches_unfiltered(config):
+    # guards issue 19.10: `retrieve --auto-filter` exited 1 when the LLM failed
+    result = CliRunner().invoke(main, ["retrieve", "charging station", "--auto-filter", "--json", "-k", "2",
+                                       "--config", str(config)])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1
+    assert warnings[0].startswith("warning: auto-filter: no filters extracted, searching unfiltered: LLM filter extraction")
+    hits = json.loads(result.stdout)
+    assert [h["metadata"]["file_name"] for h in hits][0] == "charging.md" and len(hits) == 2
+
+
+def test_a_null_filter_value_is_an_error_in_retrieve_and_query(config):
+    # guards issue 19.10: the null filter was skipped, the search ran unfiltered, and filters_used showed it
+    rag = RAGWire(config)
+    message = r"^filters: filters\.file_type: null matches nothing \(give a value, or leave the key out\)$"
+    with pytest.raises(ConfigError, match=message):
+        rag.retrieve("charging", filters={"file_type": None})
+    with pytest.raises(ConfigError, match=message):
+        rag.query("How long does charging take?", filters={"file_type": None})
+
+
+def test_a_filter_number_beyond_the_engine_range_is_a_one_line_filter_error(config):
+    # guards issue 19.10: {"chunk_index": 1e308} surfaced the engine's "failed to extract enum Helper" message
+    rag = RAGWire(config)
+    with pytest.raises(ConfigError, match=r"^filters: filters\.chunk_index: 1e\+308 is out of range") as info:
+        rag.retrieve("charging", filters={"chunk_index": 1e308})
+    assert "\n" not in str(info.value) and "Helper" not in str(info.value)
+    assert len(rag.retrieve("charging", filters={"chunk_index": {"lte": 1e308}})) == 2  # a bound is fine
