@@ -20,6 +20,7 @@ SYSTEM_FIELDS = frozenset({
     "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
     "content_hash", "chunk_hash", "created_at", "heading_path", "page_number", "page_total",
     "page_label", "page_end", "page_starts", "metadata_status", "score", "score_type", "score_max", "rerank_score", "sync_source",
+    "sync_place",
 })
 
 

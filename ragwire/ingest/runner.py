@@ -20,7 +20,7 @@ from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, Sto
 from ..hashing import sha256_file_from_path
 from ..logs import get_logger
 from ..providers.retry import call_with_retries
-from ..store import ChunkRecord, Collection, chunk_point_id
+from ..store import OWNER_FIELDS, ChunkRecord, Collection, chunk_point_id
 from .prepare import Prepared, make_loader, prepare_file
 from .settings import IngestSettings
 from .stats import FileOutcome, IngestStats
@@ -119,7 +119,18 @@ class IngestRunner:
             states = self._store_call(self.collection.source_states, [source for _, _, source, _ in window])
             for index, path, source, file_hash in window:
                 state = states[source]
+                metadata = paths[index].metadata
+                if not any(name in metadata for name in OWNER_FIELDS) and state.owner:
+                    # A hand ingest or a forced rewrite of a synced document keeps its owner,
+                    # so the sync that owns it still deletes it once its file is gone.
+                    metadata = {**state.owner, **metadata}
                 if not force and state.is_current(file_hash, self.settings.fingerprint):
+                    owner = {name: metadata[name] for name in OWNER_FIELDS if name in metadata}
+                    if any(state.owner.get(name) != value for name, value in owner.items()):
+                        # Unchanged content, new owner (a source renamed, a hand-ingested file
+                        # now listed by a sync): recorded without re-embedding.
+                        self._store_call(self.collection.set_owner, source, owner)
+                        log.info("%s: now owned by sync source %s", path.name, owner.get("sync_source"))
                     if state.pending:
                         # Unfinished chunks of an interrupted run: never visible, now gone.
                         self._store_call(self.collection.discard_pending, source)
@@ -131,7 +142,7 @@ class IngestRunner:
                 if not force and state.has_complete(file_hash):
                     log.info("%s: stored with other settings or without its metadata; re-processing", path.name)
                 item = Prepared(index=index, path=path, source=source, file_hash=file_hash,
-                                extra_metadata=paths[index].metadata)
+                                extra_metadata=metadata)
                 item.replacing = bool(state.complete)
                 item.same_content_stored = file_hash in state.complete
                 decided.append(item)

@@ -14,7 +14,7 @@ log = logging.getLogger(__name__)
 # from them and may mistake a hash for content.
 HIDDEN_FIELDS = frozenset({
     "content_hash", "chunk_hash", "chunk_id", "chunk_index", "total_chunks", "file_hash",
-    "created_at", "metadata_status", "sync_source", "score_max",
+    "created_at", "metadata_status", "sync_source", "sync_place", "score_max",
 })
 # Shown in a result's header line, so not repeated among its metadata.
 _HEADER_FIELDS = frozenset({

@@ -42,7 +42,7 @@ RESERVED_NAMES = frozenset({
     "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
     "content_hash", "chunk_hash", "created_at", "heading_path", "page_number", "page_total",
     "page_label", "page_end", "page_starts", "metadata_status", "score", "score_type", "score_max", "rerank_score",
-    "sync_source",
+    "sync_source", "sync_place",
 })
 
 _TOP_KEYS = ("fields", "prompt")

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import StoreError
 from ..logs import get_logger
-from .collection import ChunkRecord, Collection, CollectionMeta, SourceState, chunk_point_id
+from .collection import OWNER_FIELDS, ChunkRecord, Collection, CollectionMeta, SourceState, chunk_point_id
 from .edge import EdgeEngine
 from .engine import DenseParams, Engine, Fusion, PointData, Record
 from .filters import Filter, build_filter
@@ -95,6 +95,7 @@ def open_collection(vectorstore: Any) -> Collection:
 
 
 __all__ = [
+    "OWNER_FIELDS",
     "ChunkRecord",
     "Collection",
     "CollectionMeta",

@@ -67,6 +67,11 @@ SETTINGS_KEY = "_settings"
 VECTORS_KEY = "_vectors"
 COMMIT_KIND = "commit"
 COMMIT_SOURCE_KEY = "_commit_source"
+
+# Chunk metadata naming who owns a document: the sync source that wrote it (its key)
+# and where that source reads from (a folder, s3://bucket/prefix).  Every write of
+# the document keeps them, so a hand ingest or a forced rewrite never orphans it.
+OWNER_FIELDS = ("sync_source", "sync_place")
 COMMIT_HASH_KEY = "_commit_hash"
 # The content the commit makes visible (absent on notes written before version 0.3).
 COMMIT_NEW_HASH_KEY = "_commit_new_hash"
@@ -112,6 +117,8 @@ class SourceState:
     # file_hash -> settings fingerprints seen on its complete chunks ("" for chunks
     # written before fingerprints existed)
     settings: dict[str, set[str]] = field(default_factory=dict)
+    # The owner fields (OWNER_FIELDS) its complete chunks carry.
+    owner: dict[str, str] = field(default_factory=dict)
 
     def has_complete(self, file_hash: str) -> bool:
         count = self.complete.get(file_hash, 0)
@@ -578,6 +585,16 @@ class Collection:
             self.engine.delete(flt)
         return count
 
+    def set_owner(self, source: str, owner: dict[str, str]) -> None:
+        """Record ``owner`` (OWNER_FIELDS) on every chunk of ``source``, without rewriting them."""
+        unknown = set(owner) - set(OWNER_FIELDS)
+        if unknown:
+            raise ValueError(f"not owner fields: {sorted(unknown)}")
+        self.heartbeat()
+        self.ensure_indexes(owner)  # sources_where finds owners through their index
+        self.engine.set_payload(source_filter(source), dict(owner), key=META_KEY)
+        self.engine.set_payload(source_filter(source), lowercase_shadow(owner), key=CI_KEY)
+
     def delete_source(self, source: str) -> int:
         return self.remove_other_versions(source, None)
 
@@ -596,7 +613,7 @@ class Collection:
             records, offset = self.engine.scroll(
                 flt, limit=1024, offset=offset,
                 fields=[STATE_KEY, SETTINGS_KEY, meta_path("source"), meta_path("file_hash"),
-                        meta_path("total_chunks")],
+                        meta_path("total_chunks"), *(meta_path(f) for f in OWNER_FIELDS)],
             )
             for rec in records:
                 meta = rec.payload.get(META_KEY, {})
@@ -609,6 +626,9 @@ class Collection:
                     state.settings.setdefault(fh, set()).add(rec.payload.get(SETTINGS_KEY) or "")
                     if "total_chunks" in meta:
                         state.expected[fh] = int(meta["total_chunks"])
+                    for name in OWNER_FIELDS:
+                        if meta.get(name):
+                            state.owner.setdefault(name, str(meta[name]))
                 else:
                     state.pending += 1
             if offset is None:

@@ -364,9 +364,9 @@ class EdgeEngine(Engine):
         self._update(q.UpdateOperation.delete_points_by_filter(self._filter(flt)))
 
     @guarded("set_payload")
-    def set_payload(self, flt: Filter, payload: dict[str, Any]) -> None:
+    def set_payload(self, flt: Filter, payload: dict[str, Any], key: str | None = None) -> None:
         q = _edge()
-        self._update(q.UpdateOperation.set_payload_by_filter(self._filter(flt), payload))
+        self._update(q.UpdateOperation.set_payload_by_filter(self._filter(flt), payload, key))
 
     # -- reads -----------------------------------------------------------
     @guarded("count")

@@ -143,7 +143,8 @@ class Engine(ABC):
     def delete(self, flt: Filter) -> None: ...
 
     @abstractmethod
-    def set_payload(self, flt: Filter, payload: dict[str, Any]) -> None: ...
+    def set_payload(self, flt: Filter, payload: dict[str, Any], key: str | None = None) -> None:
+        """Merge ``payload`` into the matching points' payload (into the object at ``key`` when given)."""
 
     @abstractmethod
     def count(self, flt: Filter | None = None) -> int: ...

@@ -231,9 +231,9 @@ class ServerEngine(Engine):
                    points_selector=m.FilterSelector(filter=self._filter(flt)), wait=True)
 
     @guarded("set_payload")
-    def set_payload(self, flt: Filter, payload: dict[str, Any]) -> None:
+    def set_payload(self, flt: Filter, payload: dict[str, Any], key: str | None = None) -> None:
         self._call(self.client.set_payload, self.collection,
-                   payload=payload, points=self._filter(flt), wait=True)
+                   payload=payload, points=self._filter(flt), key=key, wait=True)
 
     # -- reads -----------------------------------------------------------
     @guarded("count")

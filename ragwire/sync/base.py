@@ -63,10 +63,13 @@ class Source(ABC):
     """A place sync reconciles the collection against.
 
     ``key`` names the source on every chunk it wrote (metadata ``sync_source``), so a
-    run deletes only documents of the sources it was given.
+    run deletes only documents of the sources it was given.  ``place`` says where it
+    reads from (metadata ``sync_place``: a folder, ``s3://bucket/prefix``), so a source
+    that was renamed still owns what it wrote under its earlier name.
     """
 
     key: str
+    place: str
 
     @abstractmethod
     def list(self) -> Listing:

@@ -29,6 +29,7 @@ class LocalFolderSource(Source):
         # An unnamed source is keyed by its folder, so a relative and an absolute
         # spelling of one folder are one source.
         self.key = config.name if config.name else str(self.root)
+        self.place = str(self.root)
 
     def identity(self, path: Path) -> str:
         if not self.name:

@@ -20,13 +20,14 @@ from ..errors import SourceError
 from ..hashing import sha256_file_from_path
 from ..ingest import IngestItem, IngestRunner
 from ..logs import get_logger
+from ..store import OWNER_FIELDS
 from .base import Listing, Source, SourceEntry
 from .stats import SyncStats
 
 log = get_logger(__name__)
 
-# The chunk metadata field naming the configured source a document was synced from.
-SYNC_SOURCE_FIELD = "sync_source"
+# The chunk metadata naming the configured source a document was synced from, and where it reads.
+SYNC_SOURCE_FIELD, SYNC_PLACE_FIELD = OWNER_FIELDS
 
 
 @dataclass
@@ -111,7 +112,8 @@ def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats
                 mine.failed += 1
                 mine.errors.append({"file": entry.location, "error": str(exc)})
                 continue
-            items.append(IngestItem(path, entry.identity, {SYNC_SOURCE_FIELD: one.source.key}))
+            owner = {SYNC_SOURCE_FIELD: one.source.key, SYNC_PLACE_FIELD: one.source.place}
+            items.append(IngestItem(path, entry.identity, owner))
             owners.append((one.source.key, entry))
         if not dry_run:
             mine.downloaded = getattr(one.source, "downloads", 0)
@@ -165,11 +167,12 @@ def _delete_missing(listed: list[_Listed], runner: IngestRunner, stats: SyncStat
     present |= {r.identity for one in listed if one.listing for r in one.listing.refused}
     # Folders some source could not read: whatever is stored under them may still exist.
     unseen = [u.identity for one in listed if one.listing for u in one.listing.unlisted]
+    keys = {one.source.key for one in listed}
     for one in listed:
         if one.listing is None or not one.listing.entries or one.listing.truncated is not None:
             continue  # the reason is in warnings already
         mine = stats.source(one.source.key)
-        for identity in coll.sources_where(SYNC_SOURCE_FIELD, one.source.key):
+        for identity in _owned(coll, one.source, keys):
             if identity in present or any(_under(identity, folder) for folder in unseen):
                 continue
             removed = coll.source_points(identity) if dry_run else coll.delete_source(identity)
@@ -178,6 +181,20 @@ def _delete_missing(listed: list[_Listed], runner: IngestRunner, stats: SyncStat
             mine.deleted_sources.append(identity)
             log.info("%s: %s %d chunks (no longer in %s)", identity,
                      "would delete" if dry_run else "deleted", removed, one.source.key)
+
+
+def _owned(coll: Any, source: Source, keys: set[str]) -> list[str]:
+    """The documents ``source`` owns: written under its key, or written from its place
+    under a key no source of this run has (the same source before a rename; an unnamed
+    source's key is its place, which covers documents from before places were recorded)."""
+    owned = set(coll.sources_where(SYNC_SOURCE_FIELD, source.key))
+    earlier = set(coll.sources_where(SYNC_PLACE_FIELD, source.place))
+    if source.place not in keys:
+        earlier |= set(coll.sources_where(SYNC_SOURCE_FIELD, source.place))
+    for identity in sorted(earlier - owned):
+        if coll.source_state(identity).owner.get(SYNC_SOURCE_FIELD) not in keys - {source.key}:
+            owned.add(identity)
+    return sorted(owned)
 
 
 def _under(identity: str, folder: str) -> bool:

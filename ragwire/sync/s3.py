@@ -2,15 +2,19 @@
 
 Identity: ``s3://<bucket>/<key>`` (the chunks' ``source``).  An object is downloaded
 again only when its ETag or size changed since the cached copy (kept in a manifest
-beside the cache), so an unchanged bucket costs one listing and no downloads.
+per source beside the cache), so an unchanged bucket costs one listing and no downloads.
+Each object is cached as ``<bucket>/<hash of its key>/<its file name>``: any key fits
+(a 300-byte segment, ``x.md`` beside ``x.md/inner.md``), and the file keeps its name.
 Keys that would land outside the cache (``../``, absolute) are refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
+import time
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -21,6 +25,11 @@ from ..logs import get_logger
 from .base import Listing, Refused, Source, SourceEntry
 
 log = get_logger(__name__)
+
+# A partial download untouched this long belongs to a killed run, not a running one.
+_STALE_PART_S = 15 * 60
+# The longest file name most filesystems take, in bytes.
+_NAME_MAX = 255
 
 
 def _boto3() -> Any:
@@ -59,13 +68,21 @@ class S3BucketSource(Source):
         self.bucket = config.bucket
         self.prefix = config.prefix
         self.key = config.name or f"s3://{config.bucket}/{config.prefix}"
+        self.place = f"s3://{config.bucket}/{config.prefix}"
         self.cache_root = Path(source_id(config.cache_dir)) / config.bucket
-        self.manifest_path = Path(source_id(config.cache_dir)) / f".{config.bucket}.ragwire-cache.json"
+        # One manifest per bucket and prefix: two sources on one bucket never overwrite
+        # each other's, and renaming a source keeps its cache.
+        prefix_id = hashlib.sha256(config.prefix.encode("utf-8")).hexdigest()[:12]
+        self.manifest_path = Path(source_id(config.cache_dir)) / f".{config.bucket}.{prefix_id}.ragwire-cache.json"
+        # The per-bucket manifest and key-mirroring layout of earlier versions, read to keep their downloads.
+        self.legacy_manifest_path = Path(source_id(config.cache_dir)) / f".{config.bucket}.ragwire-cache.json"
+        self._use_legacy = not self.manifest_path.exists()
         self.extensions = set(config.extensions or loader.extensions)
         self.max_bytes = int(loader.max_file_size_mb * 2**20)
         self.downloads = 0
         self._client: Any = None
         self._manifest: dict[str, str] | None = None
+        self._manifest_changed = False
         _boto3()  # a missing extra is a config problem: say so before any work
 
     @property
@@ -89,6 +106,7 @@ class S3BucketSource(Source):
         return f"s3://{self.bucket}/{self.prefix}"
 
     def list(self) -> Listing:
+        self._clean_partial_downloads()
         listing = Listing()
         try:
             pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=self.prefix)
@@ -123,36 +141,71 @@ class S3BucketSource(Source):
         return entry.identity[len(f"s3://{self.bucket}/"):]
 
     def cached_path(self, entry: SourceEntry) -> Path:
+        """``<cache>/<bucket>/<2 hex>/<14 hex>/<file name>``, the hex from the key's SHA-256."""
+        key = self._key(entry)
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
+        return self.cache_root / digest[:2] / digest[2:16] / _file_name(PurePosixPath(key).name, digest)
+
+    def _legacy_path(self, entry: SourceEntry) -> Path | None:
         path = Path(os.path.normpath(self.cache_root / self._key(entry)))
-        # Checked again here: the cache folder is the one place this source may write.
         if os.path.commonpath([path, self.cache_root]) != str(self.cache_root):
-            raise SourceError(f"{entry.identity}: object key escapes cache_dir; refused")
+            return None
         return path
+
+    @staticmethod
+    def _read_manifest(path: Path) -> dict[str, str]:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
     @property
     def manifest(self) -> dict[str, str]:
         if self._manifest is None:
-            try:
-                data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                data = {}
-            self._manifest = {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+            self._manifest = self._read_manifest(self.manifest_path)
         return self._manifest
 
-    def needs_fetch(self, entry: SourceEntry) -> bool:
-        path = self.cached_path(entry)
+    def _cached(self, path: Path, entry: SourceEntry, manifest: dict[str, str]) -> bool:
         size = entry.fingerprint.rsplit(":", 1)[-1]
         try:
             on_disk = str(path.stat().st_size)
         except OSError:
-            return True
-        return self.manifest.get(self._key(entry)) != entry.fingerprint or on_disk != size
+            return False
+        return manifest.get(self._key(entry)) == entry.fingerprint and on_disk == size
+
+    def _legacy_copy(self, entry: SourceEntry) -> Path | None:
+        """A current copy left by an earlier version's cache layout, or None."""
+        if not self._use_legacy:
+            return None  # this source has run with the current layout; its manifest is the record
+        legacy = self._legacy_path(entry)
+        if legacy is None:
+            return None
+        if not hasattr(self, "_legacy_manifest"):
+            self._legacy_manifest = self._read_manifest(self.legacy_manifest_path)
+        return legacy if self._cached(legacy, entry, self._legacy_manifest) else None
+
+    def needs_fetch(self, entry: SourceEntry) -> bool:
+        if self._cached(self.cached_path(entry), entry, self.manifest):
+            return False
+        return self._legacy_copy(entry) is None
 
     def fetch(self, entry: SourceEntry) -> Path:
         path = self.cached_path(entry)
-        if not self.needs_fetch(entry):
-            return path
         key = self._key(entry)
+        if self._cached(path, entry, self.manifest):
+            return path
+        legacy = self._legacy_copy(entry)
+        if legacy is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(legacy, path)
+                self.manifest[key] = entry.fingerprint
+                self._manifest_changed = True
+                return path
+            except OSError:
+                pass  # downloaded again below
+
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # Download beside the target and rename: a killed run never leaves half a file
@@ -169,15 +222,43 @@ class S3BucketSource(Source):
             raise SourceError(f"{entry.identity}: download failed ({_one_line(exc)})") from exc
         self.downloads += 1
         self.manifest[key] = entry.fingerprint
+        self._manifest_changed = True
         if self.downloads % 100 == 0:
             self.close()  # a killed run re-downloads at most the last hundred objects
         return path
 
+    def _clean_partial_downloads(self) -> None:
+        """Remove ``.part-*`` files a killed download left (older than a running one could be)."""
+        if not self.cache_root.is_dir():
+            return
+        cutoff = time.time() - _STALE_PART_S
+        for folder, _dirs, files in os.walk(self.cache_root):
+            for name in files:
+                if not name.startswith(".part-"):
+                    continue
+                path = Path(folder) / name
+                try:
+                    if path.stat().st_mtime < cutoff:
+                        path.unlink()
+                        log.info("removed a partial download a killed run left: %s", path)
+                except OSError:
+                    continue
+
     def close(self) -> None:
         """Save the cache manifest."""
-        if self._manifest is None:
-            return
+        if self._manifest is None or not self._manifest_changed:
+            return  # a dry run, or nothing downloaded: nothing to record
         self.manifest_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.manifest_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(self.manifest, sort_keys=True), encoding="utf-8")
         os.replace(tmp, self.manifest_path)
+
+
+def _file_name(name: str, digest: str) -> str:
+    """``name`` if the filesystem takes it, else shortened with a part of ``digest``, keeping the extension."""
+    if name and len(name.encode("utf-8")) <= _NAME_MAX and name not in (".", ".."):
+        return name
+    suffix = PurePosixPath(name).suffix if len(PurePosixPath(name).suffix.encode("utf-8")) < 32 else ""
+    room = _NAME_MAX - len(suffix.encode("utf-8")) - 9
+    stem = name.encode("utf-8")[:room].decode("utf-8", errors="ignore")
+    return f"{stem}-{digest[:8]}{suffix}"

@@ -153,3 +153,187 @@ def test_walk_says_when_max_files_cut_it_short(tmp_path):
         (tmp_path / f"f{n}.md").write_text(f"file {n}")
     assert walk_directory(tmp_path, max_files=3).truncated
     assert not walk_directory(tmp_path, max_files=4).truncated
+
+
+# -- ownership ------------------------------------------------------------------
+
+def owned_setup(tmp_path, stub, **source):
+    docs = tmp_path / "owned"
+    docs.mkdir()
+    for n in range(3):
+        (docs / f"d{n}.md").write_text(doc(n), encoding="utf-8")
+    cfg = write_config(
+        tmp_path,
+        embeddings={"provider": "openai", "model": "stub-embed", "base_url": stub.openai_url, "api_key": "test"},
+        ingestion={"retries": 1, "retry_backoff": 0.01},
+        sources=[{"type": "local", "path": str(docs), **source}],
+    )
+    return docs, cfg
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["ingest", "ingest-force"])
+def test_a_hand_ingest_of_a_synced_file_keeps_it_owned_by_sync(tmp_path, stub, force):
+    # Guards: `ragwire ingest` rewrote the chunks without sync_source, so the deleted file stayed searchable.
+    docs, cfg = owned_setup(tmp_path, stub)
+    rag = RAGWire(cfg)
+    assert rag.sync().processed == 3
+    (docs / "d1.md").write_text(doc(1) + "\nEdited by hand.\n", encoding="utf-8")
+    if force:
+        rag.reingest_documents([docs / "d1.md"])
+    else:
+        assert rag.ingest_directory(docs)["processed"] == 1
+    (docs / "d1.md").unlink()
+    stats = rag.sync()
+    assert stats.deleted == 1, stats.summary()
+    assert stored(cfg) == {"d0.md", "d2.md"}
+
+
+def test_sync_takes_over_a_file_ingested_by_hand_without_re_embedding(tmp_path, stub):
+    docs, cfg = owned_setup(tmp_path, stub)
+    rag = RAGWire(cfg)
+    rag.ingest_directory(docs)
+    calls = len(stub.embedding_calls())
+    first = rag.sync()
+    assert (first.skipped, first.embedded_chunks) == (3, 0)
+    assert len(stub.embedding_calls()) == calls, "an unchanged file was embedded again"
+    (docs / "d2.md").unlink()
+    assert rag.sync().deleted == 1
+    assert stored(cfg) == {"d0.md", "d1.md"}
+
+
+def test_naming_a_local_source_leaves_no_orphans(tmp_path, stub):
+    docs, cfg = owned_setup(tmp_path, stub)
+    RAGWire(cfg).sync()
+    settings = yaml.safe_load(cfg.read_text())
+    settings["sources"][0]["name"] = "handbook"
+    cfg.write_text(yaml.safe_dump(settings))
+    stats = RAGWire(cfg).sync()
+    assert (stats.processed, stats.deleted) == (3, 3)
+    with RAGWire(cfg).collection.opened() as coll:
+        assert sorted(coll.sources()) == [f"local://handbook/d{n}.md" for n in range(3)]
+    # and back: the unnamed source owns what the named one wrote from this folder
+    settings["sources"][0].pop("name")
+    cfg.write_text(yaml.safe_dump(settings))
+    back = RAGWire(cfg).sync()
+    assert (back.processed, back.deleted) == (3, 3)
+    (docs / "d0.md").unlink()
+    assert RAGWire(cfg).sync().deleted == 1
+    assert stored(cfg) == {"d1.md", "d2.md"}
+
+
+# -- S3: two sources on one bucket, odd keys, partial downloads -------------------
+
+boto3 = pytest.importorskip("boto3")
+moto_server = pytest.importorskip("moto.server")
+BUCKET = "integrity-bucket"
+
+
+@pytest.fixture
+def s3():
+    import urllib.request
+
+    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0)
+    server.start()
+    host, port = server.get_host_and_port()
+    url = f"http://{host}:{port}"
+    urllib.request.urlopen(urllib.request.Request(f"{url}/moto-api/reset", method="POST")).close()
+    client = boto3.client("s3", endpoint_url=url, region_name="us-east-1",
+                          aws_access_key_id="test", aws_secret_access_key="test")
+    client.create_bucket(Bucket=BUCKET)
+    yield url, client
+    server.stop()
+
+
+def s3_config(tmp_path, stub, url, prefixes, **extra):
+    sources = [{"type": "s3", "bucket": BUCKET, "prefix": p, "endpoint_url": url, "region": "us-east-1",
+                "aws_access_key_id": "test", "aws_secret_access_key": "test",
+                "cache_dir": str(tmp_path / "cache"), **extra} for p in prefixes]
+    return write_config(
+        tmp_path,
+        embeddings={"provider": "openai", "model": "stub-embed", "base_url": stub.openai_url, "api_key": "test"},
+        ingestion={"retries": 1, "retry_backoff": 0.01},
+        sources=sources,
+    )
+
+
+def test_two_prefixes_of_one_bucket_download_nothing_on_the_second_run(tmp_path, stub, s3):
+    # Guards: one manifest per bucket, overwritten by each source's close, so every run downloaded a/ again.
+    url, client = s3
+    for key in ("a/one.md", "a/two.md", "b/three.md"):
+        client.put_object(Bucket=BUCKET, Key=key, Body=doc(len(key)).encode())
+    cfg = s3_config(tmp_path, stub, url, ["a/", "b/"])
+    assert RAGWire(cfg).sync().downloaded == 3
+    keys = ("listed", "processed", "skipped", "deleted", "failed", "downloaded")
+    predicted = RAGWire(cfg).sync(dry_run=True)
+    real = RAGWire(cfg).sync()
+    assert real.downloaded == 0 and real.skipped == 3
+    assert {k: getattr(predicted, k) for k in keys} == {k: getattr(real, k) for k in keys}
+
+    client.put_object(Bucket=BUCKET, Key="a/two.md", Body=doc(99).encode())
+    predicted = RAGWire(cfg).sync(dry_run=True)
+    real = RAGWire(cfg).sync()
+    assert (real.downloaded, real.processed) == (1, 1)
+    assert {k: getattr(predicted, k) for k in keys} == {k: getattr(real, k) for k in keys}
+
+
+def test_naming_an_s3_source_keeps_its_documents_and_cache(tmp_path, stub, s3):
+    # Guards: adding name: orphaned the source's documents, so deleted objects stayed searchable.
+    url, client = s3
+    for key in ("docs/one.md", "docs/two.md"):
+        client.put_object(Bucket=BUCKET, Key=key, Body=doc(len(key)).encode())
+    RAGWire(s3_config(tmp_path, stub, url, ["docs/"])).sync()
+    named = s3_config(tmp_path, stub, url, ["docs/"], name="filings")
+    stats = RAGWire(named).sync()
+    assert (stats.downloaded, stats.processed, stats.skipped, stats.deleted) == (0, 0, 2, 0)
+    client.delete_object(Bucket=BUCKET, Key="docs/two.md")
+    assert RAGWire(named).sync().deleted == 1
+    assert stored(named) == {"one.md"}
+
+
+def test_keys_no_filesystem_path_can_mirror_still_ingest(tmp_path, stub, s3):
+    # Guards: a key segment over 255 bytes, or x.md beside x.md/inner.md, failed on every run (exit 4 forever).
+    url, client = s3
+    long_name = "r" * 300 + ".md"
+    for key in (f"k/{long_name}", "k/x.md", "k/x.md/inner.md"):
+        client.put_object(Bucket=BUCKET, Key=key, Body=doc(len(key)).encode())
+    cfg = s3_config(tmp_path, stub, url, ["k/"])
+    stats = RAGWire(cfg).sync()
+    assert (stats.processed, stats.failed) == (3, 0), stats.errors
+    assert not stats.partial
+    names = stored(cfg)
+    assert {"x.md", "inner.md"} <= names
+    assert any(n.startswith("r" * 100) and n.endswith(".md") for n in names)
+    assert RAGWire(cfg).sync().downloaded == 0
+
+
+def test_a_partial_download_left_by_a_killed_run_is_removed(tmp_path, stub, s3):
+    url, client = s3
+    client.put_object(Bucket=BUCKET, Key="p/one.md", Body=doc(1).encode())
+    cfg = s3_config(tmp_path, stub, url, ["p/"])
+    RAGWire(cfg).sync()
+    stale = tmp_path / "cache" / BUCKET / "ab" / ".part-killed"
+    stale.parent.mkdir(parents=True, exist_ok=True)
+    stale.write_bytes(b"half a file")
+    fresh = stale.with_name(".part-running")
+    fresh.write_bytes(b"being written now")
+    old = os.stat(stale).st_mtime - 3600
+    os.utime(stale, (old, old))
+    RAGWire(cfg).sync()
+    assert not stale.exists() and fresh.exists()
+
+
+def test_a_cache_of_the_earlier_layout_is_moved_not_downloaded_again(tmp_path, stub, s3):
+    url, client = s3
+    body = doc(7).encode()
+    put = client.put_object(Bucket=BUCKET, Key="old/seven.md", Body=body)
+    mirrored = tmp_path / "cache" / BUCKET / "old" / "seven.md"
+    mirrored.parent.mkdir(parents=True)
+    mirrored.write_bytes(body)
+    etag = put["ETag"].strip('"')
+    (tmp_path / "cache" / f".{BUCKET}.ragwire-cache.json").write_text(json.dumps({"old/seven.md": f"{etag}:{len(body)}"}))
+    cfg = s3_config(tmp_path, stub, url, ["old/"])
+    assert RAGWire(cfg).sync(dry_run=True).downloaded == 0
+    stats = RAGWire(cfg).sync()
+    assert (stats.downloaded, stats.processed) == (0, 1)
+    assert not mirrored.exists()
+    assert RAGWire(cfg).sync().downloaded == 0
