@@ -252,14 +252,19 @@ def test_http_server_without_a_token_checks_the_host_and_says_it_is_open(collect
 
 @pytest.mark.parametrize(("extra", "token_env", "message"), [
     # guards: 0.0.0.0 without a token started, unauthenticated, without a word
-    (("--host", "0.0.0.0"), None, "error: refusing to serve on 0.0.0.0 without a token: anyone who can reach it"),
-    (("--host", "::"), None, "error: refusing to serve on :: without a token"),
+    pytest.param(("--host", "0.0.0.0"), None,
+                 "error: refusing to serve on 0.0.0.0 without a token: anyone who can reach it", id="open-ipv4-bind"),
+    pytest.param(("--host", "::"), None, "error: refusing to serve on :: without a token", id="open-ipv6-bind"),
     # guards: an empty RAGWIRE_MCP_TOKEN served without auth, though --token '' was refused
-    ((), "", "error: the token in $RAGWIRE_MCP_TOKEN is empty: set a non-empty token"),
-    (("--host", "0.0.0.0"), "  ", "error: the token in $RAGWIRE_MCP_TOKEN is empty"),
-    (("--token", ""), None, "error: the token in --token is empty"),
-    (("--token", "abc\n"), None, "error: the token in --token starts or ends with whitespace"),
-    (("--allowed-host", "http://docs.example.com/"), None, "error: --allowed-host 'http://docs.example.com/': write a host name"),
+    pytest.param((), "", "error: the token in $RAGWIRE_MCP_TOKEN is empty: set a non-empty token",
+                 id="empty-env-token"),
+    pytest.param(("--host", "0.0.0.0"), "  ", "error: the token in $RAGWIRE_MCP_TOKEN is empty",
+                 id="blank-env-token-on-open-bind"),
+    pytest.param(("--token", ""), None, "error: the token in --token is empty", id="empty-flag-token"),
+    pytest.param(("--token", "abc\n"), None, "error: the token in --token starts or ends with whitespace",
+                 id="token-with-newline"),
+    pytest.param(("--allowed-host", "http://docs.example.com/"), None,
+                 "error: --allowed-host 'http://docs.example.com/': write a host name", id="allowed-host-as-url"),
 ])
 def test_http_server_refuses_an_open_bind_or_an_empty_token_in_one_line(collection, extra, token_env, message):
     config, _, env = collection
