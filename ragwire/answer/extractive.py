@@ -2,7 +2,9 @@
 
 Every candidate passage (a sentence, a bullet, a table row; see :mod:`.passages`) is
 embedded with the collection's own model and scored by cosine similarity to the
-question.  When even the best one scores below the threshold, the answer is a refusal.
+question.  When even the best one scores below the threshold, or the sources never
+state a specific term the question asks about (see :mod:`.answerable`), the answer
+is a refusal.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .answerable import missing_terms
 from .citations import neutralise
 from .context import NumberedSource
 from .passages import Passage, split_passages, split_sentences, table_header
@@ -36,6 +39,7 @@ NEAR_DUPLICATE = 0.9
 
 _TOKEN = re.compile(r"[\w.-]+")
 _LABELLED = re.compile(r"^[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s")
+_BARE_REPLY = re.compile(r"^(?:Yes|No|Yes and no|Not yet|Not really)\b[.,!;:]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,11 @@ def extractive_answer(
     if best < threshold:
         return (f"The retrieved documents do not answer this question "
                 f"(closest passage {best:.2f}, threshold {threshold:.2f})."), True
+    missing = missing_terms(question, sources, embedding)
+    if missing:
+        # On topic is not answered: the sources never state what was specifically asked.
+        named = ", ".join(f"'{t}'" for t in missing)
+        return f"The retrieved documents do not answer this question: nothing in them states {named}.", True
     return compose(select(candidates, max_sentences, threshold)), False
 
 
@@ -166,11 +175,14 @@ def compose(chosen: list[Candidate]) -> str:
             if passage.title and passage.title != shown_title and _LABELLED.match(text):
                 text = f"{passage.title} — {text}"
                 shown_title = passage.title
+            # "No. The AR-7 is built for…" answers the FAQ question above it, not the one
+            # asked: the pair is quoted, so the reader sees which question it answers.
+            question = f"{passage.context} — " if _BARE_REPLY.match(text) and passage.context.endswith("?") else ""
             prose = text.endswith((".", "!", "?"))
             if previous_prose and prose:
-                lines[-1] += " " + cite(text, index)
+                lines[-1] += " " + question + cite(text, index)
             else:
-                lines.append(cite(text, index))
+                lines.append(question + cite(text, index))
             previous_prose = prose
     return "\n".join(lines)
 

@@ -289,3 +289,13 @@ def test_a_bracketed_number_in_a_quote_is_shown_in_parentheses_and_never_cited()
     assert "as an internal study (3) found [1]." in cleaned and "appendix (7) of the service manual [1]." in cleaned
     assert [c.index for c in citations] == [1]
     assert citations[0].text == f"{quote} {other}"  # the original, brackets and all
+
+
+def test_a_bare_yes_or_no_is_quoted_with_the_faq_question_it_answers():
+    # guards issue 19 item 3: "No." cut from "Can the robot work in a café or a shop?" answered another question
+    faq = ("## Can the robot work in a café or a shop?\n\n"
+           "No. The AR-7 is built for warehouses closed to the public.")
+    sources = [_source(1, faq, heading_path="FAQ > Can the robot work in a café or a shop?")]
+    text, refused = extractive_answer("Can the AR-7 work in a shop?", sources, WordEmbedding(), threshold=0.1)
+    assert not refused
+    assert text == "Can the robot work in a café or a shop? — No. The AR-7 is built for warehouses closed to the public [1]."

@@ -1,0 +1,113 @@
+"""Is a question answerable from the retrieved text at all?  Relevance is not answerability.
+
+A near-topic question ("How loud is the AR-7 in decibels?", "What will firmware 3.4
+bring?") retrieves passages about the right product that do not say what was asked.
+Two checks find the specific thing asked for that the sources never state:
+
+* a number, version or code of the question (``3.4``, ``E-6``, ``SKU-88213-B``)
+  that no source carries;
+* a word the question rests on (removing it moves the question's embedding
+  by at least :data:`KEY_TERM_WEIGHT`) that no source contains, and that no word of
+  the sources comes close to in meaning (cosine below :data:`NO_NEIGHBOUR`).
+
+Both are deliberately strict: a paraphrase ("How heavy…" for "weighs 68 kg") must
+still be answered, so a term counts as missing only when nothing near it is there.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .context import NumberedSource
+
+# A term whose removal moves the question's embedding (all-MiniLM-L6-v2) by less than
+# this is not what the question is about ("itself", "take", "usually").
+KEY_TERM_WEIGHT = 0.10
+# Synonyms and inflections score about 0.5 and more against each other as single words
+# (heavy~heavier 0.90, postage~shipping 0.68, supermarket~shop 0.64); unrelated words
+# stay below about 0.45.  Below this, nothing in the sources is near the term.
+NO_NEIGHBOUR = 0.40
+
+_WORD = re.compile(r"[a-z0-9]+(?:[.,'-][a-z0-9]+)*")
+# Function words and question words ("how long", "how far"): never what a question is specifically about.
+_STOPWORDS = frozenset("""
+a about above after again against all also am an and any anyone anything are around as at be because been before far
+being below between both but by can could did do does doing done down during each else even ever every few for from
+further get gets getting go goes going got had has have having he her here hers him his how however i if in into is
+it its itself just like long many may me might mine more most much must my myself near need needs no nor not nothing now of
+off often on once one only or other our ours out over own per put quite rather really same say see shall she should
+so some someone something still such than that the their them then there these they thing things this those through
+to too under until up upon us use used using very via want was way we well were what whatever when where whether
+which while who whom whose why will with within without would yes yet you your yours
+""".split())
+
+
+def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: Any) -> list[str]:
+    """The specific terms of ``question`` that the ``sources`` never state ([] when none is missing).
+
+    Args:
+        question: What was asked.
+        sources: The numbered sources the answer may quote.
+        embedding: The collection's embedding model (``embed_query`` / ``embed_documents``).
+    """
+    text = " ".join(f"{s.text} {s.document.metadata.get('heading_path') or ''}" for s in sources)
+    vocabulary = set(_words(text))
+    missing = [t for t in _numbers(question) if not _carried(t, vocabulary)]
+    terms = [t for t in dict.fromkeys(_words(question))
+             if t not in _STOPWORDS and len(t) > 1 and not any(c.isdigit() for c in t)
+             and not _stated(t, vocabulary)]
+    if not terms:
+        return missing
+    question_vector = embedding.embed_query(question)
+    without = [" ".join(re.sub(rf"(?i)(?<![\w-]){re.escape(t)}(?![\w-])", " ", question).split()) for t in terms]
+    weights = [1.0 - _cosine(question_vector, v) for v in embedding.embed_documents(without)]
+    key = [t for t, w in zip(terms, weights) if w >= KEY_TERM_WEIGHT]
+    if not key:
+        return missing
+    neighbours = sorted(w for w in vocabulary if w not in _STOPWORDS and not w.isdigit())
+    vectors = embedding.embed_documents(key + neighbours)
+    term_vectors, word_vectors = vectors[: len(key)], vectors[len(key):]
+    for term, vector in zip(key, term_vectors):
+        if max((_cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR:
+            missing.append(term)
+    return missing
+
+
+def _words(text: str) -> list[str]:
+    return [w.removesuffix("'s") for w in _WORD.findall(text.lower())]
+
+
+def _numbers(question: str) -> list[str]:
+    """Numbers, versions and codes of the question: words with a digit (``3.4``, ``e-6``, ``1,000``)."""
+    return [w.rstrip(".,") for w in dict.fromkeys(_words(question)) if any(c.isdigit() for c in w)]
+
+
+def _carried(token: str, vocabulary: set[str]) -> bool:
+    """``3.4`` is carried by ``3.4`` or ``3.4.1``, ``e-6`` by ``e-6010``; ``3.4`` not by ``3.40``."""
+    if token in vocabulary or token.replace(",", "") in vocabulary:
+        return True
+    if token[-1:].isdigit() and "-" in token:
+        return any(w.startswith(token) for w in vocabulary)  # a code prefix: "E-6" for the E-6xxx family
+    return any(w.startswith(token + ".") for w in vocabulary)
+
+
+def _stated(term: str, vocabulary: set[str]) -> bool:
+    """The term or a word of the same stem is in the sources (charging~charge, recalibrating~recalibration).
+
+    Same stem: the first ``max(5, len - 4)`` letters agree, which spans the English
+    endings (-ing, -ation, -ed, -s) without a stemmer; a ``re-`` prefix may be dropped.
+    """
+    size = max(5, len(term) - 4)
+    stem = term[:size]
+    if term in vocabulary or any(len(w) >= len(stem) and w.startswith(stem) for w in vocabulary):
+        return True
+    return term.startswith("re") and len(term) > 7 and _stated(term[2:], vocabulary)
+
+
+def _cosine(a: Any, b: Any) -> float:
+    dot = sum(x * y for x, y in zip(a, b))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
