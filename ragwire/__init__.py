@@ -7,6 +7,7 @@ __version__ = "0.1.0"
 from .config import RagwireConfig, load_config
 from .errors import (
     ConfigError,
+    EvalError,
     IngestAborted,
     IngestError,
     LoaderError,
@@ -56,6 +57,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "DocumentMetadata",
+    "EvalError",
     "FinancialMetadata",
     "IngestAborted",
     "IngestError",

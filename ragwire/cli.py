@@ -398,22 +398,35 @@ def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool
 @handle_errors
 def eval_command(golden: Path, config: str, top_k: int | None, compare_rerank: bool, answers: bool,
                  search_type: str | None, as_json: bool) -> None:
-    """Score retrieval against the golden set GOLDEN.  Exits 1 only when the run fails, never for low scores."""
+    """Score retrieval against the golden set GOLDEN.  Exits 1 when the run fails and 2 when the golden
+    set does not fit the collection (nothing expected is stored), never for low scores."""
+    from .errors import EvalError
     from .eval import GoldenSet, evaluate, sweep
 
     golden_set = GoldenSet.from_file(golden)  # before loading the model: a typo in it should fail at once
     rag = _open(config)
     k = top_k or rag.config.retriever.top_k
     options: dict[str, Any] = {"search_type": search_type} if search_type else {}
-    if compare_rerank:
-        rerank = rag.config.retriever.rerank
-        if rerank is None or not rerank.enabled:
-            _fail(f"--compare-rerank needs a reranker: add a retriever.rerank block to {config} (see docs/reranking.md)")
-        result: Any = sweep(rag, golden_set, {"no rerank": {**options, "rerank": False},
-                                              "reranked": {**options, "rerank": True}}, top_k=k, answers=answers)
-    else:
-        result = evaluate(rag, golden_set, top_k=k, label=str(golden), answers=answers, **options)
+    try:
+        if compare_rerank:
+            rerank = rag.config.retriever.rerank
+            if rerank is None or not rerank.enabled:
+                _fail(f"--compare-rerank needs a reranker: add a retriever.rerank block to {config} (see docs/reranking.md)")
+            result: Any = sweep(rag, golden_set, {"no rerank": {**options, "rerank": False},
+                                                  "reranked": {**options, "rerank": True}}, top_k=k, answers=answers)
+        else:
+            result = evaluate(rag, golden_set, top_k=k, label=str(golden), answers=answers, **options)
+    except EvalError as exc:
+        # scores of all zeros would read as a real (bad) run; a mismatched set is the user's to fix
+        click.echo(f"error: {' '.join(str(exc).split())}", err=True)
+        sys.exit(2)
     click.echo(json.dumps(result.to_dict(), indent=2, default=str) if as_json else result.to_table())
+    runs = list(result.results.values()) if compare_rerank else [result]
+    broken = [r for r in runs if answers and r.per_query and len(r.answer_errors) == len(r.per_query)]
+    if broken:
+        first = broken[0].answer_errors[0].answer
+        _fail(f"--answers: no answer could be produced, all {len(broken[0].per_query)} query() calls failed "
+              f"(first: {first.error if first else 'unknown'})")
 
 
 @main.group()

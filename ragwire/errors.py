@@ -10,7 +10,8 @@
     ├── IngestError                    a document could not be ingested (wraps the stage that failed)
     │   └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
     ├── SourceError                    a sync source could not be listed, or one of its files fetched
-    └── ServerError                    an HTTP server will not start: an open bind without a token, an empty token, a busy port
+    ├── ServerError                    an HTTP server will not start: an open bind without a token, an empty token, a busy port
+    └── EvalError(ValueError)          a golden set cannot be scored against the collection: it is empty, no chunk has match_field, none of the expected documents is stored
 
 Every message says what failed, where, and how to fix it.  This module imports
 nothing from ragwire so that every other module can import it.
@@ -114,3 +115,15 @@ class ServerError(RagwireError):
     It would be reachable without a token from other machines, its token is empty, an
     allowed host is malformed, or its port is taken.
     """
+
+
+class EvalError(RagwireError, ValueError):
+    """A golden set cannot be scored against this collection: the scores would all be zero for a broken run.
+
+    The collection is empty, no stored chunk has the set's ``match_field``, or none of
+    its expected documents is stored.  ``absent`` lists the expected ids not found.
+    """
+
+    def __init__(self, message: str, absent: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.absent = list(absent or [])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import EvalError
 from .answers import AnswerOutcome
 from .golden import GoldenEntry, GoldenSet
 from .metrics import (
@@ -20,6 +21,7 @@ from .runner import evaluate, sweep
 __all__ = [
     "MISS",
     "AnswerOutcome",
+    "EvalError",
     "EvalResult",
     "GoldenEntry",
     "GoldenSet",

@@ -64,7 +64,8 @@ class EvalResult:
 
     ``metrics`` averages ``recall``, ``mrr``, ``hit_rate``, ``precision`` and ``ndcg``
     over the answerable queries (a query whose retrieval raised counts as zero).
-    ``answer_metrics`` is empty unless the run checked answers.
+    ``answer_metrics`` is empty unless the run checked answers.  ``absent_expected``
+    lists the expected documents that are not in the collection at all.
     """
 
     label: str
@@ -74,6 +75,7 @@ class EvalResult:
     answer_metrics: dict[str, float | None] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
     match_mode: str = "basename"
+    absent_expected: list[str] = field(default_factory=list)
 
     @property
     def failures(self) -> list[QueryResult]:
@@ -86,6 +88,15 @@ class EvalResult:
         return [q for q in self.per_query if q.error is not None]
 
     @property
+    def answer_errors(self) -> list[QueryResult]:
+        """Queries whose ``query()`` raised (answers checked only)."""
+        return [q for q in self.per_query if q.answer is not None and q.answer.error is not None]
+
+    @property
+    def answers_checked(self) -> bool:
+        return any(q.answer is not None for q in self.per_query)
+
+    @property
     def latency_p50_s(self) -> float:
         """Median retrieval time per query, in seconds."""
         return statistics.median(q.latency_s for q in self.per_query) if self.per_query else 0.0
@@ -96,6 +107,8 @@ class EvalResult:
         rows += [(name, _fmt(self.answer_metrics.get(name))) for name in ANSWER_METRIC_NAMES if self.answer_metrics]
         rows.append(("latency p50", f"{self.latency_p50_s * 1000:.0f} ms"))
         rows.append(("errors", str(len(self.errors))))
+        if self.answers_checked:
+            rows.append(("answer errors", str(len(self.answer_errors))))
         return rows
 
     def to_table(self) -> str:
@@ -108,6 +121,10 @@ class EvalResult:
         rows = self.summary_rows()
         width = max(len(name) for name, _ in rows)
         lines = [head, *(f"  {name:<{width}}  {value}" for name, value in rows)]
+        if self.absent_expected:
+            count = len(self.absent_expected)
+            lines.append(f"not in the collection ({count} expected document{'s' if count != 1 else ''}, "
+                         f"scored as misses): {', '.join(self.absent_expected)}")
         if self.failures:
             lines.append(f"failures ({len(self.failures)}, nothing expected retrieved):")
             for q in self.failures:
@@ -119,6 +136,9 @@ class EvalResult:
         if self.errors:
             lines.append(f"errors ({len(self.errors)}, scored zero):")
             lines.extend(f"  - {_short(q.query)}: {q.error}" for q in self.errors)
+        if self.answer_errors:
+            lines.append(f"answer errors ({len(self.answer_errors)}, counted as wrong answers):")
+            lines.extend(f"  - {_short(q.query)}: {q.answer.error}" for q in self.answer_errors if q.answer)
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -136,6 +156,9 @@ class EvalResult:
             "queries": len(self.per_query),
             "failures": len(self.failures),
             "errors": len(self.errors),
+            "answer_errors": len(self.answer_errors),
+            "absent_expected": list(self.absent_expected),
+            "absent_expected_count": len(self.absent_expected),
             "per_query": [q.to_dict() for q in self.per_query],
         }
 

@@ -65,15 +65,17 @@ def test_the_example_golden_set_is_retrieved_in_full(rag):
 
 
 def test_a_document_never_retrieved_is_a_failure_with_what_came_instead(rag):
-    golden = GoldenSet.from_data([{"query": "What does error E-4711 mean?", "expected": ["nonexistent.pdf"]}])
+    # a stored document the question does not find (one that is not stored at all is another matter, below)
+    golden = GoldenSet.from_data([{"query": "What does error E-4711 mean?", "expected": ["warranty-policy.pdf"]}])
     result = evaluate(rag, golden, top_k=3)
 
     [query] = result.failures
-    assert query.retrieved == [MISS] * 3 and query.missed == ["nonexistent.pdf"]
+    assert query.retrieved == [MISS] * 3 and query.missed == ["warranty-policy.pdf"]
     assert query.metrics == {"recall": 0.0, "mrr": 0.0, "hit_rate": 0.0, "precision": 0.0, "ndcg": 0.0}
+    assert result.absent_expected == []
     table = result.to_table()
     assert "failures (1, nothing expected retrieved):" in table
-    assert "expected nonexistent.pdf; got " in table and "troubleshooting.txt" in table
+    assert "expected warranty-policy.pdf; got " in table and "troubleshooting.txt" in table
 
 
 def test_a_query_that_raises_scores_zero_and_the_run_continues(rag, caplog):
@@ -187,7 +189,7 @@ def test_cli_prints_the_table(store, tmp_path):
 
 
 def test_cli_json_parses_and_low_scores_still_exit_zero(store, tmp_path):
-    golden = _write_golden(tmp_path, [{"query": "What does error E-4711 mean?", "expected": "nonexistent.pdf"}])
+    golden = _write_golden(tmp_path, [{"query": "What does error E-4711 mean?", "expected": "warranty-policy.pdf"}])
     result = CliRunner().invoke(main, ["eval", str(golden), "-c", str(store), "--json", "--search-type", "keyword"])
 
     assert result.exit_code == 0, result.output
@@ -248,3 +250,75 @@ def test_cli_compare_rerank_prints_both_runs_side_by_side(store, tmp_path):
     assert data["baseline"] == "no rerank"
     assert data["results"]["reranked"]["settings"] == {"rerank": True}
     assert reranked_calls == 2 * len(EXAMPLE_QUERIES)  # only the reranked runs called the reranker
+
+
+# -- runs that cannot be scored ------------------------------------------------------
+
+def test_cli_eval_with_none_of_the_expected_files_in_the_collection_exits_2_naming_them(store, tmp_path):
+    # guards issue 19.11: a golden set for other documents scored zeros and exited 0
+    golden = _write_golden(tmp_path, [{"query": "What does error E-4711 mean?", "expected": "nonexistent.pdf"},
+                                      {"query": "How long is the warranty?", "expected": ["other/missing.docx"]}])
+    result = CliRunner().invoke(main, ["eval", str(golden), "-c", str(store), "--json"])
+
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr == ("error: none of the 2 expected documents is in the collection (match_field source, "
+                             "match_mode basename): nonexistent.pdf, other/missing.docx; ingest them, or fix the "
+                             "golden set\n")
+
+
+def test_eval_with_some_expected_files_absent_warns_and_counts_them(rag, store, tmp_path, caplog):
+    # guards issue 19.11: absent expected documents were indistinguishable from ones search missed
+    queries = [EXAMPLE_QUERIES[0], {"query": "How long is the warranty?", "expected": ["nonexistent.pdf"]}]
+    with caplog.at_level(logging.WARNING, logger="ragwire.eval"):
+        result = evaluate(rag, GoldenSet.from_data(queries), top_k=3)
+    assert result.absent_expected == ["nonexistent.pdf"]
+    assert "1 of 2 expected documents are not in the collection" in caplog.text and "nonexistent.pdf" in caplog.text
+    assert "not in the collection (1 expected document, scored as misses): nonexistent.pdf" in result.to_table()
+
+    cli = CliRunner().invoke(main, ["eval", str(_write_golden(tmp_path, queries)), "-c", str(store), "--json"])
+    assert cli.exit_code == 0, cli.output
+    data = json.loads(cli.stdout)
+    assert data["absent_expected"] == ["nonexistent.pdf"] and data["absent_expected_count"] == 1
+
+
+def test_cli_eval_with_a_match_field_no_chunk_has_exits_2(store, tmp_path):
+    # guards issue 19.11: every result was a miss, scored as zeros with exit 0
+    golden = _write_golden(tmp_path, {"match_field": "sourcee", "queries": EXAMPLE_QUERIES[:2]})
+    result = CliRunner().invoke(main, ["eval", str(golden), "-c", str(store)])
+
+    assert result.exit_code == 2, result.output
+    assert result.stderr == ("error: match_field 'sourcee': no stored chunk has this field, so every result "
+                             "would be a miss (did you mean 'source'?)\n")
+
+
+def test_cli_eval_on_an_empty_collection_exits_2(tmp_path):
+    # guards issue 19.11: an empty collection scored zeros with exit 0
+    config = write_config(tmp_path / "empty")
+    golden = _write_golden(tmp_path, {"queries": EXAMPLE_QUERIES[:2]})
+    result = CliRunner().invoke(main, ["eval", str(golden), "-c", str(config)])
+
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: collection 'test_docs' is empty: there is nothing to score")
+
+
+def test_cli_eval_answers_with_every_llm_call_failing_counts_them_and_exits_1(store, tmp_path):
+    # guards issue 19.11: every query() failed, yet the table said "errors 0" and the exit code was 0
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    config = write_config(tmp_path / "llm-down", vectorstore={"path": str(store.parent / "store")},
+                          llm={"provider": "openai", "model": "m", "base_url": url, "api_key": "k", "timeout": 2},
+                          ingestion={"retries": 0})
+    golden = _write_golden(tmp_path, [EXAMPLE_QUERIES[0], EXAMPLE_QUERIES[1]])
+    result = CliRunner().invoke(main, ["eval", str(golden), "-c", str(config), "--answers"])
+
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert any(line.split() == ["errors", "0"] for line in lines)  # retrieval worked
+    assert any(line.split() == ["answer", "errors", "2"] for line in lines)
+    assert "answer errors (2, counted as wrong answers):" in result.stdout
+    assert result.stderr.splitlines()[-1].startswith(
+        "error: --answers: no answer could be produced, all 2 query() calls failed (first: ProviderError: ")
