@@ -281,7 +281,7 @@ def test_chat_follow_up_retrieves_for_the_rewritten_question(stub, topics_rag):
     assert searched == [rewritten]
     # earlier turns go to the model unchanged, then the sources found for the rewrite
     assert final["messages"][1:3] == history
-    assert "[1] cycling.md" in final["messages"][3]["content"]
+    assert '<source id="1" from="cycling.md' in final["messages"][3]["content"]
     assert "check the brake pads monthly" in final["messages"][3]["content"]
     assert final["messages"][3]["content"].endswith("Question: And the brakes?")
     assert [c.file_name for c in answer.citations] == ["cycling.md"]
