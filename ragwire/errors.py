@@ -6,7 +6,8 @@
     ├── LoaderError                    a file could not be read or converted to text
     ├── ProviderError                  an embedding / LLM / rerank provider call failed (``retryable`` says if a retry may help)
     ├── StoreError                     the vector store refused an operation or is incompatible with the config
-    │   └── StoreLockedError           another process holds the embedded store, or another run the writer lease
+    │   ├── StoreLockedError           another process holds the embedded store, or another run the writer lease
+    │   └── StoreFullError             the embedded store's filesystem has too little free space to open or write it
     ├── IngestError                    a document could not be ingested (wraps the stage that failed)
     │   └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
     ├── SourceError                    a sync source could not be listed, or one of its files fetched
@@ -86,6 +87,11 @@ class StoreError(RagwireError):
 
 class StoreLockedError(StoreError):
     """Another process holds the embedded store's folder, or another run the collection's writer lease."""
+
+
+class StoreFullError(StoreError):
+    """The embedded store's filesystem is (nearly) full: the engine maps its files into memory
+    and would be killed by SIGBUS when one of them cannot grow, so ragwire stops first."""
 
 
 class IngestError(RagwireError):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreLockedError
+from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError
 from ..hashing import sha256_file_from_path
 from ..logs import get_logger
 from ..providers.retry import call_with_retries
@@ -303,7 +303,7 @@ class IngestRunner:
                 except RagwireError as exc:
                     # The store stayed unreachable after retries, or the lease lapsed and another
                     # run writes now: every later file would fail too, so the run stops.
-                    if isinstance(exc, StoreLockedError) or getattr(exc, "retryable", False):
+                    if isinstance(exc, (StoreLockedError, StoreFullError)) or getattr(exc, "retryable", False):
                         raise _Abort(str(exc)) from exc
                     self._fail(head, f"{head.path.name}: {_one_line(exc)}", stats)
                     self._discard_quietly(head)

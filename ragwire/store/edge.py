@@ -19,6 +19,7 @@ from ..logs import get_logger
 from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
 from .lock import StoreLock
+from .space import MARGIN, NEW_STORE, occupied_bytes, open_need, require_free
 
 log = get_logger(__name__)
 
@@ -149,6 +150,8 @@ class EdgeEngine(Engine):
         try:
             # Re-check under the lock: the holder we waited for may have dropped it.
             if self._state() == "present":
+                # Opening touches the store's mapped files: on a full disk that is a SIGBUS.
+                require_free(self.path, open_need(self.path), "open it")
                 self._load()
         finally:
             if took and self._shard is None:
@@ -223,6 +226,7 @@ class EdgeEngine(Engine):
                 shutil.rmtree(self.path)
             elif self.path.is_dir():
                 self.path.rmdir()
+            require_free(self.root, NEW_STORE + MARGIN, "create it")
             building = self.root / f".{self.collection}.creating-{uuid.uuid4().hex}"
             try:
                 self._build(building, dimension, sparse, meta, indexes)
@@ -326,6 +330,9 @@ class EdgeEngine(Engine):
 
     # -- writes ----------------------------------------------------------
     def _update(self, operation) -> None:
+        # Checked before every write: a disk that fills during a run stops it cleanly,
+        # with pending chunks that readers never see, instead of killing the process.
+        require_free(self.path, MARGIN, "write to it")
         self._dirty = True
         self.shard.update(operation)
 
@@ -457,6 +464,12 @@ class EdgeEngine(Engine):
 
     @guarded("optimize")
     def optimize(self) -> bool:
+        # The index build writes new segments beside the old ones before it drops them.
+        try:
+            require_free(self.path, occupied_bytes(self.path) + NEW_STORE + MARGIN, "build its vector index")
+        except StoreError as exc:
+            log.warning("%s; searches stay exact (slower on large collections) until there is room", exc)
+            return False
         self._dirty = True
         return bool(self.shard.optimize())
 

@@ -1,0 +1,81 @@
+"""Free-space checks for the embedded engine, which maps its files into memory.
+
+Qdrant Edge creates its files at full size but sparse, and fills them through
+memory maps.  When the filesystem cannot supply a page the process is killed by
+SIGBUS (exit 135), with no message and no chance to clean up.  So before it opens
+a store, creates one or writes to one, ragwire checks that the space the engine
+is about to claim is free, and raises :class:`StoreFullError` instead.
+
+What the engine claims was measured on qdrant-edge 0.9 (a tmpfs, which allocates on
+every first touch): opening a store touches its payload-index maps whole (5 MiB per
+index); the WAL, vector and payload files fill as data is written.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import StoreFullError
+
+MiB = 2**20
+# Free space every write needs: a write batch, a new payload index (5 MiB), the WAL's next pages.
+MARGIN = 32 * MiB
+# Files an open touches from end to end.
+_OPENED_WHOLE = "payload_index"
+# What a new collection claims: an empty 384-d + sparse collection maps ~172 MiB, but
+# only its index maps (5 MiB each) are touched before data comes.
+NEW_STORE = 96 * MiB
+
+
+def free_bytes(path: Path) -> int:
+    """Free bytes for an unprivileged writer on the filesystem holding ``path`` (or its nearest parent)."""
+    probe = Path(path)
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    st = os.statvfs(probe)
+    return st.f_bavail * st.f_frsize
+
+
+def unclaimed_bytes(folder: Path, *, opened_only: bool = False) -> int:
+    """Bytes the files under ``folder`` are long but do not yet occupy (their holes);
+    with ``opened_only``, of the files an open touches whole."""
+    total = 0
+    for current, _dirs, files in os.walk(folder):
+        if opened_only and _OPENED_WHOLE not in Path(current).parts:
+            continue
+        for name in files:
+            try:
+                st = os.stat(os.path.join(current, name))
+            except OSError:
+                continue
+            total += max(st.st_size - st.st_blocks * 512, 0)
+    return total
+
+
+def require_free(path: Path, need: int, what: str) -> None:
+    """Raise :class:`StoreFullError` unless ``need`` bytes are free where ``path`` lives."""
+    free = free_bytes(path)
+    if free < need:
+        raise StoreFullError(
+            f"embedded store at {path}: cannot {what}: its filesystem has {free / MiB:.0f} MiB free and the "
+            f"engine needs about {need / MiB:.0f} MiB (it maps its files into memory and would crash when "
+            "one cannot grow); free some space there or move vectorstore.path to a larger disk"
+        )
+
+
+def open_need(folder: Path) -> int:
+    """Free bytes opening the store at ``folder`` needs."""
+    return unclaimed_bytes(folder, opened_only=True) + MARGIN
+
+
+def occupied_bytes(folder: Path) -> int:
+    """Bytes the files under ``folder`` occupy on disk."""
+    total = 0
+    for current, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.stat(os.path.join(current, name)).st_blocks * 512
+            except OSError:
+                continue
+    return total

@@ -1,0 +1,100 @@
+"""A full filesystem under the embedded store: every command says so in one line, exit 1, never SIGBUS.
+
+The store lives on a small tmpfs mounted in a private mount namespace (``unshare -m``),
+so the test needs root or CAP_SYS_ADMIN; it is skipped with the reason elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..stubs import StubServer
+from .helpers import write_config
+
+SCRIPT = r"""
+set -u
+exec 2>&1
+mount -t tmpfs -o size=400m tmpfs "$STORE_FS" || exit 90
+cmd() { "$RAGWIRE" "$@" --config "$CONFIG"; echo "rc=$?"; }
+echo "== first"; cmd sync
+fallocate -l "$(( $(df -k --output=avail "$STORE_FS" | tail -1) * 1024 ))" "$STORE_FS/filler" 2>/dev/null \
+  || dd if=/dev/zero of="$STORE_FS/filler" bs=1M 2>/dev/null
+echo "== full"
+printf '# Added\n\nThe spare battery charges in two hours.\n' > "$DOCS/added.md"
+echo "== sync"; cmd sync
+echo "== stats"; cmd stats --json
+echo "== retrieve"; cmd retrieve battery
+rm "$STORE_FS/filler"
+echo "== freed"; cmd stats --json
+echo "== again"; cmd sync
+"""
+
+
+def can_mount_tmpfs() -> str | None:
+    if shutil.which("unshare") is None:
+        return "unshare is not installed"
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /mnt"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        return f"cannot mount a tmpfs in a private mount namespace here ({probe.stderr.strip()[:120]})"
+    return None
+
+
+@pytest.fixture
+def stub():
+    with StubServer(dim=16) as server:
+        yield server
+
+
+def sections(out: str) -> dict[str, str]:
+    parts: dict[str, str] = {}
+    name = None
+    for line in out.splitlines():
+        if line.startswith("== "):
+            name = line[3:]
+            parts[name] = ""
+        elif name:
+            parts[name] += line + "\n"
+    return parts
+
+
+def test_a_full_disk_under_the_store_is_one_error_line_for_every_command(tmp_path, stub):
+    reason = can_mount_tmpfs()
+    if reason:
+        pytest.skip(reason)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(3):
+        (docs / f"d{n}.md").write_text(f"# Note {n}\n\nThe battery of robot {n} is charged nightly.\n")
+    fs = tmp_path / "fs"
+    fs.mkdir()
+    config = write_config(
+        tmp_path,
+        embeddings={"provider": "openai", "model": "stub-embed", "base_url": stub.openai_url, "api_key": "test"},
+        ingestion={"retries": 0},
+        sources=[{"type": "local", "path": str(docs), "name": "docs"}],
+    )
+    text = config.read_text().replace(str(tmp_path / "store"), str(fs / "store"))
+    config.write_text(text)
+    env = {**os.environ, "STORE_FS": str(fs), "DOCS": str(docs), "CONFIG": str(config), "PY": sys.executable,
+           "RAGWIRE": str(Path(sys.executable).with_name("ragwire"))}
+    run = subprocess.run(["unshare", "-m", "bash", "-c", SCRIPT], capture_output=True, text=True,
+                         env=env, timeout=300)
+    out = sections(run.stdout + run.stderr)
+    assert "rc=0" in out["first"], run.stdout + run.stderr
+    for command in ("sync", "stats", "retrieve"):
+        shown = out[command]
+        assert "rc=1" in shown, f"{command}: {shown}"
+        assert "Bus error" not in shown and "Traceback" not in shown
+        errors = [line for line in shown.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1, shown
+        assert f"embedded store at {fs / 'store'}" in errors[0] and "MiB free" in errors[0]
+    # nothing was half-written: the freed store holds what the first sync wrote, and syncs again
+    assert '"total_documents": 3' in out["freed"] and "rc=0" in out["freed"]
+    assert "rc=0" in out["again"] and "1 processed" in out["again"]
