@@ -49,7 +49,7 @@ def handle_errors(fn: Callable) -> Callable:
 
 
 def _open(config: str):
-    from .logs import setup_colored_logging, setup_logging
+    from .logs import quiet_reported_lines, setup_colored_logging, setup_logging
     from .pipeline import RAGWire
 
     rag = RAGWire(config)
@@ -60,6 +60,8 @@ def _open(config: str):
         setup_colored_logging(lg.level, str(lg.log_file) if lg.log_file else None)
     else:
         setup_logging(lg.level, str(lg.log_file) if lg.log_file else None, lg.console_output)
+    # Commands print their result's warnings, failures and summary themselves: once, not twice.
+    quiet_reported_lines()
     return rag
 
 

@@ -96,3 +96,22 @@ def setup_colored_logging(log_level: str = "INFO", log_file: str | None = None) 
         _ColorFormatter(_DEFAULT_FORMAT),
         logging.Formatter(_DEFAULT_FORMAT),
     )
+
+
+# ``extra=`` of a record whose line the caller also gets back in a result (a sync's
+# warnings and summary are in its SyncStats): the CLI prints those itself, once.
+REPORTED = {"ragwire_reported": True}
+
+
+class _DropReported(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(record, "ragwire_reported", False)
+
+
+def quiet_reported_lines() -> None:
+    """Drop :data:`REPORTED` records from ragwire's console handler (log files keep them)."""
+    for handler in logging.getLogger(_ROOT).handlers:
+        if getattr(handler, "_ragwire", False) and isinstance(handler, logging.StreamHandler) \
+                and not isinstance(handler, logging.FileHandler):
+            if not any(isinstance(f, _DropReported) for f in handler.filters):
+                handler.addFilter(_DropReported())

@@ -146,9 +146,11 @@ class RAGWire(Components):
         from .sync import make_sources, reconcile
 
         configs = self.config.sources if sources is None else list(sources)
+        where = self.config_path.name
         if not configs:
-            raise ConfigError("sources: nothing to sync; add a sources: list to config.yaml or pass sources=[...]")
-        built = make_sources(configs, self.config.loader)
+            raise ConfigError(f"sources: nothing to sync; add a sources: list to {where} or pass sources=[...]",
+                              source=where)
+        built = make_sources(configs, self.config.loader, where=where)
         if dry_run and not self.collection.exists():
             return reconcile(built, None, delete_missing=delete_missing, dry_run=True)
         with self._store(create=not dry_run) as coll:

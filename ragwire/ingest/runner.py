@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError
 from ..hashing import sha256_file_from_path
-from ..logs import get_logger
+from ..logs import REPORTED, get_logger
 from ..providers.retry import call_with_retries
 from ..store import OWNER_FIELDS, ChunkRecord, Collection, chunk_point_id
 from .prepare import Prepared, make_loader, prepare_file
@@ -188,7 +188,7 @@ class IngestRunner:
         log.info(
             "ingest: %d files, %d processed, %d skipped, %d failed, %d chunks (%d embedded, %d reused)",
             stats.total, stats.processed, stats.skipped, stats.failed,
-            stats.chunks_created, stats.embedded_chunks, stats.reused_chunks,
+            stats.chunks_created, stats.embedded_chunks, stats.reused_chunks, extra=REPORTED,
         )
         return stats
 
@@ -325,7 +325,7 @@ class IngestRunner:
     @staticmethod
     def _fail(doc: Prepared | _Outcome, message: str, stats: IngestStats) -> None:
         stats.record(FileOutcome(str(doc.path), "failed", message))
-        log.warning("%s", message)
+        log.warning("%s", message, extra=REPORTED)
 
     # -- embedding across documents ----------------------------------------
     def _ensure_model(self) -> None:

@@ -301,10 +301,15 @@ class Collection:
                     left = max(wait - (time.monotonic() - started), 0.0)
                     self.lease.acquire(left, what=f"collection '{self.name}' at {self.engine.location}")
                 self._writer_thread = threading.get_ident()
+                note = getattr(self.engine, "note_writing", None)
+                if note is not None:
+                    note(True)
                 try:
                     yield self
                 finally:
                     self._writer_thread = None
+                    if note is not None:
+                        note(False)
                     if leased:
                         self.lease.release()
         finally:

@@ -44,6 +44,15 @@ def _is_lock_error(exc: Exception) -> bool:
     return "WouldBlock" in text or "already accessed" in text or "lock" in text.lower()
 
 
+def _duration(seconds: float) -> str:
+    seconds = max(int(seconds), 0)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
 def _fsync_dir(folder: Path) -> None:
     # A rename is durable only once its folder is synced.
     try:
@@ -103,11 +112,27 @@ class EdgeEngine(Engine):
         return "present"
 
     def _locked_error(self) -> StoreLockedError:
+        holder = self.lock.holder()
+        waited = f"; waited {self.lock_wait_s:.0f} s"
+        if holder and holder.get("pid") not in (None, os.getpid()):
+            age = _duration(time.time() - float(holder.get("since") or time.time()))
+            doing = "writing it" if holder.get("role") == "writing" else "holding it open"
+            who = f"process {holder['pid']} ({holder.get('command') or 'unknown command'})"
+            return StoreLockedError(
+                f"the embedded store at {self.path} is in use by another process: {who}, {doing} for {age}"
+                f"{waited}. "
+                "The embedded engine serves one process at a time: retry when it is done (ragwire sync "
+                "--wait SECONDS waits), or point vectorstore.url at a Qdrant server for concurrent use."
+            )
         return StoreLockedError(
             f"the embedded store at {self.path} is in use by another process or another open "
-            "RAGWire (an MCP server, or another ingest/sync?). Stop it or wait, then retry; "
+            f"RAGWire (an MCP server, or another ingest/sync?){waited}. Stop it or wait, then retry; "
             "for concurrent use point vectorstore.url at a Qdrant server."
         )
+
+    def note_writing(self, writing: bool) -> None:
+        """Tell processes waiting for the folder that a write run holds it (or no longer)."""
+        self.lock.note("writing" if writing else "open")
 
     def _acquire(self) -> bool:
         """Take the folder lock; True if this call took it (False: it was held already)."""

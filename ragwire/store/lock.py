@@ -7,9 +7,12 @@ So every process takes this lock first and only then lets Edge near the folder.
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 import time
 from pathlib import Path
+from typing import Any
 
 try:
     import fcntl
@@ -32,6 +35,7 @@ class StoreLock:
         self.path = Path(path)
         self._fd: int | None = None
         self._held_without_fcntl = False
+        self._since = 0.0
 
     @property
     def held(self) -> bool:
@@ -59,11 +63,38 @@ class StoreLock:
                 raise
             else:
                 self._fd = fd
+                self._since = time.time()
+                self.note("open")
                 return True
+
+    def note(self, role: str) -> None:
+        """Say in the lock file who holds it and for what (``open``, ``writing``), for waiters' messages."""
+        if self._fd is None:
+            return
+        command = " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(sys.argv[:3]))
+        record = {"pid": os.getpid(), "command": command, "role": role, "since": self._since}
+        try:
+            data = json.dumps(record).encode("utf-8")
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, data, 0)
+        except OSError:
+            pass  # a full disk must not stop the holder; waiters then get the plain message
+
+    def holder(self) -> dict[str, Any] | None:
+        """What the current holder wrote into the lock file, or None."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8") or "null")
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
 
     def release(self) -> None:
         self._held_without_fcntl = False
         if self._fd is not None:
             fd, self._fd = self._fd, None
+            try:
+                os.ftruncate(fd, 0)
+            except OSError:
+                pass
             # Closing the file drops the flock with it.
             os.close(fd)

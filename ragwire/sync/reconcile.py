@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import SourceError
 from ..hashing import sha256_file_from_path
 from ..ingest import IngestItem, IngestRunner
-from ..logs import get_logger
+from ..logs import REPORTED, get_logger
 from ..store import OWNER_FIELDS
 from .base import Listing, Source, SourceEntry
 from .stats import SyncStats
@@ -60,7 +60,7 @@ def reconcile(sources: list[Source], runner: IngestRunner | None, *, delete_miss
     finally:
         for source in sources:
             source.close()
-    log.info("%s", stats.summary())
+    log.info("%s", stats.summary(), extra=REPORTED)
     return stats
 
 
@@ -71,7 +71,7 @@ def _list(source: Source, stats: SyncStats) -> _Listed:
     except SourceError as exc:
         mine.list_failed = True
         mine.warnings.append(f"{source.key}: not listed, so nothing of it is deleted this run: {exc}")
-        log.warning("%s", mine.warnings[-1])
+        log.warning("%s", mine.warnings[-1], extra=REPORTED)
         return _Listed(source, None)
     mine.listed = len(listing.entries)
     mine.refused = len(listing.refused)
@@ -80,18 +80,18 @@ def _list(source: Source, stats: SyncStats) -> _Listed:
     for part in listing.unlisted:
         mine.warnings.append(f"{source.key}: {part.location} could not be listed ({part.reason}), "
                              "so nothing stored under it is deleted this run")
-        log.warning("%s", mine.warnings[-1])
+        log.warning("%s", mine.warnings[-1], extra=REPORTED)
     if listing.truncated is not None:
         mine.truncated = True
         mine.warnings.append(f"{source.key}: listing incomplete ({listing.truncated}), "
                              "so nothing of it is deleted this run")
-        log.warning("%s", mine.warnings[-1])
+        log.warning("%s", mine.warnings[-1], extra=REPORTED)
     if not listing.entries and listing.complete:
         mine.warnings.append(
             f"{source.key}: listed zero files, so nothing of it is deleted this run "
             "(an emptied source and an unreachable one look alike; delete by hand if it is really empty)"
         )
-        log.warning("%s", mine.warnings[-1])
+        log.warning("%s", mine.warnings[-1], extra=REPORTED)
     return _Listed(source, listing)
 
 

@@ -31,15 +31,19 @@ def make_source(config: Any, loader: LoaderConfig | None = None) -> Source:
     return getattr(importlib.import_module(module), cls)(config, loader or LoaderConfig())
 
 
-def make_sources(configs: list[Any], loader: LoaderConfig | None = None) -> list[Source]:
-    """Build every source; two sources with one key would delete each other's documents."""
+def make_sources(configs: list[Any], loader: LoaderConfig | None = None, where: str = "config.yaml") -> list[Source]:
+    """Build every source; two sources with one key would delete each other's documents.
+
+    ``where`` names the config file in messages.
+    """
     sources = [make_source(c, loader) for c in configs]
     seen: dict[str, int] = {}
     for index, source in enumerate(sources):
         if source.key in seen:
             raise ConfigError(
                 f"sources[{index}]: same source as sources[{seen[source.key]}] ({source.key}); "
-                "give each entry its own name or path"
+                "give each entry its own name or path",
+                source=where,
             )
         seen[source.key] = index
     return sources

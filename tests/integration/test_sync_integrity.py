@@ -337,3 +337,63 @@ def test_a_cache_of_the_earlier_layout_is_moved_not_downloaded_again(tmp_path, s
     assert (stats.downloaded, stats.processed) == (0, 1)
     assert not mirrored.exists()
     assert RAGWire(cfg).sync().downloaded == 0
+
+
+# -- what a cron log shows ----------------------------------------------------------
+
+HOLD_WRITING = """
+import sys, time
+from ragwire import RAGWire
+rag = RAGWire(sys.argv[1])
+with rag.collection.opened() as coll, coll.writing():
+    print("HOLDING", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_reader_blocked_by_a_sync_is_told_who_writes_and_for_how_long(tmp_path, stub):
+    docs, cfg = make(tmp_path, stub, name="handbook")
+    assert cli_sync(cfg).returncode == 0
+    settings = yaml.safe_load(cfg.read_text())
+    settings["vectorstore"]["lock_wait_s"] = 0.5
+    cfg.write_text(yaml.safe_dump(settings))
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_WRITING, str(cfg)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "HOLDING"
+        stats = subprocess.run([sys.executable, "-m", "ragwire.cli", "stats", "--config", str(cfg)],
+                               capture_output=True, text=True, timeout=120)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert stats.returncode == 1
+    (line,) = stats.stderr.strip().splitlines()
+    assert f"in use by another process: process {holder.pid}" in line
+    assert "writing it for" in line and "waited" in line
+    assert "one process at a time" in line
+
+
+def test_sync_in_a_pipe_prints_each_warning_and_the_summary_once(tmp_path, stub):
+    # Guards: every warning came out twice (log line and `warning:`), and the summary twice at INFO.
+    docs, cfg = make(tmp_path, stub, name="handbook")
+    settings = yaml.safe_load(cfg.read_text())
+    settings["logging"] = {"level": "INFO"}
+    settings["sources"].append({"type": "local", "path": str(tmp_path / "missing"), "name": "gone"})
+    cfg.write_text(yaml.safe_dump(settings))
+    run = subprocess.run([sys.executable, "-m", "ragwire.cli", "sync", "--config", str(cfg)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == EXIT_PARTIAL
+    assert run.stderr.count("gone: not listed, so nothing of it is deleted this run") == 1, run.stderr
+    assert run.stderr.count("sync: 2 sources, 3 listed") == 1, run.stderr
+    assert run.stderr.strip().splitlines()[-1].startswith("sync: 2 sources")
+
+
+def test_a_duplicate_source_error_names_the_config_file_given(tmp_path, stub):
+    docs, cfg = make(tmp_path, stub, name="handbook")
+    settings = yaml.safe_load(cfg.read_text())
+    settings["sources"].append(dict(settings["sources"][0]))
+    other = tmp_path / "nightly.yaml"
+    other.write_text(yaml.safe_dump(settings))
+    run = subprocess.run([sys.executable, "-m", "ragwire.cli", "sync", "--config", str(other)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert run.stderr.startswith("error: nightly.yaml: sources[1]: same source as sources[0] (handbook)"), run.stderr
