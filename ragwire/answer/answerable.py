@@ -56,24 +56,53 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     text = " ".join(f"{s.text} {s.document.metadata.get('heading_path') or ''}" for s in sources)
     vocabulary = set(_words(text))
     missing = [t for t in _numbers(question) if not _carried(t, vocabulary)]
-    terms = [t for t in dict.fromkeys(_words(question))
-             if t not in _STOPWORDS and len(t) > 1 and not any(c.isdigit() for c in t)
-             and not _stated(t, vocabulary)]
+    return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
+
+
+def unmentioned(question: str, quoted: Sequence[str], embedding: Any) -> list[str]:
+    """The key words of a yes/no ``question`` that the ``quoted`` passages never mention ([] when none).
+
+    "Can the AR-7 be leased?" is not answered by "No. The AR-7 is built for warehouses"
+    (an FAQ's reply to another question): what a yes or no answers must be in the passage
+    that says it.  Key words and "near in meaning" are as in :func:`missing_terms`, but
+    the vocabulary is that of the quoted passages (with their headings), not of every source.
+    """
+    vocabulary = set(_words(" ".join(quoted)))
+    weights = dict(_key_terms(question, _content_terms(question), embedding))
+    absent = [t for t in _key_terms_without_neighbour(question, vocabulary, embedding) if t in weights]
+    # A passage that covers most of what the question rests on may say it in other words
+    # ("webhooks for job completion" for "notify"); one that misses most of it answers another question.
+    if sum(weights[t] for t in absent) * 2 > sum(weights.values()):
+        return absent
+    return []
+
+
+def _content_terms(question: str) -> list[str]:
+    return [t for t in dict.fromkeys(_words(question))
+            if t not in _STOPWORDS and len(t) > 1 and not any(c.isdigit() for c in t)]
+
+
+def _key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[str, float]]:
+    """The ``terms`` whose removal moves the question's embedding by at least :data:`KEY_TERM_WEIGHT`, with that move."""
     if not terms:
-        return missing
+        return []
     question_vector = embedding.embed_query(question)
     without = [" ".join(re.sub(rf"(?i)(?<![\w-]){re.escape(t)}(?![\w-])", " ", question).split()) for t in terms]
     weights = [1.0 - _cosine(question_vector, v) for v in embedding.embed_documents(without)]
-    key = [t for t, w in zip(terms, weights) if w >= KEY_TERM_WEIGHT]
+    return [(t, w) for t, w in zip(terms, weights) if w >= KEY_TERM_WEIGHT]
+
+
+def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any) -> list[str]:
+    """Key words of ``question`` (by masking weight) stated in no form in ``vocabulary`` and with no word near."""
+    terms = [t for t in _content_terms(question) if not _stated(t, vocabulary)]
+    key = [t for t, _ in _key_terms(question, terms, embedding)]
     if not key:
-        return missing
+        return []
     neighbours = sorted(w for w in vocabulary if w not in _STOPWORDS and not w.isdigit())
     vectors = embedding.embed_documents(key + neighbours)
     term_vectors, word_vectors = vectors[: len(key)], vectors[len(key):]
-    for term, vector in zip(key, term_vectors):
-        if max((_cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR:
-            missing.append(term)
-    return missing
+    return [term for term, vector in zip(key, term_vectors)
+            if max((_cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR]
 
 
 def _words(text: str) -> list[str]:

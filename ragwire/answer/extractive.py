@@ -9,12 +9,14 @@ is a refusal.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from .answerable import missing_terms
+from .answer_types import covers, expectation, instance, is_yes_no
+from .answerable import missing_terms, unmentioned
 from .citations import neutralise
 from .context import NumberedSource
 from .passages import Passage, split_passages, split_sentences, table_header
@@ -52,6 +54,7 @@ class Candidate:
     ranked: float  # score less the rank decay, plus the identifier bonus; what selection orders by
     vector: tuple[float, ...]
     has_code: bool = False  # carries a code the question names
+    heading: str = ""  # shown before the quote: the heading that holds the answer ("Firmware 3.2.0 (4 March 2024)")
 
 
 def extractive_answer(
@@ -92,7 +95,32 @@ def extractive_answer(
         # On topic is not answered: the sources never state what was specifically asked.
         named = ", ".join(f"'{t}'" for t in missing)
         return f"The retrieved documents do not answer this question: nothing in them states {named}.", True
-    return compose(select(candidates, max_sentences, threshold)), False
+    expected = expectation(question)
+    if expected is not None:
+        # "How long does delivery take?" is answered only by a passage that gives a duration
+        # for the delivery: quote those, or say what the documents do not give.
+        headings = {s.index: str(s.document.metadata.get("heading_path") or "") for s in sources}
+        candidates = [_with_heading(c, expected.kind) for c in candidates if c.score >= threshold
+                      and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}")]
+        if not candidates:
+            return expected.refusal(), True
+    chosen = select(candidates, max_sentences, threshold)
+    if is_yes_no(question):
+        headings = {s.index: str(s.document.metadata.get("heading_path") or "") for s in sources}
+        quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
+        absent = unmentioned(question, quoted, embedding)
+        if absent:
+            named = ", ".join(f"'{t}'" for t in absent)
+            return f"The documents do not say: the passages closest to this question never mention {named}.", True
+    return compose(chosen), False
+
+
+def _with_heading(candidate: Candidate, kind: str) -> Candidate:
+    """The candidate, showing its heading when only the heading holds the answer's value."""
+    passage = candidate.passage
+    if instance(kind, passage.text) or not passage.context:
+        return candidate
+    return dataclasses.replace(candidate, heading=passage.context)
 
 
 def score_passages(question: str, sources: list[NumberedSource], embedding: Any) -> list[Candidate]:
@@ -172,7 +200,10 @@ def compose(chosen: list[Candidate]) -> str:
             passage = cand.passage
             text = passage.text
             # "Meaning: …" says nothing without the error code line above it.
-            if passage.title and passage.title != shown_title and _LABELLED.match(text):
+            if cand.heading and cand.heading != shown_title:
+                text = f"{cand.heading} — {text}"
+                shown_title = cand.heading
+            elif passage.title and passage.title != shown_title and _LABELLED.match(text):
                 text = f"{passage.title} — {text}"
                 shown_title = passage.title
             # "No. The AR-7 is built for…" answers the FAQ question above it, not the one

@@ -1,0 +1,298 @@
+"""What kind of answer a question expects, and where in it the answer must attach (classic QA answer typing).
+
+"How much is the yearly licence?" expects an amount of money for the licence;
+"How long does delivery take?" a duration for the delivery; "How loud is the
+robot?" a sound level.  :func:`expectation` reads that from the question's form
+alone: the wh-phrase ("how much", "how long", "how steep", "what … price"), a
+unit lexicon, and the head noun of the phrase the type attaches to (its *focus*).
+:func:`covers` says whether a passage gives such an answer: an instance of the
+type in its text and every focus head, in some form, in the passage or the
+headings above it.  Questions of no recognised form get no expectation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+# Number words count as numbers: "about four minutes", "within two working days".
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                 "fifty|hundred|thousand|a|an|half|a few|several")
+_NUM = rf"(?:\d[\d,.]*|(?:{_NUMBER_WORDS}))"
+_N = r"\d[\d,.]*"
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# Instances of each answer type, as text shows them.  A table row carries its column
+# names ("Unit price (EUR): 2950"), so a currency in a header counts for the row.
+_TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
+INSTANCES: dict[str, re.Pattern[str]] = {
+    "amount of money": _re(rf"[€$£]\s?{_N}|{_N}\s?(?:€|eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?)\b"
+                           rf"|\((?:eur|usd|gbp|chf)\)|\bfree of charge\b|\bno charge\b|\bat no cost\b"),
+    "duration": _re(rf"\b{_NUM}(?:\s|-)?(?:(?:working|business|calendar|full) )?{_TIME_UNIT}\b|\bsame[- ]day\b|\bovernight\b|\bnext (?:business |working )?day\b"
+                    r"|\bimmediately\b|\bat once\b"),
+    "number": _re(rf"\b{_NUM}\b"),
+    "length": _re(rf"\b{_N}\s?(?:mm|cm|m|km|metres?|meters?|kilomet(?:re|er)s?|millimet(?:re|er)s?|"
+                  r"centimet(?:re|er)s?|in|inch(?:es)?|ft|feet)\b(?!\s*(?:/|per\b|an? (?:hour|second)))"),
+    "mass": _re(rf"\b{_N}\s?(?:kg|g|t|tonnes?|tons?|kilograms?|grams?|lbs?|pounds?)\b"),
+    "sound level": _re(rf"\b{_N}\s?(?:db|dba|db\(a\)|decibels?)\b"),
+    "gradient": _re(rf"\b{_N}\s?(?:°(?!\s?[cf]\b)|degrees?(?!\s+(?:celsius|fahrenheit))|%|per ?cent)"),
+    "temperature": _re(rf"{_N}\s?°\s?[cf]\b|\b{_N}\s?degrees? (?:celsius|fahrenheit)\b"),
+    "speed": _re(rf"\b{_N}\s?(?:m/s|km/h|kph|mph|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) (?:per|an|a) "
+                 r"(?:second|hour))\b"),
+    "percentage": _re(rf"\b{_N}\s?(?:%|per ?cent)"),
+    "voltage": _re(rf"\b{_N}\s?(?:v|mv|kv|volts?|millivolts?)\b"),
+    "version": _re(r"\b\d+\.\d+(?:\.\d+|\.x)*\b"),
+    "date": _re(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}|\b\d{1,2}\.? "
+                r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|\b(?:19|20)\d\d\b"
+                r"|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b"),
+    "time of day": _re(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b"),
+    "frequency": _re(r"\bevery\b|\bper (?:day|week|month|year|shift)\b|\b(?:daily|weekly|monthly|yearly|annually|"
+                     r"nightly|hourly)\b|\b(?:once|twice|\w+ times) (?:a|an|per|each)\b|\beach (?:day|night|week|"
+                     r"month|year|shift)\b"),
+    # A rating or class is a code: IP54, IK08, EN 1525, class 2.
+    "rating": _re(r"\b[A-Z]{1,4}[- ]?\d{1,5}\b|\bclass [A-Z0-9]\b"),
+}
+
+# "How <adjective>" and its superlative ask for a measure.
+_HOW_ADJECTIVE = {
+    "loud": "sound level", "noisy": "sound level", "quiet": "sound level",
+    "steep": "gradient", "heavy": "mass", "far": "length", "wide": "length", "tall": "length",
+    "high": "length", "deep": "length", "fast": "speed", "quick": "speed",
+    "hot": "temperature", "cold": "temperature", "warm": "temperature",
+    "often": "frequency", "frequently": "frequency", "soon": "duration", "quickly": "duration",
+}
+_SUPERLATIVE = {"loudest": "sound level", "steepest": "gradient", "heaviest": "mass", "fastest": "speed",
+                "highest": "", "lowest": "", "hottest": "temperature", "coldest": "temperature",
+                "widest": "length", "tallest": "length", "longest": "", "shortest": ""}
+# Head nouns of "what / which <noun>" and "<noun> of X" that name a measure.
+_TYPE_NOUNS = {
+    "price": "amount of money", "prices": "amount of money", "cost": "amount of money",
+    "costs": "amount of money", "fee": "amount of money", "fees": "amount of money",
+    "duration": "duration", "lead time": "duration", "delivery time": "duration",
+    "turnaround": "duration", "response time": "duration", "waiting time": "duration",
+    "noise": "sound level", "noise level": "sound level", "sound level": "sound level",
+    "decibel": "sound level", "decibels": "sound level", "volume": "sound level",
+    "gradient": "gradient", "incline": "gradient", "slope": "gradient", "angle": "gradient",
+    "weight": "mass", "mass": "mass",
+    "length": "length", "width": "length", "height": "length", "depth": "length", "distance": "length",
+    "speed": "speed", "temperature": "temperature",
+    "percentage": "percentage", "percent": "percentage", "proportion": "percentage",
+    "voltage": "voltage", "version": "version", "date": "date", "year": "date",
+    "opening hours": "time of day", "what time": "time of day",
+    "rating": "rating", "certification": "rating", "protection class": "rating",
+}
+_EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
+# A length is one of several dimensions; the passage must name the one asked for.
+_DIMENSIONS = {"tall": ("tall", "height", "high"), "high": ("height", "high", "tall"), "wide": ("width", "wide"),
+               "deep": ("depth", "deep"), "far": ("distance", "far", "away", "range")}
+_TIME_NOUNS = {"seconds", "minutes", "hours", "days", "weeks", "months", "years"}
+
+# Words that end a noun phrase (prepositions, auxiliaries, determiners, pronouns, wh-words).
+_PREPOSITIONS = frozenset("of for to in on at by with from into onto about against after before under over "
+                          "per without within around between during via than".split())
+_AUXILIARIES = frozenset("is are was were be been being am do does did done have has had will would can could "
+                         "shall should may might must need needs take takes took get gets".split())
+_DETERMINERS = frozenset("a an the this that these those its their our your my his her some any each every "
+                         "one".split())
+_PRONOUNS = frozenset("it they we you i he she them us me".split())
+_WH = frozenset("what which who whom whose when where why how".split())
+_MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
+                       "itself".split())
+_CLASSIFIERS = frozenset({"rating", "class", "level", "number", "code", "grade"})
+_WORD = re.compile(r"[a-z0-9]+(?:[.,'/-][a-z0-9]+)*", re.IGNORECASE)
+_YES_NO = re.compile(r"^\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b",
+                     re.IGNORECASE)
+_ABBREVIATIONS = {"km": "kilometre", "kilometer": "kilometre", "m": "metre", "meter": "metre", "h": "hour",
+                  "hr": "hour", "min": "minute", "sec": "second", "kg": "kilogram", "db": "decibel"}
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """The answer a question asks for.
+
+    Attributes:
+        kind: The answer type ("amount of money", "duration", …), as the refusal names it.
+        focus: The phrase of the question the answer attaches to ("delivery of a replacement lidar module").
+        heads: The head words of ``focus`` a passage must state: the phrase's head and that of
+            its ``of`` complement ("delivery", "module").  Empty when the form gives no clear focus.
+        aspect: For a length, the words naming its dimension, one of which the passage must state:
+            "5 cm above the floor" is no answer to "how tall".
+    """
+
+    kind: str
+    focus: str
+    heads: tuple[str, ...]
+    aspect: tuple[str, ...] = ()  # a length's dimension: one of these words must be there ("height", "tall")
+
+    def refusal(self) -> str:
+        about = f" for {self.focus}" if self.focus else ""
+        return f"The documents give no {self.kind}{about}."
+
+
+def is_yes_no(question: str) -> bool:
+    """Whether ``question`` opens with an auxiliary ("Can the AR-7 be leased?", "Is the lidar covered?")."""
+    return bool(_YES_NO.match(question))
+
+
+def expectation(question: str) -> Expectation | None:
+    """The answer type ``question`` asks for and its focus, or None for a question of no recognised form.
+
+    A yes/no question ("Can the AR-7 be leased?") expects no typed answer, even when
+    a clause after it does ("Is it covered, and for how long?").
+    """
+    if _YES_NO.match(question):
+        return None
+    words = [w.lower() for w in _WORD.findall(question)]
+    text = " ".join(words)
+    kind, rest = _kind(text)
+    if kind is None:
+        return None
+    found = _focused(kind, rest)
+    if kind == "length" and (m := re.search(rf"\bhow ({'|'.join(_DIMENSIONS)})\b", text)):
+        return dataclasses.replace(found, aspect=_DIMENSIONS[m.group(1)])
+    return found
+
+
+def _kind(text: str) -> tuple[str | None, str]:
+    """The answer type and the words after its trigger (where the focus is)."""
+    if re.search(r"\bhow long (?:will|would|does|do|did|can|could) it take\b", text) or \
+            re.search(r"\bhow many \w+ (?:will|would|does|do|did) it take\b", text):
+        return "duration", ""  # "how long does it take to drive … to build its map": no one focus noun
+    if m := re.search(r"\bhow long (?:does|do|did|will|would) (?:(?!\btake\b).)+? take to (\w+)", text):
+        return "duration", "of " + m.group(1)  # "how long does the battery take to cool": the cooling is timed
+    if m := re.search(r"\bhow long (?:does|do|did|will|would) ((?:(?!\btake\b).)+?) take\b", text):
+        return "duration", "is " + m.group(1)
+    if m := re.search(r"\bhow long\b", text):
+        return "duration", text[m.end():]
+    if m := re.search(rf"\bhow many ({'|'.join(_TIME_NOUNS)})\b", text):
+        return "duration", text[m.end():]
+    if m := re.search(r"\bhow much (?:does|do|did|will|would) ((?:(?!\bcost\b).)+?) cost\b", text):
+        return "amount of money", "is " + m.group(1)
+    if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
+        return "amount of money", text[m.end():]
+    if m := re.search(r"\bwhat (?:does|do|did|will|would) ((?:(?!\bwhat\b).)+?) cost\b", text):
+        return "amount of money", "is " + m.group(1)
+    if m := re.search(r"\bwhat (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge\b", text):
+        return "amount of money", text[m.end():]  # "what does a technician charge per km": the km is priced
+    if m := re.search(r"\bhow ([a-z]+)\b", text):
+        if m.group(1) in _HOW_ADJECTIVE:
+            return _HOW_ADJECTIVE[m.group(1)], text[m.end():]
+        if m.group(1) == "many":
+            return "number", text[m.end():]
+    for word, kind in _SUPERLATIVE.items():
+        if kind and (m := re.search(rf"\b{word}\b", text)):
+            return kind, text[m.end():]
+    for noun in sorted(_TYPE_NOUNS, key=len, reverse=True):
+        # The noun must head the wh-phrase ("what is the list price of …", "which version …") or
+        # open the question ("release date of …"): "which error code means … too much weight" asks for a code.
+        kind = _TYPE_NOUNS[noun]
+        if kind == "rating" and (m := re.search(rf"^(?:what|which) ([\w-]+) {noun}\b", text)):
+            return kind, f"of {m.group(1)}"  # "what IP rating": the kind of rating is the focus
+        if re.search(rf"^(?:what|which)(?: [\w-]+)? {noun}\b|^{noun}$", text):
+            # "which version does a robot need", "what voltage gap … sets off": the noun is the
+            # focus itself and what follows says which one, not what it is of.
+            return kind, ""
+        if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?(?: [\w-]+)? {noun}\b"
+                          rf"|^(?:[\w-]+ ){{0,3}}{noun} (?:of|for)\b", text):
+            rest = text[text.index(noun, m.start()) + len(noun):]
+            # "what is the delivery time for X": the delivery of X is timed.
+            return kind, f"of {noun.split()[0]} {rest}" if noun in _EVENT_TIMES else rest
+    return None, ""
+
+
+def _focused(kind: str, rest: str) -> Expectation:
+    """The focus phrase at the start of ``rest`` and its heads.
+
+    After a copula ("how long is the new part protected", "how much is a lidar module")
+    or a preposition ("price of the robot") the phrase is a noun phrase: its head is its
+    last word, less a trailing participle.  After another auxiliary ("how long can a
+    robot go", "how often does Northwind ship") it is a subject and its verb: the head
+    is the subject's first word.  A pronoun ("what does it cost") gives no focus.
+    """
+    tokens = rest.split()
+    subject = bool(tokens) and tokens[0] in _AUXILIARIES - {"is", "are", "was", "were", "be", "been", "am"}
+    while tokens and (tokens[0] in _AUXILIARIES | _DETERMINERS | _PREPOSITIONS | _WH or tokens[0] in _MODIFIERS):
+        tokens.pop(0)
+    if not tokens or tokens[0] in _PRONOUNS:
+        return Expectation(kind, "", ())
+    content, used = _noun_phrase(tokens)
+    if not content:
+        return Expectation(kind, "", ())
+    if subject:
+        content = content[:1]
+    elif content[-1].endswith("ed"):  # a participle ("is deducted", "is the new part protected")
+        content = content[:-1]
+    if not content:
+        return Expectation(kind, "", ())
+    heads = [content[-1]]
+    phrase = tokens[:used]
+    if tokens[used:used + 1] in (["of"], ["for"]):
+        tail = tokens[used + 1:]
+        skip = 0
+        while skip < len(tail) and tail[skip] in _DETERMINERS:
+            skip += 1
+        second, more = _noun_phrase(tail[skip:])
+        if second:
+            heads.append(second[-1])
+            phrase = tokens[: used + 1 + skip + more]
+    return Expectation(kind, " ".join(phrase), tuple(dict.fromkeys(heads)))
+
+
+def _noun_phrase(tokens: list[str]) -> tuple[list[str], int]:
+    """The content words of the noun phrase opening ``tokens``, and how many tokens it spans."""
+    stop = _PREPOSITIONS | _AUXILIARIES | _DETERMINERS | _PRONOUNS | _WH | {"and", "or", "but", "if", "so"}
+    n = 0
+    while n < len(tokens) and tokens[n] not in stop:
+        n += 1
+    return [t for t in tokens[:n] if t not in _MODIFIERS and not t[0].isdigit()], n
+
+
+def instance(kind: str, text: str) -> bool:
+    """Whether ``text`` holds an answer of type ``kind`` (a duration, an amount of money…)."""
+    pattern = INSTANCES.get(kind)
+    return bool(pattern and pattern.search(text))
+
+
+def covers(expected: Expectation, text: str, context: str = "") -> bool:
+    """Whether a passage ``text`` (under headings ``context``) gives the expected answer.
+
+    An instance of the type must be in the text or its headings ("Firmware 3.2.0 (4 March
+    2024)" dates the sentences under it), and each focus head too, in some form
+    (``delivery`` ~ ``delivered``, ``kilometre`` ~ ``km``).
+    """
+    if not (instance(expected.kind, f"{text} | {context}") or _priced(expected.kind, text, context)):
+        return False
+    words = {_stem(w) for w in _WORD.findall(f"{text} {context}".lower())}
+    if expected.aspect and not any(_stem(a) in words for a in expected.aspect):
+        return False
+    return all(_stem(h) in words for h in expected.heads)
+
+
+def _priced(kind: str, text: str, context: str) -> bool:
+    """A number under a heading that says it is a price ("Price list 2024") is an amount of money."""
+    return (kind == "amount of money" and bool(re.search(r"\d", text))
+            and bool(re.search(r"\b(?:prices?|costs?|rates?|fees?|tariffs?)\b", context, re.IGNORECASE)))
+
+
+def stated(word: str, text: str) -> bool:
+    """Whether ``word`` is in ``text`` in some form (same stem, or a unit's abbreviation)."""
+    return _stem(word) in {_stem(w) for w in _WORD.findall(text.lower())}
+
+
+_SUFFIXES = ("ations", "ation", "ating", "ated", "ates", "ate", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "e", "y")
+
+
+def _stem(word: str) -> str:
+    """A crude English stem: inflections and common derivations off (delivery ~ delivered ~ deliveries)."""
+    word = _ABBREVIATIONS.get(word.lower(), word.lower())
+    for _ in range(2):
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+                word = word[: -len(suffix)]
+                break
+    return word
