@@ -11,17 +11,10 @@ from typing import Any, Mapping
 
 from .components import Components, _LazyEmbedding
 from .errors import ConfigError
+from .fields import SYSTEM_FIELDS
 from .logs import get_logger
 
 log = get_logger(__name__)
-
-# Metadata written by ragwire itself: never offered as a filter field.
-SYSTEM_FIELDS = frozenset({
-    "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
-    "content_hash", "chunk_hash", "created_at", "heading_path", "page_number", "page_total",
-    "page_label", "page_end", "page_starts", "metadata_status", "score", "score_type", "score_max", "rerank_score", "sync_source",
-    "sync_place",
-})
 
 
 class RAGWire(Components):

@@ -7,15 +7,13 @@ import logging
 from typing import Any, Mapping
 
 from ragwire.errors import ProviderError
+from ragwire.fields import BOOKKEEPING_FIELDS
 
 log = logging.getLogger(__name__)
 
 # Fields that describe how a chunk was stored, not what it says: an agent gains nothing
 # from them and may mistake a hash for content.
-HIDDEN_FIELDS = frozenset({
-    "content_hash", "chunk_hash", "chunk_id", "chunk_index", "total_chunks", "file_hash",
-    "created_at", "metadata_status", "sync_source", "sync_place", "score_max",
-})
+HIDDEN_FIELDS = BOOKKEEPING_FIELDS | {"score_max"}
 # Shown in a result's header line, so not repeated among its metadata.
 _HEADER_FIELDS = frozenset({
     "source", "file_name", "heading_path", "page_number", "page_label", "page_total",

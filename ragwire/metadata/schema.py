@@ -20,6 +20,7 @@ from typing import Any, Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ragwire.errors import ConfigError, did_you_mean
+from ragwire.fields import SYSTEM_FIELDS
 
 FieldType = Literal["str", "int", "float", "bool", "list[str]", "list[int]"]
 
@@ -36,14 +37,8 @@ _PYTHON_TYPES: dict[str, Any] = {
     "list[int]": list[int],
 }
 
-# Payload keys ragwire writes itself.  File properties (title, author, year,
-# language, ...) are not here: an LLM field of the same name wins over them.
-RESERVED_NAMES = frozenset({
-    "source", "file_name", "file_type", "file_hash", "chunk_id", "chunk_index", "total_chunks",
-    "content_hash", "chunk_hash", "created_at", "heading_path", "page_number", "page_total",
-    "page_label", "page_end", "page_starts", "metadata_status", "score", "score_type", "score_max", "rerank_score",
-    "sync_source", "sync_place",
-})
+# Payload keys ragwire writes itself (see ragwire.fields).
+RESERVED_NAMES = SYSTEM_FIELDS
 
 _TOP_KEYS = ("fields", "prompt")
 _FIELD_KEYS = ("name", "type", "description", "values")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..errors import StoreError, StoreLockedError
+from ..fields import UNINDEXED_FIELDS
 from ..logs import get_logger
 from .engine import DenseParams, Engine, Fusion, PointData, Record
 from .filters import (
@@ -46,7 +47,7 @@ SCHEMA_VERSION = 1
 _TIE_MARGIN = 8
 
 # Fields never worth a payload index: unique per chunk or large.
-_UNINDEXED = {"content_hash", "chunk_id", "chunk_hash"}
+_UNINDEXED = frozenset(UNINDEXED_FIELDS)
 
 # Indexes every collection is created with: the keys ingest and sync filter on.
 _INITIAL_INDEXES = [

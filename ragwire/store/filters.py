@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..errors import ConfigError
+from ..fields import UNINDEXED_FIELDS
 
 # Payload layout shared by both engines.
 TEXT_KEY = "page_content"
@@ -78,7 +79,7 @@ def lowercase_shadow(metadata: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # Stored with every chunk but never indexed (the same set collection.ensure_indexes skips): still filterable.
-UNINDEXED_KEYS = ("content_hash", "chunk_id", "chunk_hash")
+UNINDEXED_KEYS = UNINDEXED_FIELDS
 
 # index kind → (one value, the field holds …)
 _KIND_WORDS = {
