@@ -1,0 +1,66 @@
+"""`RagwireConfig`: the whole config.yaml, one field per section, and the checks across sections."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, PrivateAttr, model_validator
+
+from ragwire.config._base import _problem, _Section
+from ragwire.config.answer import GenerationConfig
+from ragwire.config.ingest import IngestionConfig, LoaderConfig, SplitterConfig
+from ragwire.config.logs import LoggingConfig
+from ragwire.config.metadata import MetadataConfig
+from ragwire.config.providers import EmbeddingsConfig, LLMConfig
+from ragwire.config.retrieval import RetrieverConfig
+from ragwire.config.sources import SourceConfig
+from ragwire.config.store import VectorstoreConfig
+
+
+class RagwireConfig(_Section):
+    """The whole config.yaml. Build it with `load_config` or `parse_config`."""
+
+    loader: LoaderConfig = Field(default_factory=LoaderConfig)
+    splitter: SplitterConfig = Field(default_factory=SplitterConfig)
+    ingestion: IngestionConfig = Field(default_factory=IngestionConfig)
+    embeddings: EmbeddingsConfig
+    llm: LLMConfig | None = None
+    metadata: MetadataConfig = Field(default_factory=MetadataConfig)
+    vectorstore: VectorstoreConfig = Field(default_factory=VectorstoreConfig)
+    retriever: RetrieverConfig = Field(default_factory=RetrieverConfig)
+    sources: list[SourceConfig] = Field(default_factory=list)
+    generation: GenerationConfig = Field(default_factory=GenerationConfig)
+    logging: LoggingConfig = Field(default_factory=LoggingConfig)
+
+    # set by load_config, never read from the YAML
+    _source: Path | None = PrivateAttr(default=None)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_sections(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        # an empty section (`ingestion:` with every key commented out) means "use the defaults";
+        # absent ones are validated from {} too, so that paths resolve against the config's folder
+        data = {k: v for k, v in data.items() if v is not None}
+        for name, field in cls.model_fields.items():
+            if name not in data and field.default_factory is not None and name != "sources":
+                data[name] = {}
+        return data
+
+    @model_validator(mode="after")
+    def _check_sections_agree(self) -> RagwireConfig:
+        if self.retriever.search_type == "hybrid" and not self.vectorstore.use_sparse:
+            raise _problem(
+                "retriever.search_type",
+                "'hybrid' needs vectorstore.use_sparse: true (enable it, or choose similarity or mmr)",
+            )
+        if self.retriever.auto_filter and self.llm is None:
+            raise _problem("retriever.auto_filter", "needs an llm section (filters are extracted by the LLM)")
+        return self
+
+    @property
+    def source(self) -> Path | None:
+        """The config file this was loaded from, or None when built from a dict."""
+        return self._source
