@@ -1,0 +1,61 @@
+"""The ``ragwire`` command: one module per command group; failures become exit codes in :mod:`.errors`.
+
+    app.py      the group (--version, --debug) and open_rag()
+    errors.py   handle_errors: error line + exit code, in one place; the EXIT_* codes
+    options.py  shared options (--config, --json, --filter, --search-type), filter parsing
+    output.py   JSON output, a chunk's location and score
+    ingest.py   ingest, reingest, delete
+    search.py   query, retrieve
+    info.py     stats, fields
+    sync.py     sync
+    eval.py     eval
+    model.py    model prepare
+    mcp.py      mcp serve
+
+Importing this package is cheap: each command imports the library's heavy parts when it runs.
+"""
+
+from __future__ import annotations
+
+from .app import main, open_rag
+from .errors import EXIT_LOCKED, EXIT_PARTIAL, EXIT_REFUSED, handle_errors
+from .eval import eval_command
+from .info import fields, stats
+from .ingest import delete, ingest, reingest
+from .mcp import mcp, mcp_serve
+from .model import model, prepare
+from .options import parse_filters
+from .output import pages, score_text
+from .search import query, retrieve
+from .sync import sync
+
+for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync, eval_command, model, mcp):
+    main.add_command(_command)
+
+# The names these had when the CLI was one module.
+_parse_filters = parse_filters
+_pages = pages
+_open = open_rag
+
+__all__ = [
+    "EXIT_LOCKED",
+    "EXIT_PARTIAL",
+    "EXIT_REFUSED",
+    "delete",
+    "eval_command",
+    "fields",
+    "handle_errors",
+    "ingest",
+    "main",
+    "mcp",
+    "mcp_serve",
+    "model",
+    "open_rag",
+    "prepare",
+    "query",
+    "reingest",
+    "retrieve",
+    "score_text",
+    "stats",
+    "sync",
+]

@@ -1,0 +1,5 @@
+"""``python -m ragwire.cli``: the same command as ``ragwire``."""
+
+from ragwire.cli import main
+
+main()

@@ -1,0 +1,47 @@
+"""``ragwire sync``: reconcile the collection with the config's sources, with exit codes a scheduler can read."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .app import open_rag
+from .errors import EXIT_LOCKED, EXIT_PARTIAL, handle_errors
+from .options import config_option, json_option
+from .output import echo_json
+
+
+@click.command()
+@config_option
+@click.option("--dry-run", is_flag=True, help="Write, download and delete nothing; report what a run would do.")
+@click.option("--no-delete", is_flag=True, help="Keep documents the sources no longer list.")
+@click.option("--wait", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="Seconds to wait for another run holding the store (or the collection's writer lease), then exit 5.")
+@json_option("Print the full SyncStats as JSON.")
+@handle_errors
+def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool) -> None:
+    """Reconcile the collection with the config's sources.  Exits 4 on partial failure, 5 when the store is locked."""
+    from ..errors import StoreLockedError
+
+    rag = open_rag(config)
+    engine = rag.collection.engine
+    if hasattr(engine, "lock_wait_s"):
+        engine.lock_wait_s = wait
+    # A sync on a server engine waits as long for another run's writer lease.
+    rag.collection.write_wait_s = wait
+    try:
+        stats = rag.sync(delete_missing=not no_delete, dry_run=dry_run)
+    except StoreLockedError as exc:
+        click.echo(f"error: {' '.join(str(exc).split())}", err=True)
+        sys.exit(EXIT_LOCKED)
+    if as_json:
+        echo_json(stats.to_dict())
+    for warning in stats.warnings:
+        click.echo(f"  warning: {warning}", err=True)
+    for error in stats.errors:
+        click.echo(f"  failed: {error['file']}: {error['error']}", err=True)
+    # The last line of stderr is the one-line summary a scheduler's log keeps.
+    click.echo(stats.summary(), err=True)
+    if stats.partial:
+        sys.exit(EXIT_PARTIAL)
