@@ -11,10 +11,19 @@ stage: ``ingest``, ``providers``, ``metadata``, ``store``, ``retrieval``,
 from ragwire.config._base import ConfigPath, Extensions, ModelName
 from ragwire.config.answer import GenerationConfig
 from ragwire.config.ingest import DEFAULT_EXTENSIONS, IngestionConfig, LoaderConfig, SplitterConfig
-from ragwire.config.loading import load_config, parse_config
+from ragwire.config.loading import load_config, parse_config, parse_section
 from ragwire.config.logs import LoggingConfig
 from ragwire.config.metadata import MetadataConfig
-from ragwire.config.providers import DEFAULT_EMBEDDING_MODELS, EmbeddingsConfig, LLMConfig
+from ragwire.config.providers import (
+    DEFAULT_EMBEDDING_MODELS,
+    DEFAULT_TIMEOUT_S,
+    EMBEDDING_PROVIDERS,
+    LLM_PROVIDERS,
+    EmbeddingProvider,
+    EmbeddingsConfig,
+    LLMConfig,
+    LLMProvider,
+)
 from ragwire.config.retrieval import DEFAULT_RERANK_MODELS, RerankConfig, RetrieverConfig
 from ragwire.config.root import RagwireConfig
 from ragwire.config.sources import LocalSource, S3Source, SourceConfig
@@ -24,12 +33,17 @@ __all__ = [
     "DEFAULT_EMBEDDING_MODELS",
     "DEFAULT_EXTENSIONS",
     "DEFAULT_RERANK_MODELS",
+    "DEFAULT_TIMEOUT_S",
+    "EMBEDDING_PROVIDERS",
+    "LLM_PROVIDERS",
     "ConfigPath",
+    "EmbeddingProvider",
     "EmbeddingsConfig",
     "Extensions",
     "GenerationConfig",
     "IngestionConfig",
     "LLMConfig",
+    "LLMProvider",
     "LoaderConfig",
     "LocalSource",
     "LoggingConfig",
@@ -44,4 +58,5 @@ __all__ = [
     "VectorstoreConfig",
     "load_config",
     "parse_config",
+    "parse_section",
 ]

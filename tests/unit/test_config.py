@@ -437,6 +437,34 @@ def test_embedding_identity_prefers_model_name_then_model():
     assert both.embeddings.identity() == "fastembed:BAAI/bge-base-en"
 
 
+@pytest.mark.parametrize(("section", "key", "right"), [
+    ({"provider": "ollama", "model_name": "nomic-embed-text"}, "model_name", "model"),
+    ({"provider": "openai", "model_name": "text-embedding-3-large"}, "model_name", "model"),
+    ({"provider": "huggingface", "model": "BAAI/bge-small-en-v1.5"}, "model", "model_name"),
+    ({"provider": "onnx", "model": "sentence-transformers/all-MiniLM-L6-v2"}, "model", "model_name"),
+    ({"provider": "fastembed", "model": "BAAI/bge-base-en"}, "model", "model_name"),
+])
+def test_the_model_key_a_provider_does_not_read_is_a_did_you_mean_error(section, key, right):
+    # Regression: that key was silently ignored, and the collection recorded a model other than the one loaded.
+    provider = section["provider"]
+    assert problems({"embeddings": section}) == [
+        f"embeddings.{key}: provider {provider} reads {right}, not {key} (did you mean '{right}'?)"
+    ]
+
+
+def test_fastembed_reads_model_as_the_registry_name_of_a_model_name_folder(tmp_path):
+    folder = tmp_path / "bge"
+    folder.mkdir()
+    section = parse({"embeddings": {"provider": "fastembed", "model_name": str(folder), "model": "BAAI/bge-base-en"}})
+    assert section.embeddings.model_id == str(folder)
+
+
+def test_one_timeout_default_for_the_embedding_and_chat_model():
+    # Regression: 60 s through the config, 300 s when the factories were given a plain dict.
+    config = parse({"llm": {"provider": "ollama", "model": "qwen3.5:9b"}})
+    assert config.embeddings.timeout == config.llm.timeout == 60
+
+
 def test_loader_extensions_are_normalised():
     assert parse({"loader": {"extensions": ["PDF", " .Md "]}}).loader.extensions == [".pdf", ".md"]
 
