@@ -7,61 +7,28 @@ made visible in one flip once all its chunks are stored (see store.collection).
 
 from __future__ import annotations
 
-import os
 import sys
 import uuid
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable
 
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError
-from ..hashing import sha256_file_from_path
 from ..logs import REPORTED, get_logger
 from ..providers.retry import call_with_retries
-from ..store import OWNER_FIELDS, ChunkRecord, Collection, chunk_point_id
+from ..store import Collection
+from .items import IngestItem, as_item, source_id
+from .plan import Planned, plan
 from .prepare import Prepared, make_loader, prepare_file
 from .settings import IngestSettings
 from .stats import FileOutcome, IngestStats
+from .write import write_document
+
+__all__ = ["IngestItem", "IngestRunner", "source_id"]
 
 log = get_logger(__name__)
 
-# Files whose stored state is read in one query while planning.
-_PLAN_WINDOW = 256
-# Appended to the settings fingerprint of a document stored without its metadata.
-METADATA_FAILED = "+metadata-failed"
-
-
-def source_id(path: str | Path) -> str:
-    """The identity a local file is stored under: its absolute, normalised path."""
-    return os.path.normpath(os.path.abspath(os.path.expanduser(str(path))))
-
-
-@dataclass(frozen=True)
-class IngestItem:
-    """A file to ingest under an identity chosen by the caller (sync stores files
-    under their source's name, not the machine's path), with extra chunk metadata."""
-
-    path: Path
-    source: str
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-
-def _as_item(entry: str | Path | IngestItem) -> IngestItem:
-    if isinstance(entry, IngestItem):
-        return entry
-    return IngestItem(Path(entry), source_id(entry))
-
-
-class _Outcome:
-    """A planned file that needs no preparation (skipped or failed before loading)."""
-
-    def __init__(self, index: int, path: Path, kind: str, reason: str = "") -> None:
-        self.index = index
-        self.path = path
-        self.kind = kind
-        self.reason = reason
 
 
 class _Abort(Exception):
@@ -94,61 +61,6 @@ class IngestRunner:
         self._bar = None
         self._model_ready = False
 
-    # -- planning (main thread; reads the store) --------------------------
-    def _plan(self, paths: list[IngestItem], force: bool) -> Iterator[Prepared | _Outcome]:
-        """Decide per file: skip, fail early, or prepare.  Store state is read for
-        ``_PLAN_WINDOW`` files at a time, so an unchanged corpus costs few queries."""
-        seen: set[str] = set()
-        for start in range(0, len(paths), _PLAN_WINDOW):
-            decided: list[Prepared | _Outcome] = []
-            window: list[tuple[int, Path, str, str]] = []
-            for index in range(start, min(start + _PLAN_WINDOW, len(paths))):
-                path, source = paths[index].path, paths[index].source
-                if source in seen:
-                    decided.append(_Outcome(index, path, "skipped", "listed twice in this run"))
-                    continue
-                seen.add(source)
-                if not path.is_file():
-                    decided.append(_Outcome(index, path, "failed", f"{path.name}: file not found at {source}"))
-                    continue
-                try:
-                    window.append((index, path, source, sha256_file_from_path(path)))
-                except OSError as exc:
-                    reason = f"{path.name}: cannot read ({exc.strerror or exc})"
-                    decided.append(_Outcome(index, path, "failed", reason))
-            states = self._store_call(self.collection.source_states, [source for _, _, source, _ in window])
-            for index, path, source, file_hash in window:
-                state = states[source]
-                metadata = paths[index].metadata
-                if not any(name in metadata for name in OWNER_FIELDS) and state.owner:
-                    # A hand ingest or a forced rewrite of a synced document keeps its owner,
-                    # so the sync that owns it still deletes it once its file is gone.
-                    metadata = {**state.owner, **metadata}
-                if not force and state.is_current(file_hash, self.settings.fingerprint):
-                    owner = {name: metadata[name] for name in OWNER_FIELDS if name in metadata}
-                    if any(state.owner.get(name) != value for name, value in owner.items()):
-                        # Unchanged content, new owner (a source renamed, a hand-ingested file
-                        # now listed by a sync): recorded without re-embedding.
-                        self._store_call(self.collection.set_owner, source, owner)
-                        log.info("%s: now owned by sync source %s", path.name, owner.get("sync_source"))
-                    if state.pending:
-                        # Unfinished chunks of an interrupted run: never visible, now gone.
-                        self._store_call(self.collection.discard_pending, source)
-                    if self.settings.ingestion.replace_changed and len(state.complete) > 1:
-                        removed = self._store_call(self.collection.remove_other_versions, source, file_hash)
-                        log.info("%s: removed %d chunks of older versions", path.name, removed)
-                    decided.append(_Outcome(index, path, "skipped", "unchanged"))
-                    continue
-                if not force and state.has_complete(file_hash):
-                    log.info("%s: stored with other settings or without its metadata; re-processing", path.name)
-                item = Prepared(index=index, path=path, source=source, file_hash=file_hash,
-                                extra_metadata=metadata)
-                item.replacing = bool(state.complete)
-                item.same_content_stored = file_hash in state.complete
-                decided.append(item)
-            # Outcomes go out in input order, so stats and logs never depend on timing.
-            yield from sorted(decided, key=lambda d: d.index)
-
     def _store_call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """A store read or repair the run depends on: retried, and a lasting failure stops the run."""
         ing = self.settings.ingestion
@@ -171,7 +83,7 @@ class IngestRunner:
             IngestAborted: a failure of the run itself (the store stayed unreachable,
                 the embedding model could not load); its ``stats`` hold what was done.
         """
-        items = [_as_item(p) for p in paths]
+        items = [as_item(p) for p in paths]
         stats = IngestStats(total=len(items))
         self._bar = self._make_bar(len(items))
         try:
@@ -196,7 +108,7 @@ class IngestRunner:
         run_id = uuid.uuid4().hex
         self._written_points = 0
         # Files wait here, in input order, until every chunk has its vectors.
-        self._ready: deque[Prepared | _Outcome] = deque()
+        self._ready: deque[Prepared | Planned] = deque()
         self._todo: list[tuple[Prepared, int, str]] = []
         self._vectors: dict[tuple[int, int], tuple[Any, Any]] = {}
         self._missing: dict[int, int] = {}
@@ -215,13 +127,13 @@ class IngestRunner:
                 ThreadPoolExecutor(max_workers=self._slots, thread_name_prefix="ragwire-embed") as embed_pool:
             self._embed_pool = embed_pool
             queue: deque[Future] = deque()
-            planned = self._plan(paths, force)
+            planned = plan(paths, self.collection, self.settings, force, self._store_call)
 
             def submit_next() -> bool:
                 item = next(planned, None)
                 if item is None:
                     return False
-                if isinstance(item, _Outcome):
+                if isinstance(item, Planned):
                     done: Future = Future()
                     done.set_result(item)
                     queue.append(done)
@@ -259,7 +171,7 @@ class IngestRunner:
 
         return tqdm(total=total, unit="file", desc="ingest", disable=not self.progress, leave=False)
 
-    def _accept(self, item: Prepared | _Outcome) -> None:
+    def _accept(self, item: Prepared | Planned) -> None:
         """Queue a planned or prepared file; its chunks without reusable vectors await embedding."""
         self._ready.append(item)
         if not isinstance(item, Prepared) or item.error:
@@ -289,7 +201,7 @@ class IngestRunner:
             if isinstance(head, Prepared) and not head.error and self._missing.get(head.index, 0):
                 return
             self._ready.popleft()
-            if isinstance(head, _Outcome):
+            if isinstance(head, Planned):
                 if head.kind == "skipped":
                     stats.record(FileOutcome(str(head.path), "skipped", head.reason))
                     log.debug("%s: skipped (%s)", head.path.name, head.reason)
@@ -299,7 +211,9 @@ class IngestRunner:
                 self._fail(head, head.error, stats)
             else:
                 try:
-                    stats.record(self._write(head, run_id))
+                    vectors = [self._vectors[(head.index, ci)] for ci in range(len(head.chunks))]
+                    stats.record(write_document(self.collection, self.settings, head, vectors, run_id))
+                    self._written_points += len(head.chunks)
                 except RagwireError as exc:
                     # The store stayed unreachable after retries, or the lease lapsed and another
                     # run writes now: every later file would fail too, so the run stops.
@@ -323,7 +237,7 @@ class IngestRunner:
             log.debug("%s: pending chunks left for the next run (%s)", doc.path.name, exc)
 
     @staticmethod
-    def _fail(doc: Prepared | _Outcome, message: str, stats: IngestStats) -> None:
+    def _fail(doc: Prepared | Planned, message: str, stats: IngestStats) -> None:
         stats.record(FileOutcome(str(doc.path), "failed", message))
         log.warning("%s", message, extra=REPORTED)
 
@@ -408,42 +322,3 @@ class IngestRunner:
         doc.error = message
         self._missing[doc.index] = 0
         self._todo = [entry for entry in self._todo if entry[0] is not doc]
-
-    # -- writing, in input order --------------------------------------------
-    def _write(self, doc: Prepared, run_id: str) -> FileOutcome:
-        records = []
-        reused = 0
-        # Rewriting content that is stored already: fresh ids, so the visible version is
-        # never overwritten before the new one is complete.
-        salt = run_id if doc.same_content_stored else ""
-        for ci, (text, meta) in enumerate(doc.chunks):
-            dense, sparse = self._vectors[(doc.index, ci)]
-            if doc.reuse.get(meta["content_hash"]) is not None and doc.reuse[meta["content_hash"]][0] is dense:
-                reused += 1
-            records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), text, meta, dense, sparse))
-        ing = self.settings.ingestion
-
-        # Every step is idempotent (fixed ids, filters), so a retried write cannot duplicate.
-        def retried(fn, *args, **kwargs):
-            return call_with_retries(fn, *args, retries=ing.retries, backoff=ing.retry_backoff,
-                                     what="store write", **kwargs)
-
-        # A failed extraction gets a fingerprint no run has, so the next ingest repairs it.
-        settings = self.settings.fingerprint + (METADATA_FAILED if doc.metadata_failed else "")
-        fingerprints = {"settings": settings, "vectors": self.settings.vectors_fingerprint}
-        retried(self.collection.discard_pending, doc.source)
-        retried(self.collection.ensure_indexes, [r.metadata for r in records])
-        for start in range(0, len(records), ing.batch_size):
-            retried(self.collection.write_pending, records[start:start + ing.batch_size], run_id,
-                    fingerprints=fingerprints)
-        # A rewrite of stored content replaces it, even with replace_changed off.
-        removed = retried(self.collection.commit_source, doc.source, doc.file_hash, run_id,
-                          keep_other_versions=not (ing.replace_changed or doc.same_content_stored))
-        self._written_points += len(records)
-        log.info("%s: %d chunks written%s", doc.path.name, len(records),
-                 f", {removed} old chunks removed" if removed else "")
-        return FileOutcome(
-            str(doc.path), "processed", chunks=len(records), embedded=len(records) - reused, reused=reused,
-            replaced=doc.replacing and bool(removed or doc.same_content_stored),
-            metadata_failed=doc.metadata_failed,
-        )

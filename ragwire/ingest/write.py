@@ -1,0 +1,58 @@
+"""Writing one prepared file: its chunks ``pending`` in batches, then one commit
+(:meth:`ragwire.store.Collection.commit_source`) that makes the new version the visible one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..logs import get_logger
+from ..providers.retry import call_with_retries
+from ..store import ChunkRecord, Collection, chunk_point_id
+from .prepare import Prepared
+from .settings import IngestSettings
+from .stats import FileOutcome
+
+log = get_logger(__name__)
+
+# Appended to the settings fingerprint of a document stored without its metadata.
+METADATA_FAILED = "+metadata-failed"
+
+
+def write_document(collection: Collection, settings: IngestSettings, doc: Prepared, vectors: list[Any],
+                   run_id: str) -> FileOutcome:
+    """Write ``doc`` with ``vectors[i]`` = (dense, sparse) of its chunk ``i``; retried, idempotent."""
+    records = []
+    reused = 0
+    # Rewriting content that is stored already: fresh ids, so the visible version is
+    # never overwritten before the new one is complete.
+    salt = run_id if doc.same_content_stored else ""
+    for ci, (text, meta) in enumerate(doc.chunks):
+        dense, sparse = vectors[ci]
+        if doc.reuse.get(meta["content_hash"]) is not None and doc.reuse[meta["content_hash"]][0] is dense:
+            reused += 1
+        records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), text, meta, dense, sparse))
+    ing = settings.ingestion
+
+    # Every step is idempotent (fixed ids, filters), so a retried write cannot duplicate.
+    def retried(fn, *args, **kwargs):
+        return call_with_retries(fn, *args, retries=ing.retries, backoff=ing.retry_backoff,
+                                 what="store write", **kwargs)
+
+    # A failed extraction gets a fingerprint no run has, so the next ingest repairs it.
+    shaped_by = settings.fingerprint + (METADATA_FAILED if doc.metadata_failed else "")
+    fingerprints = {"settings": shaped_by, "vectors": settings.vectors_fingerprint}
+    retried(collection.discard_pending, doc.source)
+    retried(collection.ensure_indexes, [r.metadata for r in records])
+    for start in range(0, len(records), ing.batch_size):
+        retried(collection.write_pending, records[start:start + ing.batch_size], run_id,
+                fingerprints=fingerprints)
+    # A rewrite of stored content replaces it, even with replace_changed off.
+    removed = retried(collection.commit_source, doc.source, doc.file_hash, run_id,
+                      keep_other_versions=not (ing.replace_changed or doc.same_content_stored))
+    log.info("%s: %d chunks written%s", doc.path.name, len(records),
+             f", {removed} old chunks removed" if removed else "")
+    return FileOutcome(
+        str(doc.path), "processed", chunks=len(records), embedded=len(records) - reused, reused=reused,
+        replaced=doc.replacing and bool(removed or doc.same_content_stored),
+        metadata_failed=doc.metadata_failed,
+    )
