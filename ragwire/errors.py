@@ -1,6 +1,7 @@
 """The one exception tree of ragwire.
 
     RagwireError
+    ├── NotFoundError(FileNotFoundError)   a file the user named does not exist: config.yaml, a golden set
     ├── ConfigError(ValueError)        config.yaml is missing keys, has unknown keys, bad values
     ├── MissingDependencyError(ImportError)   an optional package is not installed (message has the pip command)
     ├── LoaderError                    a file could not be read or converted to text
@@ -12,6 +13,7 @@
     │   └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
     ├── SourceError                    a sync source could not be listed, or one of its files fetched
     ├── ServerError                    an HTTP server will not start: an open bind without a token, an empty token, a busy port
+    ├── GoldenSetError(ValueError)     a golden set file cannot be read: not YAML or JSON, an unknown key, an entry without a query
     └── EvalError(ValueError)          a golden set cannot be scored against the collection: it is empty, no chunk has match_field, none of the expected documents is stored
 
 Every message says what failed, where, and how to fix it.  This module imports
@@ -32,6 +34,10 @@ def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
 
 class RagwireError(Exception):
     """Base class of every error raised by ragwire itself."""
+
+
+class NotFoundError(RagwireError, FileNotFoundError):
+    """A file the user named does not exist (a config.yaml, a golden set); the message says which and what to do."""
 
 
 class ConfigError(RagwireError, ValueError):
@@ -120,6 +126,13 @@ class ServerError(RagwireError):
 
     It would be reachable without a token from other machines, its token is empty, an
     allowed host is malformed, or its port is taken.
+    """
+
+
+class GoldenSetError(RagwireError, ValueError):
+    """A golden set file cannot be read: not YAML or JSON, an unknown key, an entry without a query.
+
+    The message starts with the file's path and names the entry (counted from 1).
     """
 
 

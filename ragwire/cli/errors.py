@@ -1,9 +1,14 @@
-"""Failures → one ``error:`` line on stderr and an exit code, in one place; ``--debug`` shows the traceback."""
+"""Failures → one ``error:`` line on stderr and an exit code, in one place; ``--debug`` shows the traceback.
+
+Only ragwire's own errors (:class:`~ragwire.errors.RagwireError`) become one line: anything
+else is a bug and keeps its traceback.  Click reports usage errors itself (exit 2).
+"""
 
 from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Mapping
 from typing import Any, Callable
 
 import click
@@ -12,14 +17,15 @@ from ..errors import ConfigError, RagwireError
 
 # Exit status of `ragwire query` when the documents do not answer the question.
 EXIT_REFUSED = 3
+# Exit status of `ragwire eval` when the golden set does not fit the collection (as a usage error).
+EXIT_MISMATCH = 2
 # Exit statuses of `ragwire sync` besides 0 (success) and 1 (the run failed):
 EXIT_PARTIAL = 4  # some files failed, or a source could not be listed: the collection may lag its sources
 EXIT_LOCKED = 5  # another run held the store or its writer lease beyond --wait: nothing was done
 
+_INTERRUPTED = "interrupted; unfinished files are written as pending and redone by the next run"
 
-def one_line(message: str) -> str:
-    """``message`` with every run of whitespace (newlines too) made one space."""
-    return " ".join(message.split())
+ExitCodes = Mapping[type[RagwireError], int]
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -28,8 +34,27 @@ def fail(message: str, code: int = 1) -> None:
     sys.exit(code)
 
 
-def handle_errors(fn: Callable) -> Callable:
-    """Turn library failures into `error: …` on stderr and exit 1; --debug shows the traceback."""
+def _report(exc: RagwireError) -> None:
+    """Exit 1 with the error's line; a config error with several problems lists them, one a line."""
+    if isinstance(exc, ConfigError) and len(exc.problems) > 1:
+        click.echo(f"error: {len(exc.problems)} problems in {exc.source}:", err=True)
+        for problem in exc.problems:
+            click.echo(f"  {exc.source}: {problem}", err=True)
+        sys.exit(1)
+    fail(" ".join(str(exc).split("\n")))
+
+
+def handle_errors(fn: Callable | None = None, *, codes: ExitCodes | None = None) -> Callable:
+    """Turn ragwire's errors into `error: …` on stderr and exit 1; --debug shows the traceback.
+
+    Args:
+        fn: The command.
+        codes: Errors that have an exit code of their own (``{StoreLockedError: EXIT_LOCKED}``):
+            an outcome a scheduler tells apart, so printed as one line even with --debug.
+    """
+    if fn is None:
+        return functools.partial(handle_errors, codes=codes)
+    own = dict(codes or {})
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -37,16 +62,14 @@ def handle_errors(fn: Callable) -> Callable:
         debug = bool(ctx.find_root().params.get("debug"))
         try:
             return fn(*args, **kwargs)
-        except (RagwireError, FileNotFoundError, ValueError, ImportError) as exc:
+        except RagwireError as exc:
+            code = next((c for kind, c in own.items() if isinstance(exc, kind)), None)
+            if code is not None:
+                fail(" ".join(str(exc).split()), code)
             if debug:
                 raise
-            if isinstance(exc, ConfigError) and len(exc.problems) > 1:
-                click.echo(f"error: {len(exc.problems)} problems in {exc.source}:", err=True)
-                for problem in exc.problems:
-                    click.echo(f"  {exc.source}: {problem}", err=True)
-                sys.exit(1)
-            fail(" ".join(str(exc).split("\n")))
+            _report(exc)
         except KeyboardInterrupt:
-            fail("interrupted; unfinished files are written as pending and redone by the next run")
+            fail(_INTERRUPTED)
 
     return wrapper

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from .app import open_rag
-from .errors import fail, handle_errors
+from ..errors import EvalError
+from .errors import EXIT_MISMATCH, fail, handle_errors
 from .options import config_option, json_option, search_type_option
 from .output import echo_json
 
@@ -23,31 +23,26 @@ from .output import echo_json
 @click.option("--answers", is_flag=True, help="Also score query(): refusals, citations, confidence.")
 @search_type_option
 @json_option("Print the full result as JSON.")
-@handle_errors
+# scores of all zeros would read as a real (bad) run; a golden set that does not fit is the user's to fix
+@handle_errors(codes={EvalError: EXIT_MISMATCH})
 def eval_command(golden: Path, config: str, top_k: int | None, compare_rerank: bool, answers: bool,
                  search_type: str | None, as_json: bool) -> None:
     """Score retrieval against the golden set GOLDEN.  Exits 1 when the run fails and 2 when the golden
     set does not fit the collection (nothing expected is stored), never for low scores."""
-    from ..errors import EvalError
     from ..eval import GoldenSet, evaluate, sweep
 
     golden_set = GoldenSet.from_file(golden)  # before loading the model: a typo in it should fail at once
     rag = open_rag(config)
     k = top_k or rag.config.retriever.top_k
     options: dict[str, Any] = {"search_type": search_type} if search_type else {}
-    try:
-        if compare_rerank:
-            rerank = rag.config.retriever.rerank
-            if rerank is None or not rerank.enabled:
-                fail(f"--compare-rerank needs a reranker: add a retriever.rerank block to {config} (see docs/reranking.md)")
-            result: Any = sweep(rag, golden_set, {"no rerank": {**options, "rerank": False},
-                                                  "reranked": {**options, "rerank": True}}, top_k=k, answers=answers)
-        else:
-            result = evaluate(rag, golden_set, top_k=k, label=str(golden), answers=answers, **options)
-    except EvalError as exc:
-        # scores of all zeros would read as a real (bad) run; a mismatched set is the user's to fix
-        click.echo(f"error: {' '.join(str(exc).split())}", err=True)
-        sys.exit(2)
+    if compare_rerank:
+        rerank = rag.config.retriever.rerank
+        if rerank is None or not rerank.enabled:
+            fail(f"--compare-rerank needs a reranker: add a retriever.rerank block to {config} (see docs/reranking.md)")
+        result: Any = sweep(rag, golden_set, {"no rerank": {**options, "rerank": False},
+                                              "reranked": {**options, "rerank": True}}, top_k=k, answers=answers)
+    else:
+        result = evaluate(rag, golden_set, top_k=k, label=str(golden), answers=answers, **options)
     if as_json:
         echo_json(result.to_dict(), default=str)
     else:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..errors import MissingDependencyError
+
 from .app import open_rag
 from .errors import handle_errors
 from .options import config_option
@@ -44,7 +46,7 @@ def mcp_serve(config: str, name: str, transport: str, host: str, port: int, toke
     try:
         import mcp.server.mcpserver  # noqa: F401 - checked before the collection is opened
     except ImportError as exc:
-        raise ImportError('ragwire mcp serve needs the mcp package. Install it with: pip install "ragwire[mcp]"') from exc
+        raise MissingDependencyError("ragwire mcp serve", "the mcp package", "mcp") from exc
     # The collection opens (and the model loads) only after the bind and token checks pass.
     serve(config, name=name, transport=transport, host=host, port=port, token=token,
           allowed_hosts=allowed_hosts, allow_unauthenticated=allow_unauthenticated, rag=lambda: open_rag(config))

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from ..errors import StoreLockedError
+
 from .app import open_rag
 from .errors import EXIT_LOCKED, EXIT_PARTIAL, handle_errors
 from .options import config_option, json_option
@@ -19,22 +21,16 @@ from .output import echo_json
 @click.option("--wait", type=click.FloatRange(min=0), default=0.0, show_default=True,
               help="Seconds to wait for another run holding the store (or the collection's writer lease), then exit 5.")
 @json_option("Print the full SyncStats as JSON.")
-@handle_errors
+@handle_errors(codes={StoreLockedError: EXIT_LOCKED})
 def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool) -> None:
     """Reconcile the collection with the config's sources.  Exits 4 on partial failure, 5 when the store is locked."""
-    from ..errors import StoreLockedError
-
     rag = open_rag(config)
     engine = rag.collection.engine
     if hasattr(engine, "lock_wait_s"):
         engine.lock_wait_s = wait
     # A sync on a server engine waits as long for another run's writer lease.
     rag.collection.write_wait_s = wait
-    try:
-        stats = rag.sync(delete_missing=not no_delete, dry_run=dry_run)
-    except StoreLockedError as exc:
-        click.echo(f"error: {' '.join(str(exc).split())}", err=True)
-        sys.exit(EXIT_LOCKED)
+    stats = rag.sync(delete_missing=not no_delete, dry_run=dry_run)
     if as_json:
         echo_json(stats.to_dict())
     for warning in stats.warnings:

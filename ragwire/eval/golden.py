@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import did_you_mean
+from ..errors import GoldenSetError, NotFoundError, did_you_mean
 from .metrics import MISS
 
 MatchMode = Literal["basename", "exact", "contains"]
@@ -105,22 +105,22 @@ class GoldenSet:
         """Load a golden set from a ``.yaml``, ``.yml`` or ``.json`` file.
 
         Raises:
-            FileNotFoundError: the file does not exist.
-            ValueError: the file cannot be parsed, or an entry is invalid; the message
+            NotFoundError: the file does not exist (a FileNotFoundError).
+            GoldenSetError: the file cannot be parsed, or an entry is invalid; the message
                 starts with the path and names the entry number (counted from 1).
         """
         where = str(path)
         path = Path(path)
         if not path.is_file():
-            raise FileNotFoundError(f"{where}: golden set not found")
+            raise NotFoundError(f"{where}: golden set not found")
         if path.suffix.lower() not in _SUFFIXES:
-            raise ValueError(f"{where}: a golden set is a .yaml, .yml or .json file")
+            raise GoldenSetError(f"{where}: a golden set is a .yaml, .yml or .json file")
         text = path.read_text(encoding="utf-8")
         if path.suffix.lower() == ".json":
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+                raise GoldenSetError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
         else:
             import yaml
 
@@ -130,7 +130,7 @@ class GoldenSet:
                 mark = getattr(exc, "problem_mark", None)
                 problem = getattr(exc, "problem", None)
                 at = f" (line {mark.line + 1})" if mark is not None else ""
-                raise ValueError(f"{where}: not valid YAML{': ' + problem if problem else ''}{at}") from exc
+                raise GoldenSetError(f"{where}: not valid YAML{': ' + problem if problem else ''}{at}") from exc
         return cls._parse(data, where)
 
     @classmethod
@@ -138,14 +138,14 @@ class GoldenSet:
         """Build a golden set from already-parsed data: a list of entries, or a mapping with ``queries``.
 
         Raises:
-            ValueError: as :meth:`from_file`, without the path.
+            GoldenSetError: as :meth:`from_file`, without the path.
         """
         return cls._parse(data, None)
 
     @classmethod
     def _parse(cls, data: Any, where: str | None) -> GoldenSet:
-        def fail(message: str) -> ValueError:
-            return ValueError(f"{where}: {message}" if where else message)
+        def fail(message: str) -> GoldenSetError:
+            return GoldenSetError(f"{where}: {message}" if where else message)
 
         options: dict[str, Any] = {}
         if isinstance(data, Mapping):
@@ -164,7 +164,7 @@ class GoldenSet:
         try:
             return cls(tuple(entries), path=where, **options)
         except ValueError as exc:
-            raise ValueError(str(exc)) from None
+            raise GoldenSetError(str(exc)) from None
 
 
 def _basename(text: str) -> str:
@@ -173,7 +173,7 @@ def _basename(text: str) -> str:
 
 
 def _parse_entry(raw: Any, number: int, fail: Any) -> GoldenEntry:
-    def bad(message: str) -> ValueError:
+    def bad(message: str) -> GoldenSetError:
         return fail(f"entry {number}: {message}")
 
     if not isinstance(raw, Mapping):
