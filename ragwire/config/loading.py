@@ -17,6 +17,7 @@ from ragwire.errors import ConfigError, NotFoundError
 
 S = TypeVar("S", bound=BaseModel)
 
+
 def load_config(path: str | Path) -> RagwireConfig:
     """Read and validate a config.yaml.
 

