@@ -13,7 +13,6 @@ import threading
 from typing import Any, Iterator
 
 
-from ..fields import UNINDEXED_FIELDS
 from ..logs import get_logger
 from .commits import Note, new_version, note_filter, read_notes, visibility
 from .engine import DenseParams, Engine, Fusion, PointData, Record
@@ -28,7 +27,6 @@ from .filters import (
     TEXT_KEY,
     Cond,
     Filter,
-    ci_path,
     lowercase_shadow,
     meta_path,
 )

@@ -14,11 +14,20 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..errors import MissingDependencyError, StoreError, StoreLockedError
+from ..errors import StoreError, StoreLockedError
 from ..logs import get_logger
-from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
-from .filters import Cond, Filter, translate
-from .lock import StoreLock
+from .edge_native import (
+    build_shard,
+    edge_module,
+    index_operation,
+    native_filter,
+    native_points,
+    query_request,
+    record_from,
+)
+from .engine import Engine, PointData, guarded, one_line
+from .filters import Filter
+from .lock import StoreLock, duration
 from .space import MARGIN, NEW_STORE, occupied_bytes, open_need, require_free
 
 log = get_logger(__name__)
@@ -31,26 +40,9 @@ _EARLY_ENTRIES = {"wal", "segments"}
 _ATOMIC_PREFIX = ".atomicwrite"
 
 
-def _edge():
-    try:
-        import qdrant_edge
-    except ImportError as exc:  # pragma: no cover - qdrant-edge-py is a core dependency
-        raise MissingDependencyError("the embedded Qdrant engine", "qdrant-edge-py", "local") from exc
-    return qdrant_edge
-
-
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc)
     return "WouldBlock" in text or "already accessed" in text or "lock" in text.lower()
-
-
-def _duration(seconds: float) -> str:
-    seconds = max(int(seconds), 0)
-    if seconds < 60:
-        return f"{seconds} s"
-    if seconds < 3600:
-        return f"{seconds // 60} min {seconds % 60} s"
-    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -115,7 +107,7 @@ class EdgeEngine(Engine):
         holder = self.lock.holder()
         waited = f"; waited {self.lock_wait_s:.0f} s"
         if holder and holder.get("pid") not in (None, os.getpid()):
-            age = _duration(time.time() - float(holder.get("since") or time.time()))
+            age = duration(time.time() - float(holder.get("since") or time.time()))
             doing = "writing it" if holder.get("role") == "writing" else "holding it open"
             who = f"process {holder['pid']} ({holder.get('command') or 'unknown command'})"
             return StoreLockedError(
@@ -147,7 +139,7 @@ class EdgeEngine(Engine):
         return True
 
     def _load(self) -> None:
-        q = _edge()
+        q = edge_module()
         deadline = time.monotonic() + self.lock_wait_s
         while True:
             try:
@@ -271,26 +263,10 @@ class EdgeEngine(Engine):
 
     def _build(self, folder: Path, dimension: int, sparse: bool, meta: PointData,
                indexes: list[tuple[str, str]]) -> None:
-        q = _edge()
-        config = q.EdgeConfig(
-            vectors={DENSE: q.EdgeVectorParams(size=dimension, distance=q.Distance.Cosine)},
-            sparse_vectors=(
-                {SPARSE: q.EdgeSparseVectorParams(modifier=q.Modifier.Idf)} if sparse else None
-            ),
-        )
         try:
-            shard = q.EdgeShard.create(str(folder), config)
+            build_shard(folder, dimension, sparse, self._native_points([meta]), indexes)
         except Exception as exc:
             raise self._wrap("create", exc) from exc
-        try:
-            shard.update(q.UpdateOperation.upsert_points(self._native_points([meta])))
-            for key, kind in indexes:
-                shard.update(self._index_operation(key, kind))
-            shard.flush()
-        except Exception as exc:
-            raise self._wrap("create", exc) from exc
-        finally:
-            shard.close()
 
     def _remove_leftovers(self) -> None:
         # Only a creator holding the lock builds, so unheld leftovers are from a killed run.
@@ -323,35 +299,8 @@ class EdgeEngine(Engine):
                 self.lock.release()
 
     # -- translation -----------------------------------------------------
-    def _cond(self, cond: Cond):
-        q = _edge()
-        if cond.range is not None:
-            return q.FieldCondition(key=cond.key, range=q.RangeFloat(**cond.range))
-        if cond.any_of is not None:
-            return q.FieldCondition(key=cond.key, match=q.MatchAny(list(cond.any_of)))
-        return q.FieldCondition(key=cond.key, match=q.MatchValue(cond.value))
-
     def _filter(self, flt: Filter | None):
-        return translate(flt, self._cond, _edge().Filter)
-
-    @staticmethod
-    def _sparse(vec):
-        q = _edge()
-        indices, values = vec
-        return q.SparseVector(indices=list(indices), values=list(values))
-
-    @staticmethod
-    def _record(point, with_vectors: bool) -> Record:
-        rec = Record(id=str(point.id), payload=dict(point.payload or {}))
-        rec.score = getattr(point, "score", None)
-        if with_vectors and point.vector:
-            vectors = point.vector
-            dense = vectors.get(DENSE)
-            rec.dense = list(dense) if dense is not None else None
-            sp = vectors.get(SPARSE)
-            if sp is not None:
-                rec.sparse = (list(sp.indices), list(sp.values))
-        return rec
+        return native_filter(flt)
 
     # -- writes ----------------------------------------------------------
     def _update(self, operation) -> None:
@@ -362,53 +311,33 @@ class EdgeEngine(Engine):
         self.shard.update(operation)
 
     def _native_points(self, points: list[PointData]) -> list:
-        q = _edge()
-        native = []
-        for p in points:
-            vector: dict[str, Any] = {}
-            if p.dense is not None:
-                vector[DENSE] = list(p.dense)
-            if p.sparse is not None and p.sparse[0]:
-                vector[SPARSE] = self._sparse(p.sparse)
-            native.append(q.Point(p.id, vector, p.payload))
-        return native
-
-    @staticmethod
-    def _index_operation(key: str, kind: str):
-        q = _edge()
-        schema = {
-            "keyword": q.PayloadSchemaType.Keyword,
-            "integer": q.PayloadSchemaType.Integer,
-            "float": q.PayloadSchemaType.Float,
-            "bool": q.PayloadSchemaType.Bool,
-        }[kind]
-        return q.UpdateOperation.create_field_index(key, schema)
+        return native_points(points)
 
     @guarded("upsert")
     def upsert(self, points: list[PointData]) -> None:
         native = self._native_points(points)
         if native:
-            self._update(_edge().UpdateOperation.upsert_points(native))
+            self._update(edge_module().UpdateOperation.upsert_points(native))
 
     @guarded("delete")
     def delete(self, flt: Filter) -> None:
-        q = _edge()
+        q = edge_module()
         self._update(q.UpdateOperation.delete_points_by_filter(self._filter(flt)))
 
     @guarded("set_payload")
     def set_payload(self, flt: Filter, payload: dict[str, Any], key: str | None = None) -> None:
-        q = _edge()
+        q = edge_module()
         self._update(q.UpdateOperation.set_payload_by_filter(self._filter(flt), payload, key))
 
     # -- reads -----------------------------------------------------------
     @guarded("count")
     def count(self, flt: Filter | None = None) -> int:
-        q = _edge()
+        q = edge_module()
         return self.shard.count(q.CountRequest(filter=self._filter(flt), exact=True))
 
     @guarded("scroll")
     def scroll(self, flt, limit, offset=None, with_vectors=False, fields=None):
-        q = _edge()
+        q = edge_module()
         records, next_offset = self.shard.scroll(
             q.ScrollRequest(
                 offset=offset,
@@ -418,65 +347,33 @@ class EdgeEngine(Engine):
                 with_vector=with_vectors,
             )
         )
-        return [self._record(r, with_vectors) for r in records], next_offset
+        return [record_from(r, with_vectors) for r in records], next_offset
 
     @guarded("retrieve")
     def retrieve(self, ids, with_vectors=False):
         if not ids:
             return []
         records = self.shard.retrieve(list(ids), with_payload=True, with_vector=with_vectors)
-        return [self._record(r, with_vectors) for r in records]
+        return [record_from(r, with_vectors) for r in records]
 
     @guarded("search")
     def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, dense_params=None,
                with_vectors=False):
-        q = _edge()
-        native_filter = self._filter(flt)
-        params = _edge_params(dense_params)
-        if dense is not None and sparse is not None:
-            fusion = (fusion or Fusion()).at_least(limit)
-            if fusion.method == "dbsf":
-                fuse = q.Fusion.Dbsf()
-            else:
-                fuse = q.Fusion.Rrf(k=fusion.k, weights=list(fusion.weights) if fusion.weights else None)
-            request = q.QueryRequest(
-                limit=limit,
-                prefetches=[
-                    q.Prefetch(limit=fusion.dense_limit, query=q.Query.Nearest(list(dense), using=DENSE),
-                               filter=native_filter, params=params),
-                    q.Prefetch(limit=fusion.sparse_limit, query=q.Query.Nearest(self._sparse(sparse), using=SPARSE),
-                               filter=native_filter),
-                ],
-                query=fuse,
-                filter=native_filter,
-                with_payload=True,
-                with_vector=with_vectors,
-            )
-        elif dense is not None:
-            request = q.QueryRequest(
-                limit=limit, query=q.Query.Nearest(list(dense), using=DENSE), params=params,
-                filter=native_filter, with_payload=True, with_vector=with_vectors,
-            )
-        elif sparse is not None:
-            if not sparse[0]:
-                return []
-            request = q.QueryRequest(
-                limit=limit, query=q.Query.Nearest(self._sparse(sparse), using=SPARSE),
-                filter=native_filter, with_payload=True, with_vector=with_vectors,
-            )
-        else:
-            raise ValueError("search needs a dense or a sparse query vector")
-        return [self._record(p, with_vectors) for p in self.shard.query(request)]
+        if dense is None and sparse is not None and not sparse[0]:
+            return []  # a query of only stopwords matches nothing
+        request = query_request(dense=dense, sparse=sparse, flt=flt, limit=limit, fusion=fusion,
+                                dense_params=dense_params, with_vectors=with_vectors)
+        return [record_from(p, with_vectors) for p in self.shard.query(request)]
 
     @guarded("facet")
     def facet(self, key, limit, flt=None):
-        q = _edge()
+        q = edge_module()
         response = self.shard.facet(q.FacetRequest(key=key, limit=limit, exact=True, filter=self._filter(flt)))
         return [(hit.value, hit.count) for hit in response.hits]
 
     @guarded("create_index")
     def create_index(self, key: str, kind: str) -> None:
-        self._update(self._index_operation(key, kind))
+        self._update(index_operation(key, kind))
 
     @guarded("indexes")
     def indexes(self) -> dict[str, str]:
@@ -497,9 +394,3 @@ class EdgeEngine(Engine):
             return False
         self._dirty = True
         return bool(self.shard.optimize())
-
-
-def _edge_params(dense: DenseParams | None) -> Any:
-    if dense is None or (dense.hnsw_ef is None and not dense.exact):
-        return None
-    return _edge().SearchParams(hnsw_ef=dense.hnsw_ef, exact=dense.exact)

@@ -98,3 +98,13 @@ class StoreLock:
                 pass
             # Closing the file drops the flock with it.
             os.close(fd)
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``3 min 12 s``, ``2 h 5 min``: how long a holder has held the store."""
+    seconds = max(int(seconds), 0)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"

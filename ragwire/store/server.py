@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
-from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
+from .engine import DENSE, SPARSE, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
 
 
