@@ -65,7 +65,15 @@ class MissingDependencyError(RagwireError, ImportError):
 
 
 class LoaderError(RagwireError):
-    """A document could not be loaded."""
+    """A document could not be loaded.
+
+    ``retryable`` is true when a later attempt may succeed: the file was being replaced
+    while read, or no conversion process could be started.
+    """
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
 
 
 class ProviderError(RagwireError):

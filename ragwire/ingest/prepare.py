@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..config import LoaderConfig, SplitterConfig
-from ..errors import IngestError
+from ..errors import IngestError, LoaderError
 from ..hashing import sha256_chunk, sha256_text
-from ..loaders import raised_outside_ragwire
+from ..loaders import Loaded, raised_outside_ragwire
 
 
 @dataclass
 class Prepared:
-    """A file ready to embed and write.  ``error`` is set instead when it failed."""
+    """A file ready to embed and write.  ``error`` is set instead when it failed (see :meth:`fail`)."""
 
     index: int
     path: Path
@@ -23,6 +23,9 @@ class Prepared:
     file_hash: str
     chunks: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     error: str | None = None
+    # The class name of the exception that failed the file, and whether a later run may succeed.
+    error_type: str = ""
+    retryable: bool = False
     metadata_failed: bool = False
     replacing: bool = False
     # A version with this same file hash is stored (a forced or settings-driven rewrite):
@@ -31,6 +34,13 @@ class Prepared:
     reuse: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     # Set by the caller (sync records the configured source a file came from).
     extra_metadata: dict[str, Any] = field(default_factory=dict)
+
+    def fail(self, message: str, exc: BaseException | None = None) -> None:
+        """Mark the file failed with a one-line ``message``; ``exc`` gives its error type and ``retryable``."""
+        self.error = message
+        if exc is not None:
+            self.error_type = type(exc).__name__
+            self.retryable = bool(getattr(exc, "retryable", False))
 
 
 def make_loader(loader: LoaderConfig, strategy: str):
@@ -51,19 +61,20 @@ def make_loader(loader: LoaderConfig, strategy: str):
     )
 
 
-def load_text(loader: Any, path: Path) -> tuple[str, list[dict] | None, str]:
-    """Load a file; returns (text, pages or None, file_type).
+def load_text(loader: Any, path: Path) -> Loaded:
+    """Load a file: its text, pages (or ``None``) and file type.
 
     Raises:
-        IngestError: the loader could not produce text (the message is its one-line reason).
+        LoaderError: the loader could not produce text (the message is its one-line reason),
+            or the file was removed since the folder was listed.
     """
     try:
-        result = loader.load(str(path))
+        outcome = loader.load_outcome(path)
     except FileNotFoundError:  # deleted since the folder was listed
-        raise IngestError(f"{path}: file not found — it was removed during the run") from None
-    if not result.get("success"):
-        raise IngestError(result.get("error") or f"{path.name}: could not be loaded")
-    return result["text_content"], result.get("pages"), result.get("file_type") or path.suffix.lstrip(".").lower()
+        raise LoaderError(f"{path}: file not found — it was removed during the run") from None
+    if not outcome.ok:
+        raise outcome.error
+    return outcome
 
 
 def prepare_file(
@@ -78,7 +89,8 @@ def prepare_file(
     from ..splitting import split_text
 
     try:
-        text, pages, file_type = load_text(loader, item.path)
+        loaded = load_text(loader, item.path)
+        text, pages, file_type = loaded.text, loaded.pages, loaded.file_type
         pieces = split_text(
             text,
             strategy=splitter.strategy,
@@ -132,12 +144,12 @@ def prepare_file(
             }
             meta["metadata_status"] = status
             item.chunks.append((piece.text, meta))
-    except IngestError as exc:
-        item.error = str(exc)
+    except (IngestError, LoaderError) as exc:
+        item.fail(str(exc), exc)
     except Exception as exc:  # a converter bug must fail this file, not the batch
         if isinstance(exc, (TypeError, AttributeError, NameError)) and not raised_outside_ragwire(exc):
             raise
-        item.error = f"{item.path.name}: {type(exc).__name__}: {_one_line(exc)}"
+        item.fail(f"{item.path.name}: {type(exc).__name__}: {_one_line(exc)}", exc)
     return item
 
 

@@ -219,7 +219,8 @@ class IngestRunner:
                     # run writes now: every later file would fail too, so the run stops.
                     if isinstance(exc, (StoreLockedError, StoreFullError)) or getattr(exc, "retryable", False):
                         raise _Abort(str(exc)) from exc
-                    self._fail(head, f"{head.path.name}: {_one_line(exc)}", stats)
+                    head.fail(f"{head.path.name}: {_one_line(exc)}", exc)
+                    self._fail(head, head.error, stats)
                     self._discard_quietly(head)
                 for ci in range(len(head.chunks)):
                     self._vectors.pop((head.index, ci), None)
@@ -238,7 +239,8 @@ class IngestRunner:
 
     @staticmethod
     def _fail(doc: Prepared | Planned, message: str, stats: IngestStats) -> None:
-        stats.record(FileOutcome(str(doc.path), "failed", message))
+        stats.record(FileOutcome(str(doc.path), "failed", message, getattr(doc, "error_type", ""),
+                                 getattr(doc, "retryable", False)))
         log.warning("%s", message, extra=REPORTED)
 
     # -- embedding across documents ----------------------------------------
@@ -308,7 +310,7 @@ class IngestRunner:
         except ProviderError as batch_error:
             docs = [d for d in {d.index: d for d, _, _ in part}.values() if not d.error]
             if len(docs) == 1:
-                self._drop(docs[0], f"{docs[0].path.name}: {batch_error}")
+                self._drop(docs[0], f"{docs[0].path.name}: {batch_error}", batch_error)
                 return
         # Isolate the failing file(s): the others in the batch still go in.
         for doc in docs:
@@ -316,9 +318,9 @@ class IngestRunner:
             try:
                 self._store_vectors(mine, *self._encode([t for _, _, t in mine]))
             except ProviderError as exc:
-                self._drop(doc, f"{doc.path.name}: {exc}")
+                self._drop(doc, f"{doc.path.name}: {exc}", exc)
 
-    def _drop(self, doc: Prepared, message: str) -> None:
-        doc.error = message
+    def _drop(self, doc: Prepared, message: str, exc: BaseException) -> None:
+        doc.fail(message, exc)
         self._missing[doc.index] = 0
         self._todo = [entry for entry in self._todo if entry[0] is not doc]

@@ -14,11 +14,18 @@ Status = Literal["processed", "skipped", "failed"]
 
 @dataclass
 class FileOutcome:
-    """What happened to one file of a run."""
+    """What happened to one file of a run.
+
+    A failed file keeps ``error_type``, the class name of the exception that failed it
+    (``LoaderError``, ``ProviderError``…; empty when no exception did), and ``retryable``,
+    true when a later run may succeed without a change to the file.
+    """
 
     path: str
     status: Status
     reason: str = ""
+    error_type: str = ""
+    retryable: bool = False
     chunks: int = 0
     embedded: int = 0
     reused: int = 0
@@ -75,7 +82,8 @@ class IngestStats:
         return sum(1 for o in self.outcomes if o.status == "processed" and o.metadata_failed)
 
     def to_dict(self) -> dict[str, Any]:
-        """The spec's stats dict (plus ragwire's ``embedded_chunks``/``reused_chunks``).
+        """The spec's stats dict (plus ragwire's ``embedded_chunks``/``reused_chunks``, and
+        ``error_type``/``retryable`` in each ``errors`` entry).
 
         An aborted run also carries ``aborted`` (the one-line reason) and
         ``not_started`` (files the run never reached).
@@ -90,7 +98,10 @@ class IngestStats:
             "replaced": self.replaced,
             "embedded_chunks": self.embedded_chunks,
             "reused_chunks": self.reused_chunks,
-            "errors": [{"file": o.path, "error": o.reason} for o in self.outcomes if o.status == "failed"],
+            "errors": [
+                {"file": o.path, "error": o.reason, "error_type": o.error_type, "retryable": o.retryable}
+                for o in self.outcomes if o.status == "failed"
+            ],
         }
         if self.not_walked is not None:
             out["not_walked"] = [{"file": f, "reason": r} for f, r in self.not_walked]

@@ -13,12 +13,16 @@ from ragwire.loaders.formats import SUPPORTED_EXTENSIONS
 from ragwire.loaders.guard import raised_outside_ragwire
 from ragwire.loaders.markitdown_loader import MarkItDownLoader
 from ragwire.loaders.page_loader import PageLoader
+from ragwire.loaders.result import Loaded, LoadFailed, LoadOutcome
 from ragwire.loaders.text import decode_bytes, looks_binary
 from ragwire.loaders.walk import WalkResult, walk_directory
 
 __all__ = [
     "SUPPORTED_EXTENSIONS",
+    "LoadFailed",
+    "LoadOutcome",
     "LoadResult",
+    "Loaded",
     "MarkItDownLoader",
     "Page",
     "PageLoadResult",

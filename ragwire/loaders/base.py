@@ -1,4 +1,4 @@
-"""Shared pieces of the loaders: the result shapes, safe reading of regular files, PDF opening.
+"""Shared pieces of the loaders: the result dict shapes, safe reading of regular files, PDF opening.
 
 Every failure becomes a :class:`~ragwire.errors.LoaderError` whose message is one
 line: the file name, what is wrong, and what to do about it.
@@ -67,26 +67,6 @@ def file_type(path: Path) -> str:
     return path.suffix.lower().lstrip(".")
 
 
-def success(path: Path, text: str) -> LoadResult:
-    """The result dict of a file that loaded."""
-    return _result(path, text, None)
-
-
-def failure(path: Path, error: str) -> LoadResult:
-    """The result dict of a file that did not load; ``error`` is one line."""
-    return _result(path, None, error)
-
-
-def _result(path: Path, text: str | None, error: str | None) -> LoadResult:
-    return {
-        "success": error is None,
-        "text_content": text,
-        "file_name": path.name,
-        "file_type": file_type(path),
-        "error": error,
-    }
-
-
 def read_file(path: Path, max_bytes: int) -> bytes:
     """Read a supported file whole, after checking it exists, is a regular file and is not too large.
 
@@ -119,7 +99,10 @@ def read_file(path: Path, max_bytes: int) -> bytes:
     except OSError as exc:
         raise LoaderError(f"{name}: {os_problem(exc)}") from exc
     if data is None:
-        raise LoaderError(f"{name}: was replaced by something other than a regular file while being read — try again")
+        raise LoaderError(
+            f"{name}: was replaced by something other than a regular file while being read — try again",
+            retryable=True,
+        )
     if len(data) > max_bytes:  # it grew between stat() and read()
         raise _too_large(name, len(data), max_bytes)
     if not data:

@@ -128,7 +128,8 @@ def run_converter(function: Callable[..., T], *args: Any, name: str, timeout_s: 
         receiver.close()
         sender.close()
         raise LoaderError(
-            f"{name}: could not start the conversion process ({exc.strerror or exc}) — free memory or run fewer workers"
+            f"{name}: could not start the conversion process ({exc.strerror or exc}) — free memory or run fewer workers",
+            retryable=True,
         ) from exc
     sender.close()  # the child holds the only write end: its death closes the pipe
     try:

@@ -23,6 +23,7 @@ from ragwire.loaders.base import LoadResult
 from ragwire.loaders.formats import SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS
 from ragwire.loaders.office import check_office
 from ragwire.loaders.plain import load_plain
+from ragwire.loaders.result import Loaded, LoadFailed, LoadOutcome
 from ragwire.loaders.walk import walk_directory
 
 logger = logging.getLogger(__name__)
@@ -87,13 +88,16 @@ class MarkItDownLoader:
             ``{"success", "text_content", "file_name", "file_type", "error"}``; on failure
             ``text_content`` is ``None`` and ``error`` is one line saying what to do.
         """
+        return self._as_dict(self.load_outcome(file_path))
+
+    def load_outcome(self, file_path: str | os.PathLike[str]) -> LoadOutcome:
+        """Load one document into a typed result: :class:`Loaded`, or :class:`LoadFailed` keeping the error."""
         path = base.as_path(file_path)
         try:
-            text = self.convert(path)
+            return Loaded(path, self.convert(path))
         except LoaderError as exc:
             logger.debug("could not load %s: %s", path, exc)
-            return self._failure(path, str(exc))
-        return base.success(path, text)
+            return LoadFailed(path, exc)
 
     def load_batch(self, file_paths: Iterable[str | os.PathLike[str]]) -> list[LoadResult]:
         """Load several documents; the results are in input order."""
@@ -132,7 +136,8 @@ class MarkItDownLoader:
         )
         entries.sort(key=lambda entry: _relative_parts(entry[0], root))
         results = [
-            self.load(path) if why is None else self._failure(path, f"{path.name}: skipped, {why}{_skip_hint(why)}")
+            self.load(path) if why is None
+            else self._as_dict(LoadFailed(path, LoaderError(f"{path.name}: skipped, {why}{_skip_hint(why)}")))
             for path, why in entries
         ]
         loaded = sum(result["success"] for result in results)
@@ -159,8 +164,9 @@ class MarkItDownLoader:
             raise LoaderError(f"{name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
         return text
 
-    def _failure(self, path: Path, error: str) -> LoadResult:
-        return base.failure(path, error)
+    def _as_dict(self, outcome: LoadOutcome) -> LoadResult:
+        """The spec's result dict of ``load()``."""
+        return outcome.to_dict()
 
     def _check_office(self, data: bytes, name: str, ext: str) -> None:
         check_office(

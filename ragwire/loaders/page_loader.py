@@ -17,6 +17,7 @@ from ragwire.errors import LoaderError
 from ragwire.loaders import base, guard
 from ragwire.loaders.base import Page, PageLoadResult
 from ragwire.loaders.markitdown_loader import MarkItDownLoader, has_text
+from ragwire.loaders.result import Loaded, LoadFailed, LoadOutcome
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +47,14 @@ class PageLoader(MarkItDownLoader):
         Raises:
             FileNotFoundError: nothing exists at ``file_path``.
         """
+        return self._as_dict(self.load_outcome(file_path))
+
+    def load_outcome(self, file_path: str | os.PathLike[str]) -> LoadOutcome:
+        """Load one document with its pages into a typed result.
+
+        Raises:
+            FileNotFoundError: nothing exists at ``file_path``.
+        """
         path = base.as_path(file_path)
         if not os.path.lexists(path):
             raise FileNotFoundError(f"{path}: file not found — check the path")
@@ -53,8 +62,8 @@ class PageLoader(MarkItDownLoader):
             text, pages = self.convert_pages(path)
         except LoaderError as exc:
             logger.debug("could not load %s: %s", path, exc)
-            return self._failure(path, str(exc))
-        return {**base.success(path, text), "pages": pages}
+            return LoadFailed(path, exc)
+        return Loaded(path, text, pages)
 
     def convert_pages(self, file_path: str | os.PathLike[str]) -> tuple[str, list[Page] | None]:
         """The document's text and its pages (``None`` for formats without pages).
@@ -83,8 +92,8 @@ class PageLoader(MarkItDownLoader):
             import pptx  # noqa: F401
         return guard.run_converter(convert, data, path.name, ext, name=path.name, timeout_s=self.timeout_s)
 
-    def _failure(self, path: Path, error: str) -> PageLoadResult:
-        return {**base.failure(path, error), "pages": None}
+    def _as_dict(self, outcome: LoadOutcome) -> PageLoadResult:
+        return outcome.to_dict(with_pages=True)  # type: ignore[return-value]
 
     def _pages(self, data: bytes, name: str, ext: str) -> list[Page]:
         """The pages of a PDF or the slides of a PPTX; runs in the conversion child process."""
@@ -177,13 +186,17 @@ class PageMapLoader(PageLoader):
 
     def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:  # type: ignore[override]
         """Load one document; never raises for a bad file (a missing one included)."""
+        return self._as_dict(self.load_outcome(file_path))
+
+    def load_outcome(self, file_path: str | os.PathLike[str]) -> LoadOutcome:
+        """Load one document into a typed result; never raises for a bad file (a missing one included)."""
         path = base.as_path(file_path)
         try:
             text, pages = self._convert_with_pages(path)
         except LoaderError as exc:
             logger.debug("could not load %s: %s", path, exc)
-            return self._failure(path, str(exc))
-        return {**base.success(path, text), "pages": pages}
+            return LoadFailed(path, exc)
+        return Loaded(path, text, pages)
 
     def _convert_with_pages(self, path: Path) -> tuple[str, list[Page] | None]:
         ext = path.suffix.lower()

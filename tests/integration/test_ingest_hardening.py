@@ -178,3 +178,15 @@ def test_vectors_made_under_other_encode_options_are_never_reused(tmp_path, stub
     stats = RAGWire(changed).ingest_documents(paths)
     assert stats["processed"] == 2 and stats["reused_chunks"] == 0
     assert stats["embedded_chunks"] == stats["chunks_created"]
+
+
+def test_a_failed_file_keeps_its_error_type_and_retryable(tmp_path, stub):
+    # Regression: a LoaderError became a plain string on its way to the stats, losing its class.
+    paths = write_corpus(tmp_path / "docs", 2)
+    broken = tmp_path / "docs" / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 this is not really a pdf")
+    stats = RAGWire(stub_config(tmp_path, stub)).ingest_documents([*paths, broken])
+    assert stats["processed"] == 2 and stats["failed"] == 1
+    error = stats["errors"][0]
+    assert error["file"] == str(broken) and error["error"].startswith("broken.pdf: ")
+    assert (error["error_type"], error["retryable"]) == ("LoaderError", False)
