@@ -90,8 +90,8 @@ def instrument(rag: Any, clock: Clock) -> Callable[[], list[int]]:
     """
     import ragwire.ingest.runner as runner
 
-    rag._embedding = Timed(rag.embedding, clock, "dense embed")
-    rag._sparse = Timed(rag.sparse_encoder, clock, "bm25 encode")
+    rag.parts._embedding = Timed(rag.embedding, clock, "dense embed")
+    rag.parts._sparse = Timed(rag.sparse_encoder, clock, "bm25 encode")
     engine = rag.collection.engine
     for name in ENGINE_CALLS:
         setattr(engine, name, clock.wrap(f"store.{name}", getattr(engine, name)))
@@ -101,9 +101,9 @@ def instrument(rag: Any, clock: Clock) -> Callable[[], list[int]]:
 
     def undo() -> list[int]:
         runner.prepare_file, runner.sha256_file_from_path = saved
-        sizes = rag._embedding.sizes
-        rag._embedding = rag._embedding._inner
-        rag._sparse = rag._sparse._inner
+        sizes = rag.parts._embedding.sizes
+        rag.parts._embedding = rag.parts._embedding._inner
+        rag.parts._sparse = rag.parts._sparse._inner
         for name in ENGINE_CALLS:
             delattr(engine, name)
         return sizes
@@ -225,7 +225,7 @@ def main() -> None:
     from ragwire import RAGWire
 
     rag = RAGWire(config)
-    rag._dim()  # loads the model and runs its dimension probe
+    rag.parts.dimension()  # loads the model and runs its dimension probe
     model = rag.embedding
     model.embed_documents(["warm-up " + str(i) for i in range(8)])  # first forward pass is slow
     load_s = time.perf_counter() - start

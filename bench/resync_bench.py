@@ -68,7 +68,7 @@ def child_ingest(docs: Path, workers: int, args: argparse.Namespace) -> None:
         from ragwire import RAGWire
 
         rag = RAGWire(config)
-        rag._dim()
+        rag.parts.dimension()
         rag.embedding.embed_documents(["warm-up " + str(i) for i in range(8)])
         optimize = {"s": 0.0}
         engine = rag.collection.engine
@@ -127,13 +127,13 @@ def part_resync(files: list[Path], tmp: Path, args: argparse.Namespace) -> dict[
 
     start = time.perf_counter()
     rag = RAGWire(config)
-    rag._dim()
+    rag.parts.dimension()
     rag.embedding.embed_documents(["warm-up " + str(i) for i in range(8)])
     load_s = time.perf_counter() - start
     model = common.Counting(rag.embedding)
-    rag._embedding = model  # the runner reaches the model through rag.embedding, i.e. this object
+    rag.parts._embedding = model  # the runner reaches the model through rag.embedding, i.e. this object
     sparse = common.Counting(rag.sparse_encoder)
-    rag._sparse = sparse
+    rag.parts._sparse = sparse
 
     first, first_s = timed_ingest(rag, docs)
     first_calls = (model.calls, model.texts)

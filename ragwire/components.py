@@ -1,18 +1,25 @@
-"""The parts a :class:`~ragwire.pipeline.RAGWire` is built from, each made on first use.
+"""The parts a :class:`~ragwire.pipeline.RAGWire` is made of, composed by :func:`build`, each made on first use.
 
-The config, the embedding model (shared by every pipeline in the process), the BM25
-encoder, the collection and the opening of it for one operation, the searcher, the
-chat model, the answerer, the reranker and the metadata service.  ``RAGWire`` adds
-the public methods; this keeps the wiring and the API in two modules of readable size.
+The embedding model (shared by every pipeline in the process), the BM25 encoder, the
+collection and the checked opening of it for one operation, the retrieval stage, the
+chat model, the answerer, the reranker, the metadata service and the reader of stored
+field values.  Each part gets the others it needs as typed parts, never a call back
+into the facade, so any of them can be built and tested alone.
 """
 
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .config import RagwireConfig, load_config
+from .config import RagwireConfig
+
+if TYPE_CHECKING:
+    from .answer.answerer import Answerer
+    from .metadata.service import MetadataService
+    from .metadata.values import StoredValues
+    from .retrieval import Retriever, Searcher
+    from .store import Collection
 
 # Loaded embedding models, shared by every RAGWire in the process: loading one
 # costs seconds and hundreds of MB, and two pipelines on one model are common.
@@ -22,18 +29,18 @@ _EMBEDDINGS: dict[str, Any] = {}
 class _LazyEmbedding:
     """Stands in for the embedding model and loads it on the first call that needs vectors."""
 
-    def __init__(self, rag: Components) -> None:
-        self._rag = rag
+    def __init__(self, parts: Parts) -> None:
+        self._parts = parts
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self._rag.embedding.embed_documents(texts)
+        return self._parts.embedding.embed_documents(texts)
 
     def embed_query(self, text: str) -> list[float]:
-        return self._rag.embedding.embed_query(text)
+        return self._parts.embedding.embed_query(text)
 
     def load(self) -> None:
         """Load the model now (an ingest does it before its first batch)."""
-        self._rag.embedding  # noqa: B018 - the property loads it
+        self._parts.embedding  # noqa: B018 - the property loads it
 
 
 def _embedding_key(embeddings: Any) -> str:
@@ -52,73 +59,35 @@ def _embedding_key(embeddings: Any) -> str:
     return json.dumps(data, sort_keys=True, default=str)
 
 
-class Components:
-    """Lazily built parts of a pipeline; see :class:`~ragwire.pipeline.RAGWire` for the API.
+class CheckedStore:
+    """The collection opened for one operation, its model record first checked against the config.
 
-    The answerer and the metadata service call back into ``retrieve`` and
-    ``get_field_values``, which ``RAGWire`` defines.
+    Args:
+        collection: The collection.
+        config: The pipeline's config (``vectorstore`` and ``embeddings`` are read).
+        probe: Loads the embedding model and returns its dimension (called only when needed).
     """
 
-    def __init__(self, config_path: str | Path = "config.yaml") -> None:
-        self.config_path = Path(config_path)
-        self.config: RagwireConfig = load_config(self.config_path)
-        rerank = self.config.retriever.rerank
-        self._reranker = None
-        if rerank is not None and rerank.enabled:
-            from .rerank import get_reranker
-
-            # Checked now, not on the first query: a missing package or API key, an unknown option.
-            # The model itself loads on first use.
-            self._reranker = get_reranker(rerank, retries=self.config.ingestion.retries)
-        self._embedding = None
-        self._llm = None
-        self._metadata = None
-        self._answerer = None
-        self._sparse = None
+    def __init__(self, collection: Collection, config: RagwireConfig, probe: Callable[[], int]) -> None:
+        self.collection = collection
+        self.config = config
+        self._probe = probe
         self._dimension: int | None = None
-        self._collection = None
-        self._held: contextlib.ExitStack | None = None
         # The collection instance whose model record was checked against this config;
         # a collection recreated by another process is checked again.
         self._ensured: str | None = None
 
-    # -- components, built on first use ---------------------------------------
-    @property
-    def embedding(self):
-        if self._embedding is None:
-            from .providers import get_embedding
-
-            key = _embedding_key(self.config.embeddings)
-            if key not in _EMBEDDINGS:
-                _EMBEDDINGS[key] = get_embedding(self.config.embeddings)
-            self._embedding = _EMBEDDINGS[key]
-        return self._embedding
-
-    @property
-    def sparse_encoder(self):
-        if self._sparse is None and self.config.vectorstore.use_sparse:
-            from .providers import SparseEncoder
-
-            self._sparse = SparseEncoder()
-        return self._sparse
-
-    @property
-    def collection(self):
-        if self._collection is None:
-            from .store import open_collection
-
-            self._collection = open_collection(self.config.vectorstore)
-        return self._collection
-
-    def _dim(self) -> int:
+    def dimension(self) -> int:
+        """The embedding dimension: the stored one when the model matches, else measured (loads the model)."""
         if self._dimension is None:
-            from .providers import embedding_dimension
-
-            self._dimension = embedding_dimension(self.embedding)
+            self._dimension = self._probe()
         return self._dimension
 
+    def exists(self) -> bool:
+        return self.collection.exists()
+
     @contextlib.contextmanager
-    def _store(self, create: bool = False, check: bool = True) -> Iterator[Any]:
+    def opened(self, create: bool = False, check: bool = True) -> Iterator[Any]:
         """Open the collection for one operation (the embedded engine locks its folder).
 
         ``check`` compares the stored model with the config, which needs the model
@@ -129,35 +98,107 @@ class Components:
             meta = coll.meta() if exists else None
             if meta is not None and self._ensured != meta.instance_id:
                 self._ensured = None
-            if check and self._ensured is None:
-                if exists or create:
-                    vs = self.config.vectorstore
-                    identity = self.config.embeddings.identity()
-                    if meta is not None and meta.embedding_model == identity:
-                        # Same model as recorded: trust its dimension, so a run with nothing
-                        # to embed (an unchanged re-sync) never loads the model at all.
-                        self._dimension = self._dimension or meta.dimension
-                    recreate = vs.force_recreate and create
-                    # Another model is refused by name before anything is loaded.
-                    known = meta is not None and meta.embedding_model != identity and not recreate
-                    coll.ensure(
-                        embedding_model=identity,
-                        dimension=None if known and self._dimension is None else self._dim(),
-                        sparse=vs.use_sparse,
-                        force_recreate=recreate,
-                    )
-                    ensured = coll.meta()
-                    self._ensured = ensured.instance_id if ensured is not None else None
+            if check and self._ensured is None and (exists or create):
+                vs = self.config.vectorstore
+                identity = self.config.embeddings.identity()
+                if meta is not None and meta.embedding_model == identity:
+                    # Same model as recorded: trust its dimension, so a run with nothing
+                    # to embed (an unchanged re-sync) never loads the model at all.
+                    self._dimension = self._dimension or meta.dimension
+                recreate = vs.force_recreate and create
+                # Another model is refused by name before anything is loaded.
+                known = meta is not None and meta.embedding_model != identity and not recreate
+                coll.ensure(
+                    embedding_model=identity,
+                    dimension=None if known and self._dimension is None else self.dimension(),
+                    sparse=vs.use_sparse,
+                    force_recreate=recreate,
+                )
+                ensured = coll.meta()
+                self._ensured = ensured.instance_id if ensured is not None else None
             yield coll
 
-    def __enter__(self) -> Any:
+
+class Parts:
+    """The lazily built parts of one pipeline; :func:`build` makes it, ``RAGWire`` holds it.
+
+    The reranker is built at once: a missing package or API key is a startup error.
+    """
+
+    def __init__(self, config: RagwireConfig) -> None:
+        self.config = config
+        rerank = config.retriever.rerank
+        self.reranker = None
+        if rerank is not None and rerank.enabled:
+            from .rerank import get_reranker
+
+            # Checked now, not on the first query: a missing package or API key, an unknown option.
+            # The model itself loads on first use.
+            self.reranker = get_reranker(rerank, retries=config.ingestion.retries)
+        self._embedding: Any = None
+        self._llm: Any = None
+        self._metadata: MetadataService | None = None
+        self._answerer: Answerer | None = None
+        self._retriever: Retriever | None = None
+        self._values: StoredValues | None = None
+        self._sparse: Any = None
+        self._collection: Collection | None = None
+        self._store: CheckedStore | None = None
+        self._held: contextlib.ExitStack | None = None
+
+    # -- models and the store ------------------------------------------------------
+    @property
+    def embedding(self) -> Any:
+        if self._embedding is None:
+            from .providers import get_embedding
+
+            key = _embedding_key(self.config.embeddings)
+            if key not in _EMBEDDINGS:
+                _EMBEDDINGS[key] = get_embedding(self.config.embeddings)
+            self._embedding = _EMBEDDINGS[key]
+        return self._embedding
+
+    @property
+    def lazy_embedding(self) -> _LazyEmbedding:
+        """The embedding model, loaded on the first call that needs vectors."""
+        return _LazyEmbedding(self)
+
+    @property
+    def sparse_encoder(self) -> Any:
+        if self._sparse is None and self.config.vectorstore.use_sparse:
+            from .providers import SparseEncoder
+
+            self._sparse = SparseEncoder()
+        return self._sparse
+
+    @property
+    def collection(self) -> Collection:
+        if self._collection is None:
+            from .store import open_collection
+
+            self._collection = open_collection(self.config.vectorstore)
+        return self._collection
+
+    @property
+    def store(self) -> CheckedStore:
+        """The collection, opened per operation with its model record checked."""
+        if self._store is None:
+            self._store = CheckedStore(self.collection, self.config, self._probe)
+        return self._store
+
+    def _probe(self) -> int:
+        from .providers import embedding_dimension
+
+        return embedding_dimension(self.embedding)
+
+    def dimension(self) -> int:
+        """The embedding dimension (see :meth:`CheckedStore.dimension`)."""
+        return self.store.dimension()
+
+    def hold(self) -> None:
         """Keep the store open across calls (e.g. a long-running server)."""
         self._held = contextlib.ExitStack()
         self._held.enter_context(self.collection.opened())
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     def close(self) -> None:
         """Release the store now (the embedded engine's folder lock included)."""
@@ -167,16 +208,26 @@ class Components:
         if self._collection is not None:
             self._collection.close()
 
-    # -- parts used by retrieval and answers -------------------------------------
+    # -- stages ----------------------------------------------------------------------
     @property
-    def searcher(self):
+    def searcher(self) -> Searcher:
         from .retrieval import Searcher
 
-        return Searcher.from_config(self.collection, self.embedding, self.sparse_encoder, self.config.retriever,
-                                    retries=self.config.ingestion.retries)
+        return Searcher.from_config(self.collection, self.lazy_embedding, self.sparse_encoder,
+                                    self.config.retriever, retries=self.config.ingestion.retries)
 
     @property
-    def llm(self):
+    def retriever(self) -> Retriever:
+        """The retrieval stage: search, filters, reranking (see :mod:`ragwire.retrieval.retriever`)."""
+        if self._retriever is None:
+            from .retrieval import Retriever
+
+            self._retriever = Retriever(self.searcher, self.config.retriever, store=self.store,
+                                        reranker=self.reranker, filter_extractor=self.metadata)
+        return self._retriever
+
+    @property
+    def llm(self) -> Any:
         """The chat model of the ``llm`` section, built on first use; None without one."""
         if self._llm is None and self.config.llm is not None:
             from .providers import get_chat_model
@@ -184,8 +235,12 @@ class Components:
             self._llm = get_chat_model(self.config.llm)
         return self._llm
 
+    def get_llm(self) -> Any:
+        """:attr:`llm`, as a factory for parts that need the model only sometimes."""
+        return self.llm
+
     @property
-    def answerer(self):
+    def answerer(self) -> Answerer:
         """Answers questions from this collection (see :mod:`ragwire.answer`)."""
         if self._answerer is None:
             import functools
@@ -194,22 +249,33 @@ class Components:
             from .answer.extractive import extractive_answer
 
             self._answerer = Answerer(
-                retrieve=lambda q, top_k=None, filters=None, rerank=None: self.retrieve(
-                    q, top_k=top_k, filters=filters, rerank=rerank),
+                self.retriever,
                 llm=self.llm,
                 generation=self.config.generation,
-                extractive=functools.partial(extractive_answer, embedding=_LazyEmbedding(self)),
+                extractive=functools.partial(extractive_answer, embedding=self.lazy_embedding),
                 retries=self.config.ingestion.retries,
             )
         return self._answerer
 
     @property
-    def metadata(self):
+    def field_values(self) -> StoredValues:
+        """Distinct stored values per field, read from the collection."""
+        if self._values is None:
+            from .metadata.values import StoredValues
+
+            self._values = StoredValues(self.collection)
+        return self._values
+
+    @property
+    def metadata(self) -> MetadataService:
         """The :class:`~ragwire.metadata.service.MetadataService` of this pipeline."""
         if self._metadata is None:
             from .metadata.service import MetadataService
 
-            self._metadata = MetadataService(self.config, lambda: self.llm,
-                                             lambda fields, limit: self.get_field_values(list(fields), limit))
+            self._metadata = MetadataService(self.config, self.get_llm, self.field_values)
         return self._metadata
 
+
+def build(config: RagwireConfig) -> Parts:
+    """The parts of a pipeline for ``config``; each is built on first use (the reranker at once)."""
+    return Parts(config)

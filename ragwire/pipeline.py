@@ -1,6 +1,7 @@
 """RAGWire: the one place that wires config → loaders → splitters → embeddings → store → retrieval.
 
-The parts themselves are built in :mod:`ragwire.components`; this module is the public API.
+The parts themselves are composed in :mod:`ragwire.components` (:func:`~ragwire.components.build`);
+this module is the public API, and each method hands its call to a part.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ import contextlib
 from pathlib import Path
 from typing import Any, Mapping
 
-from .components import Components, _LazyEmbedding
+from .components import Parts, build
+from .config import RagwireConfig, load_config
 from .errors import ConfigError
 from .fields import SYSTEM_FIELDS
 from .logs import get_logger
@@ -17,7 +19,7 @@ from .logs import get_logger
 log = get_logger(__name__)
 
 
-class RAGWire(Components):
+class RAGWire:
     """The pipeline, configured by one YAML file.
 
     Args:
@@ -28,13 +30,66 @@ class RAGWire(Components):
         ValueError: the config is invalid (a :class:`ragwire.errors.ConfigError`, one line per problem).
     """
 
+    def __init__(self, config_path: str | Path = "config.yaml") -> None:
+        self.config_path = Path(config_path)
+        self.config: RagwireConfig = load_config(self.config_path)
+        self.parts: Parts = build(self.config)
+
+    # -- the parts (built on first use) ----------------------------------------
+    @property
+    def collection(self) -> Any:
+        return self.parts.collection
+
+    @property
+    def embedding(self) -> Any:
+        return self.parts.embedding
+
+    @property
+    def sparse_encoder(self) -> Any:
+        return self.parts.sparse_encoder
+
+    @property
+    def llm(self) -> Any:
+        """The chat model of the ``llm`` section; None without one."""
+        return self.parts.llm
+
+    @property
+    def searcher(self) -> Any:
+        return self.parts.searcher
+
+    @property
+    def retriever(self) -> Any:
+        """The retrieval stage (:class:`~ragwire.retrieval.Retriever`)."""
+        return self.parts.retriever
+
+    @property
+    def answerer(self) -> Any:
+        return self.parts.answerer
+
+    @property
+    def metadata(self) -> Any:
+        """The :class:`~ragwire.metadata.service.MetadataService` of this pipeline."""
+        return self.parts.metadata
+
+    def __enter__(self) -> RAGWire:
+        """Keep the store open across calls (e.g. a long-running server)."""
+        self.parts.hold()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the store now (the embedded engine's folder lock included)."""
+        self.parts.close()
+
     # -- ingestion -----------------------------------------------------------
     def _runner(self, coll):
         from .ingest import IngestRunner, IngestSettings
 
         settings = IngestSettings.from_config(self.config)
         hook = self.metadata.prepare_ingest(coll)
-        return IngestRunner(coll, _LazyEmbedding(self), self.sparse_encoder, settings, extract_metadata=hook)
+        return IngestRunner(coll, self.parts.lazy_embedding, self.sparse_encoder, settings, extract_metadata=hook)
 
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
         from .errors import IngestAborted, MissingDependencyError, ProviderError
@@ -45,7 +100,7 @@ class RAGWire(Components):
         try:
             with contextlib.ExitStack() as stack:
                 try:
-                    coll = stack.enter_context(self._store(create=bool(file_paths)))
+                    coll = stack.enter_context(self.parts.store.opened(create=bool(file_paths)))
                 except (ProviderError, MissingDependencyError) as exc:
                     # Creating the store needs the model, and it cannot load: the run's failure,
                     # reported like the same failure later in a run.  (A store or config
@@ -116,7 +171,7 @@ class RAGWire(Components):
 
         if not self.collection.exists():
             return 0
-        with self._store(check=False) as coll, coll.writing():
+        with self.parts.store.opened(check=False) as coll, coll.writing():
             source = file_path if str(file_path).startswith(("s3://",)) else source_id(file_path)
             return coll.delete_source(str(source))
 
@@ -146,7 +201,7 @@ class RAGWire(Components):
         built = make_sources(configs, self.config.loader, where=where)
         if dry_run and not self.collection.exists():
             return reconcile(built, None, delete_missing=delete_missing, dry_run=True)
-        with self._store(create=not dry_run) as coll:
+        with self.parts.store.opened(create=not dry_run) as coll:
             if dry_run:
                 return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=True)
             # One hold of the writer lease for the ingest and the deletes: one sync at a time.
@@ -173,49 +228,13 @@ class RAGWire(Components):
             ValueError: ``rerank=True`` without an enabled ``retriever.rerank`` (a ``ConfigError``).
             ProviderError: the reranker failed (model not loadable, service unreachable after retries).
         """
-        r = self.config.retriever
-        if rerank and self._reranker is None:
-            raise ConfigError("retriever.rerank: rerank=True was passed but no reranker is configured")
-        reranking = self._reranker is not None and rerank is not False
-        from .metadata.filters import check_filters
+        from .retrieval import RetrieveOptions
 
-        check_filters(filters)  # a null or out-of-range value is an error, not a silently dropped filter
-        filters = self._auto_filters(query, filters)
-        k = r.top_k if top_k is None else top_k
-        if not self.collection.exists():
-            from .store import build_filter
-
-            build_filter(filters)  # a malformed filter is an error even before the first ingest
-            return []
-        # A top_k below 1 goes to the search unchanged, which refuses it.
-        fetch = r.rerank.effective_fetch_k(k) if reranking and k >= 1 else k
-        with self._store():
-            found = self.searcher.search(query, k=fetch, filters=filters, search_type=search_type or r.search_type)
-        if not reranking:
-            return found
-        from .rerank import rerank_documents
-
-        # Scored outside the store block: a model on CPU takes a while, and no lock is needed.
-        return rerank_documents(self._reranker, query, found, k)
+        options = RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank, search_type=search_type)
+        return [hit.to_document() for hit in self.retriever.retrieve(query, options)]
 
     def _auto_filters(self, query: str, filters: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-        """With ``retriever.auto_filter``, the filters the LLM reads in ``query`` when none are given.
-
-        Returns ``{}`` rather than None once resolved, so a nested ``retrieve`` does not ask again;
-        an LLM failure searches unfiltered, with a warning: a filter is a refinement, not a must.
-        """
-        if filters is not None or not self.config.retriever.auto_filter:
-            return filters
-        from .errors import ProviderError
-
-        try:
-            found = self.extract_filters(query)
-        except ProviderError as exc:
-            log.warning("auto_filter: no filters extracted, searching unfiltered: %s", exc)
-            return {}
-        if found:
-            log.info("auto_filter: %s", found)
-        return found or {}
+        return self.retriever.auto_filters(query, filters)
 
     def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
         """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
@@ -230,7 +249,7 @@ class RAGWire(Components):
         """
         from .retrieval.langchain_retriever import RagwireRetriever
 
-        return RagwireRetriever(rag=self, retrieve_kwargs=dict(retrieve_kwargs))
+        return RagwireRetriever(retriever=self.retriever, retrieve_kwargs=dict(retrieve_kwargs))
 
     # -- answers ---------------------------------------------------------------
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
@@ -276,7 +295,7 @@ class RAGWire(Components):
                 "engine": self.collection.engine.name, "location": self.collection.engine.location,
                 "embedding_model": None, "sources": 0,
             }
-        with self._store(check=False) as coll:
+        with self.parts.store.opened(check=False) as coll:
             meta = coll.meta()
             total = coll.count()
             indexed = coll.indexed_vectors()
@@ -297,7 +316,7 @@ class RAGWire(Components):
         """Every metadata field on a stored chunk, system fields included."""
         if not self.collection.exists():
             return []
-        with self._store(check=False) as coll:
+        with self.parts.store.opened(check=False) as coll:
             return sorted(coll.sample_metadata())
 
     @property
@@ -308,7 +327,7 @@ class RAGWire(Components):
         if self.collection.exists():
             from .store.filters import known_fields
 
-            with self._store(check=False) as coll:
+            with self.parts.store.opened(check=False) as coll:
                 # the indexes name every field a document brought; one chunk shows only its own
                 stored = set(known_fields(coll.indexes())) | set(coll.sample_metadata())
         schema = self.metadata.schema.names if self.metadata.enabled else []
@@ -330,8 +349,5 @@ class RAGWire(Components):
         """Distinct stored values per field, most frequent first."""
         single = isinstance(fields, str)
         names = [fields] if single else list(fields)
-        if not self.collection.exists():
-            return [] if single else {n: [] for n in names}
-        with self._store(check=False) as coll:
-            values = {name: coll.facet(name, limit=limit) for name in names}
+        values = self.parts.field_values.field_values(names, limit)
         return values[names[0]] if single else values

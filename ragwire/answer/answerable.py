@@ -53,7 +53,7 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
         sources: The numbered sources the answer may quote.
         embedding: The collection's embedding model (``embed_query`` / ``embed_documents``).
     """
-    text = " ".join(f"{s.text} {s.document.metadata.get('heading_path') or ''}" for s in sources)
+    text = " ".join(f"{s.text} {s.hit.metadata.get('heading_path') or ''}" for s in sources)
     vocabulary = set(_words(text))
     missing = [t for t in _numbers(question) if not _carried(t, vocabulary)]
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)

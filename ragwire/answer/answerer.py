@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from ragwire.config import GenerationConfig
 from ragwire.errors import ConfigError, ProviderError
 from ragwire.providers.retry import acall_with_retries, call_with_retries, classify
+from ragwire.retrieval.hit import Hit
+from ragwire.retrieval.retriever import RetrieveOptions, SupportsRetrieve
 
 from .chat import offline_query, to_turns
 from .citations import resolve
@@ -40,7 +42,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-Retrieve = Callable[[str, "int | None", "Mapping[str, Any] | None", "bool | None"], list[Any]]
 Extractive = Callable[[str, list[NumberedSource]], tuple[str, bool]]
 
 NOTHING_TO_SEARCH = (
@@ -59,7 +60,8 @@ class _Grounding:
     """What retrieval produced for one question, and everything the answer needs from before the model call."""
 
     question: str  # as the model is asked it (a chat's last user turn, not its rewrite)
-    documents: list[Any]
+    hits: list[Hit]
+    documents: list[Any]  # the hits as the public API's LangChain Documents (Answer.documents)
     sources: list[NumberedSource]
     filters_used: dict[str, Any] | None
     mode: Mode
@@ -71,8 +73,8 @@ class Answerer:
     """Answers questions with numbered citations, or refuses.
 
     Args:
-        retrieve: ``retrieve(query, top_k, filters, rerank)`` returning LangChain
-            Documents, best first (ragwire's own retrieve: hybrid, filters, rerank).
+        retriever: The retrieval stage (a :class:`~ragwire.retrieval.Retriever`, or anything
+            with its ``retrieve(query, options) -> list[Hit]``), best first.
         llm: The chat model; None answers extractively.
         generation: The ``generation`` config section (context budget, system prompt).
         extractive: ``extractive(question, sources) -> (text with [n] markers, refused)``,
@@ -86,7 +88,7 @@ class Answerer:
 
     def __init__(
         self,
-        retrieve: Retrieve,
+        retriever: SupportsRetrieve,
         llm: BaseChatModel | None = None,
         generation: GenerationConfig | None = None,
         extractive: Extractive | None = None,
@@ -96,7 +98,7 @@ class Answerer:
             raise ConfigError("llm: answering questions needs an llm section (or the extractive mode)")
         if retries < 0:
             raise ValueError(f"retries: must be >= 0, got {retries}")
-        self.retrieve = retrieve
+        self.retriever = retriever
         self.llm = llm
         self.generation = generation or GenerationConfig()
         self.extractive = extractive
@@ -227,15 +229,16 @@ class Answerer:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("question: must be a non-empty string")
         start = time.perf_counter()
-        documents = list(self.retrieve(search, top_k, filters, rerank))
+        hits = list(self.retriever.retrieve(search, RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank)))
         usage = Usage(retrieval_s=time.perf_counter() - start)
-        sources = build_context(documents, self.generation.max_context_chars)
+        sources = build_context(hits, self.generation.max_context_chars)
         logger.info(
-            "retrieved %d chunks, %d shown to the %s answerer", len(documents), len(sources), self.mode
+            "retrieved %d chunks, %d shown to the %s answerer", len(hits), len(sources), self.mode
         )
         return _Grounding(
             question=question,
-            documents=documents,
+            hits=hits,
+            documents=[hit.to_document() for hit in hits],
             sources=sources,
             filters_used=dict(filters) if filters else None,
             mode=self.mode,
@@ -400,8 +403,8 @@ def _refusal(grounding: _Grounding, text: str, usage: Usage | None = None) -> An
 
 
 def _searched(grounding: _Grounding) -> str:
-    chunks = len(grounding.documents)
-    files = len({d.metadata.get("source") or d.metadata.get("file_name") for d in grounding.documents})
+    chunks = len(grounding.hits)
+    files = len({h.metadata.get("source") or h.metadata.get("file_name") for h in grounding.hits})
     return f"{chunks} chunk{'s' if chunks != 1 else ''} from {files} file{'s' if files != 1 else ''}"
 
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..retrieval.hit import Hit
 from .context import NumberedSource
 from .types import Citation
 
@@ -107,33 +108,34 @@ def confidence(text: str, valid: set[int]) -> float:
 
 def to_citation(source: NumberedSource, quoted: Sequence[str] = ()) -> Citation:
     """The citation of ``source``; ``quoted`` are the answer's sentences citing it, to find their page."""
-    meta = dict(source.document.metadata)
-    score = meta.get("rerank_score", meta.get("score"))
+    hit = source.hit
+    meta = hit.scored_metadata()  # as the public Document carries it, scores included
+    score = hit.best_score
     snippet = " ".join(source.text.split())
     if len(snippet) > SNIPPET_CHARS:
         snippet = snippet[: SNIPPET_CHARS - 1] + "…"
     return Citation(
         index=source.index,
-        source=str(meta.get("source", "")),
-        file_name=str(meta.get("file_name", "")),
+        source=hit.source,
+        file_name=hit.file_name,
         text=source.text,
         snippet=snippet,
         metadata=meta,
         score=float(score) if score is not None else None,
-        heading_path=meta.get("heading_path"),
-        **_pages(source.text, meta, quoted),
+        heading_path=hit.heading_path,
+        **_pages(source.text, hit, quoted),
     )
 
 
-def _pages(text: str, meta: dict[str, Any], quoted: Sequence[str]) -> dict[str, Any]:
+def _pages(text: str, hit: Hit, quoted: Sequence[str]) -> dict[str, Any]:
     """``page_number``, ``page_label`` and ``page_end`` of a citation.
 
     A chunk spanning pages (``page_starts`` from the splitter) is cited at the pages of
     the quoted sentences found in it; when none is found, as its whole page range.
     """
-    first, last = meta.get("page_number"), meta.get("page_end")
-    pages: dict[str, Any] = {"page_number": first, "page_label": meta.get("page_label"), "page_end": None}
-    starts = meta.get("page_starts")
+    first, last = hit.page_number, hit.page_end
+    pages: dict[str, Any] = {"page_number": first, "page_label": hit.page_label, "page_end": None}
+    starts = hit.page_starts
     if not isinstance(first, int) or not isinstance(last, int) or last <= first:
         return pages
     found = [offset for sentence in quoted for offset in _quote_span(text, sentence)]

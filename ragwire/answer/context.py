@@ -8,8 +8,11 @@ dropped and gets no number.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ..retrieval.hit import Hit, format_location
 
 # A truncated remainder shorter than this says too little to be worth a source number.
 MIN_SOURCE_CHARS = 200
@@ -21,19 +24,20 @@ class NumberedSource:
 
     index: int
     text: str
-    document: Any  # the LangChain Document retrieve() returned
+    hit: Hit  # the retrieved chunk
     truncated: bool = False
 
     @property
     def metadata(self) -> dict[str, Any]:
-        return dict(self.document.metadata)
+        return dict(self.hit.metadata)
 
 
-def build_context(documents: list[Any], max_chars: int) -> list[NumberedSource]:
+def build_context(documents: Sequence[Hit | Any], max_chars: int) -> list[NumberedSource]:
     """Number the chunks that fit the budget, in rank order (1-based).
 
     Args:
-        documents: Retrieved LangChain Documents, best first.
+        documents: Retrieved hits, best first; a LangChain Document from the public
+            ``retrieve`` is read as the hit it stands for.
         max_chars: The total characters of chunk text that may be shown.
 
     Returns:
@@ -43,24 +47,20 @@ def build_context(documents: list[Any], max_chars: int) -> list[NumberedSource]:
     sources: list[NumberedSource] = []
     left = max_chars
     for doc in documents:
-        text = doc.page_content
+        hit = doc if isinstance(doc, Hit) else Hit.from_document(doc)
+        text = hit.text
         if len(text) <= left:
-            sources.append(NumberedSource(len(sources) + 1, text, doc))
+            sources.append(NumberedSource(len(sources) + 1, text, hit))
             left -= len(text)
             continue
         if left >= MIN_SOURCE_CHARS:
-            sources.append(NumberedSource(len(sources) + 1, text[:left], doc, truncated=True))
+            sources.append(NumberedSource(len(sources) + 1, text[:left], hit, truncated=True))
         break
     return sources
 
 
 def source_label(source: NumberedSource) -> str:
     """Where a source comes from, for the prompt and the source list: file, then page or heading."""
-    meta = source.document.metadata
-    label = str(meta.get("file_name") or meta.get("source") or "unknown")
-    page = meta.get("page_label") or meta.get("page_number")
-    if page not in (None, ""):
-        label += f", page {page}"
-    elif meta.get("heading_path"):
-        label += f" › {meta['heading_path']}"
-    return label
+    hit = source.hit
+    return format_location(hit.file_name or hit.source or "unknown", heading_path=hit.heading_path,
+                           page_number=hit.page_number, page_label=hit.page_label)

@@ -99,14 +99,14 @@ def extractive_answer(
     if expected is not None:
         # "How long does delivery take?" is answered only by a passage that gives a duration
         # for the delivery: quote those, or say what the documents do not give.
-        headings = {s.index: str(s.document.metadata.get("heading_path") or "") for s in sources}
+        headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
         candidates = [_with_heading(c, expected.kind) for c in candidates if c.score >= threshold
                       and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}")]
         if not candidates:
             return expected.refusal(), True
     chosen = select(candidates, max_sentences, threshold)
     if is_yes_no(question):
-        headings = {s.index: str(s.document.metadata.get("heading_path") or "") for s in sources}
+        headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
         quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
         absent = unmentioned(question, quoted, embedding)
         if absent:
@@ -128,7 +128,7 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any)
     headers = _table_headers(sources)
     found: list[tuple[NumberedSource, Passage]] = []
     for source in sources:
-        meta = source.document.metadata
+        meta = source.hit.metadata
         header = headers.get(str(meta.get("source", "")))
         heading = str(meta.get("heading_path") or "")
         found += [(source, p) for p in split_passages(source.text, heading=heading, header=header)]
@@ -154,7 +154,7 @@ def _codes_carried(codes: set[str], found: list[tuple[NumberedSource, Passage]])
     """
     if not codes:
         return [False] * len(found)
-    held = [codes & identifiers(f"{p.text} {p.context} {s.document.metadata.get('heading_path') or ''}")
+    held = [codes & identifiers(f"{p.text} {p.context} {s.hit.metadata.get('heading_path') or ''}")
             for s, p in found]
     telling = {c for c in codes if 2 * sum(c in h for h in held) <= len(found)}
     return [bool(h & telling) for h in held]
@@ -247,7 +247,7 @@ def _table_headers(sources: list[NumberedSource]) -> dict[str, list[str]]:
     """The first table header seen in each file: rows of a later chunk of that table need it."""
     headers: dict[str, list[str]] = {}
     for source in sources:
-        key = str(source.document.metadata.get("source", ""))
+        key = str(source.hit.metadata.get("source", ""))
         if key not in headers:
             header = table_header(source.text)
             if header is not None:

@@ -6,6 +6,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from ..retrieval.hit import format_location
+
 Mode = Literal["generative", "extractive"]
 
 
@@ -36,15 +38,8 @@ class Citation:
     @property
     def location(self) -> str:
         """``file, page N``, ``file, pages N–M``, ``file › heading path`` or just the file name."""
-        where = self.file_name or self.source
-        if self.page_end is not None and self.page_number is not None and self.page_end > self.page_number:
-            return f"{where}, pages {self.page_number}–{self.page_end}"
-        page = self.page_label or self.page_number
-        if page not in (None, ""):
-            return f"{where}, page {page}"
-        if self.heading_path:
-            return f"{where} › {self.heading_path}"
-        return where
+        return format_location(self.file_name or self.source, heading_path=self.heading_path,
+                               page_number=self.page_number, page_end=self.page_end, page_label=self.page_label)
 
 
 @dataclass

@@ -18,7 +18,13 @@ Importing this package is cheap: each command imports the library's heavy parts 
 from __future__ import annotations
 
 from .app import main, open_rag
-from .errors import EXIT_LOCKED, EXIT_MISMATCH, EXIT_PARTIAL, EXIT_REFUSED, handle_errors
+from .errors import (
+    EXIT_LOCKED,
+    EXIT_MISMATCH,
+    EXIT_PARTIAL,
+    EXIT_REFUSED,
+    handle_errors,
+)
 from .eval import eval_command
 from .info import fields, stats
 from .ingest import delete, ingest, reingest

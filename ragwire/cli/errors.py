@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Mapping
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import click
 

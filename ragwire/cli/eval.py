@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from .app import open_rag
 from ..errors import EvalError
+from .app import open_rag
 from .errors import EXIT_MISMATCH, fail, handle_errors
 from .options import config_option, json_option, search_type_option
 from .output import echo_json

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import click
 
 from ..errors import MissingDependencyError
-
 from .app import open_rag
 from .errors import handle_errors
 from .options import config_option
@@ -30,7 +31,7 @@ def mcp() -> None:
 @click.option("--allow-unauthenticated", is_flag=True,
               help="http: serve a --host other than loopback without a token (only behind something that authenticates).")
 @handle_errors
-def mcp_serve(config: str, name: str, transport: str, host: str, port: int, token: str | None,
+def mcp_serve(config: str, name: str, transport: Literal["stdio", "http"], host: str, port: int, token: str | None,
               allowed_hosts: tuple[str, ...], allow_unauthenticated: bool) -> None:
     """Run the MCP server with the tools search_documents, answer_question, get_filter_context, collection_stats.
 

@@ -9,7 +9,14 @@ import click
 
 from .app import open_rag
 from .errors import EXIT_REFUSED, handle_errors
-from .options import config_option, filter_option, json_option, parse_filters, require_text, search_type_option
+from .options import (
+    config_option,
+    filter_option,
+    json_option,
+    parse_filters,
+    require_text,
+    search_type_option,
+)
 from .output import echo_json, location, score_text
 
 

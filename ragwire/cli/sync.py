@@ -7,7 +7,6 @@ import sys
 import click
 
 from ..errors import StoreLockedError
-
 from .app import open_rag
 from .errors import EXIT_LOCKED, EXIT_PARTIAL, handle_errors
 from .options import config_option, json_option

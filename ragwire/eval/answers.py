@@ -10,6 +10,7 @@ from typing import Any
 
 from .golden import GoldenEntry, GoldenSet
 from .metrics import MISS
+from .target import Pipeline
 
 log = logging.getLogger("ragwire.eval")
 
@@ -47,7 +48,7 @@ class AnswerOutcome:
         return asdict(self)
 
 
-def check_answer(rag: Any, golden: GoldenSet, entry: GoldenEntry, number: int, top_k: int,
+def check_answer(rag: Pipeline, golden: GoldenSet, entry: GoldenEntry, number: int, top_k: int,
                  retrieve_kwargs: Mapping[str, Any]) -> AnswerOutcome:
     """Ask ``rag.query()`` the entry's question with the same top_k, filters and rerank as retrieval."""
     kwargs: dict[str, Any] = {"top_k": top_k, "filters": retrieve_kwargs.get("filters")}

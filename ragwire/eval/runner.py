@@ -5,22 +5,20 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import EvalError, did_you_mean
 from .answers import AnswerOutcome, check_answer, summarize_answers
 from .golden import GoldenSet
 from .metrics import MISS, mean_metrics, score_query
 from .results import EvalResult, QueryResult, SweepResult
-
-if TYPE_CHECKING:
-    from ragwire import RAGWire
+from .target import Pipeline
 
 # The spec names this logger; every module of ragwire.eval reports through it.
 log = logging.getLogger("ragwire.eval")
 
 
-def evaluate(rag: RAGWire, golden: GoldenSet, top_k: int = 5, label: str = "default", answers: bool = False,
+def evaluate(rag: Pipeline, golden: GoldenSet, top_k: int = 5, label: str = "default", answers: bool = False,
              **retrieve_kwargs: Any) -> EvalResult:
     """Run every golden query and score what comes back.
 
@@ -106,7 +104,7 @@ def evaluate(rag: RAGWire, golden: GoldenSet, top_k: int = 5, label: str = "defa
     return result
 
 
-def _absent_expected(rag: RAGWire, golden: GoldenSet) -> tuple[list[str], bool]:
+def _absent_expected(rag: Pipeline, golden: GoldenSet) -> tuple[list[str], bool]:
     """The expected ids no stored chunk matches, and whether ``match_field`` is known to be stored.
 
     A field the collection's indexes and a sample chunk do not show may still be on
@@ -147,12 +145,12 @@ def _names(ids: list[str], shown: int = 10) -> str:
     return ", ".join(ids[:shown]) + more
 
 
-def _field_hint(rag: RAGWire, field: str) -> str:
+def _field_hint(rag: Pipeline, field: str) -> str:
     return (did_you_mean(field, rag.discover_metadata_fields(), cutoff=0.75)
             or " (set match_field to a stored field, such as source or file_name)")
 
 
-def sweep(rag: RAGWire, golden: GoldenSet, variants: Mapping[str, Mapping[str, Any]], top_k: int = 5,
+def sweep(rag: Pipeline, golden: GoldenSet, variants: Mapping[str, Mapping[str, Any]], top_k: int = 5,
           answers: bool = False) -> SweepResult:
     """Evaluate several retrieval settings against the same golden set.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from ragwire.errors import LoaderError
 from ragwire.loaders.base import LoadResult, Page, PageLoadResult, file_type
@@ -65,7 +65,7 @@ class LoadFailed:
         return {**out, "pages": None} if with_pages else out
 
 
-LoadOutcome = Union[Loaded, LoadFailed]
+LoadOutcome = Loaded | LoadFailed
 """What loading one file gives: test ``outcome.ok`` to tell the two apart."""
 
 __all__ = ["LoadFailed", "LoadOutcome", "Loaded"]

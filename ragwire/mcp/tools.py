@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from ragwire.errors import ProviderError
 from ragwire.fields import BOOKKEEPING_FIELDS
+from ragwire.retrieval.hit import Hit, format_location
 
 log = logging.getLogger(__name__)
 
@@ -63,25 +64,6 @@ def _check(text: str, what: str, top_k: int) -> None:
         raise ValueError(f"top_k must be a whole number from 1 to {_MAX_TOP_K}, not {top_k!r}")
 
 
-def _where(metadata: Mapping[str, Any]) -> str:
-    where = str(metadata.get("file_name") or metadata.get("source") or "unknown file")
-    if metadata.get("heading_path"):
-        where += f" › {metadata['heading_path']}"
-    page = metadata.get("page_label") or metadata.get("page_number")
-    if page not in (None, ""):
-        where += f", page {page}"
-    return where
-
-
-def _score(metadata: Mapping[str, Any]) -> str:
-    if "rerank_score" in metadata:
-        return f"rerank score {float(metadata['rerank_score']):.3f}"
-    if "score" not in metadata:
-        return ""
-    kind = metadata.get("score_type") or "score"
-    return f"{kind} score {float(metadata['score']):.3f}"
-
-
 def _value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
@@ -113,16 +95,18 @@ def search_documents(rag: Any, query: str, top_k: int = 5,
                     "to check the fields and stored values, or search again without filters.")
         return f"No passage matched {query!r}: the collection may be empty."
     lines = [f"{len(docs)} passages for {query!r}" + (f" with filters {json.dumps(parsed)}" if parsed else "") + ":"]
-    for rank, doc in enumerate(docs, 1):
-        meta = dict(doc.metadata)
-        score = _score(meta)
-        lines += ["", f"[{rank}] {_where(meta)}" + (f" ({score})" if score else "")]
-        if meta.get("source"):
-            lines.append(f"source: {meta['source']}")
-        extra = {k: v for k, v in visible_metadata(meta).items() if k not in _HEADER_FIELDS and v not in (None, "", [])}
+    for rank, hit in enumerate((Hit.from_document(d) for d in docs), 1):
+        score = hit.score_text()
+        where = format_location(hit.file_name or hit.source or "unknown file", heading_path=hit.heading_path,
+                                page_number=hit.page_number, page_label=hit.page_label, heading_with_page=True)
+        lines += ["", f"[{rank}] {where}" + (f" ({score})" if score else "")]
+        if hit.source:
+            lines.append(f"source: {hit.source}")
+        extra = {k: v for k, v in visible_metadata(hit.metadata).items()
+                 if k not in _HEADER_FIELDS and v not in (None, "", [])}
         if extra:
             lines.append("metadata: " + "; ".join(f"{k}: {_value(v)}" for k, v in sorted(extra.items())))
-        lines.append(doc.page_content.strip())
+        lines.append(hit.text.strip())
     return "\n".join(lines)
 
 

@@ -18,6 +18,7 @@ from ..errors import ProviderError
 from .extractor import MetadataExtractor
 from .filters import extract_filters, filter_context
 from .schema import FinancialMetadata, MetadataSchema, load_schema
+from .values import FieldValues
 
 log = logging.getLogger("ragwire.metadata")
 
@@ -60,14 +61,15 @@ class MetadataService:
 
     Args:
         config: the loaded :class:`~ragwire.config.RagwireConfig`.
-        llm: returns the chat model (built on first use); None without an ``llm`` section.
-        field_values: ``(fields, limit) -> {field: values}``, most frequent first, from the store.
+        llm: A factory returning the chat model (built on first use, only when extraction
+            runs); None without an ``llm`` section.
+        values: Reads the values already stored per field.
     """
 
-    def __init__(self, config: Any, llm: Callable[[], Any], field_values: Callable[[list[str], int], dict]) -> None:
+    def __init__(self, config: Any, llm: Callable[[], Any], values: FieldValues) -> None:
         self.config = config
         self._llm = llm
-        self._field_values = field_values
+        self.values = values
         self._schema: MetadataSchema | None = None
         self._extractor: MetadataExtractor | None = None
 
@@ -99,7 +101,7 @@ class MetadataService:
 
     def stored_values(self, limit: int = 50) -> dict[str, list[Any]]:
         """Values already stored for the schema's fields, to ground the LLM on."""
-        return self._field_values(self.schema.names, limit)
+        return self.values.field_values(self.schema.names, limit)
 
     def prepare_ingest(self, coll: Any) -> Hook | None:
         """Ready an open collection for a run and return its hook (None without an LLM).
@@ -146,6 +148,6 @@ class MetadataService:
 
     def context(self, query: str, fields: list[str], limit: int = 50) -> str:
         """The markdown filter context block for an agent."""
-        values = self._field_values(fields, limit)
+        values = self.values.field_values(fields, limit)
         extracted = self.filters(query) if self.enabled else None
         return filter_context(fields, values, extracted, limit=limit)

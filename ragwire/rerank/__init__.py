@@ -64,20 +64,31 @@ def rerank_documents(reranker: Reranker, query: str, documents: list[Any], top_k
     Raises:
         ProviderError: the reranker returned a different number of scores than documents.
     """
-    if not documents:
-        return []
-    scores = list(reranker.score(query, [d.page_content for d in documents]))
-    if len(scores) != len(documents):
-        raise ProviderError(
-            f"{SECTION}: the reranker returned {len(scores)} scores for {len(documents)} documents"
-        )
-    order = sorted(range(len(documents)), key=lambda i: -scores[i])  # stable: ties keep engine order
     kept = []
-    for i in order[:top_k]:
+    for i, score in ranked(reranker, query, [d.page_content for d in documents], top_k):
         doc = documents[i]
-        doc.metadata["rerank_score"] = float(scores[i])
+        doc.metadata["rerank_score"] = score
         kept.append(doc)
     return kept
+
+
+def ranked(reranker: Reranker, query: str, texts: Sequence[str], top_k: int) -> list[tuple[int, float]]:
+    """``(position, score)`` of the best ``top_k`` of ``texts`` by ``reranker``, best first.
+
+    Equal scores keep the order given (the engine's).
+
+    Raises:
+        ProviderError: the reranker returned a different number of scores than texts.
+    """
+    if not texts:
+        return []
+    scores = list(reranker.score(query, list(texts)))
+    if len(scores) != len(texts):
+        raise ProviderError(
+            f"{SECTION}: the reranker returned {len(scores)} scores for {len(texts)} documents"
+        )
+    order = sorted(range(len(texts)), key=lambda i: -scores[i])  # stable: ties keep engine order
+    return [(i, float(scores[i])) for i in order[:top_k]]
 
 
 def _validate(raw: Mapping[str, Any]) -> RerankConfig:
@@ -120,4 +131,4 @@ def unknown_options(config: RerankConfig, known: frozenset[str]) -> None:
         )
 
 
-__all__ = ["Reranker", "get_reranker", "rerank_documents"]
+__all__ = ["Reranker", "get_reranker", "ranked", "rerank_documents"]

@@ -1,5 +1,19 @@
-"""Retrieval: similarity, mmr, hybrid and keyword search; the LangChain-facing helpers."""
+"""Retrieval: the stage (:class:`Retriever`), search strategies, typed hits, the LangChain-facing helpers."""
 
+from .hit import Hit, format_location
+from .retriever import FilterExtractor, RetrieveOptions, Retriever, Store, SupportsRetrieve
 from .search import SEARCH_TYPES, Searcher, mmr_select, to_document
 
-__all__ = ["SEARCH_TYPES", "Searcher", "mmr_select", "to_document"]
+__all__ = [
+    "SEARCH_TYPES",
+    "FilterExtractor",
+    "Hit",
+    "RetrieveOptions",
+    "Retriever",
+    "Searcher",
+    "Store",
+    "SupportsRetrieve",
+    "format_location",
+    "mmr_select",
+    "to_document",
+]

@@ -11,6 +11,7 @@ from langchain_core.documents import Document
 from ..errors import ConfigError
 from ..store import Collection, DenseParams, Filter, Fusion, Record, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind
+from .hit import Hit
 
 SEARCH_TYPES = ("similarity", "mmr", "hybrid", "keyword")
 
@@ -21,15 +22,8 @@ _FIELD_SCAN_LIMIT = 50_000
 
 
 def to_document(record: Record, score_type: str | None = None, score_max: float | None = None) -> Document:
-    payload = record.payload
-    metadata = dict(payload.get("metadata", {}))
-    if record.score is not None:
-        metadata["score"] = float(record.score)
-        if score_type:
-            metadata["score_type"] = score_type
-        if score_max is not None:
-            metadata["score_max"] = score_max
-    return Document(page_content=payload.get("page_content", ""), metadata=metadata, id=record.id)
+    """The LangChain Document of a stored record, scores in its metadata (see :meth:`Hit.to_document`)."""
+    return Hit.from_record(record, score_type, score_max).to_document()
 
 
 # What ``metadata["score"]`` is, per search type: a reader (or an agent) cannot tell an
@@ -155,8 +149,8 @@ class Searcher:
 
     def search(self, query: str, *, k: int = 5, filters: Mapping[str, Any] | None = None,
                search_type: str = "similarity", fetch_k: int | None = None,
-               lambda_mult: float | None = None) -> list[Document]:
-        """Run one search.
+               lambda_mult: float | None = None) -> list[Hit]:
+        """Run one search; the hits come best first.
 
         Raises:
             ConfigError: a bad ``k`` or ``search_type``; a filter of a bad shape, on a field no
@@ -194,5 +188,5 @@ class Searcher:
                 for rec in records:
                     rec.dense = rec.sparse = None
         if search_type == "hybrid":
-            return [to_document(r, fusion.method, fusion_score_max(fusion)) for r in records]
-        return [to_document(r, SCORE_TYPES[search_type]) for r in records]
+            return [Hit.from_record(r, fusion.method, fusion_score_max(fusion)) for r in records]
+        return [Hit.from_record(r, SCORE_TYPES[search_type]) for r in records]

@@ -36,7 +36,8 @@ class RagwireVectorStore(VectorStore):
 
     def search_by_type(self, query: str, *, k: int = 5, filters: Mapping[str, Any] | None = None,
                        search_type: str = "similarity", **kwargs: Any) -> list[Document]:
-        return self.searcher.search(query, k=k, filters=filters, search_type=search_type, **kwargs)
+        hits = self.searcher.search(query, k=k, filters=filters, search_type=search_type, **kwargs)
+        return [hit.to_document() for hit in hits]  # the LangChain boundary
 
     def similarity_search(self, query: str, k: int = 4, filter: Mapping[str, Any] | None = None,
                           **kwargs: Any) -> list[Document]:

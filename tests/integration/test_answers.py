@@ -22,6 +22,7 @@ from ragwire.answer.prompt import REWRITE_SYSTEM_PROMPT
 from ragwire.config import GenerationConfig
 from ragwire.errors import ProviderError
 from ragwire.providers import get_chat_model
+from ragwire.retrieval import Hit
 from tests.stubs import StubServer
 
 from .helpers import write_config, write_topics
@@ -47,8 +48,18 @@ def _docs(n: int, size: int = 300) -> list[Document]:
     ]
 
 
-def _fixed(docs: list[Document]):
-    return lambda query, top_k=None, filters=None, rerank=None: list(docs)
+class _Fixed:
+    """A retrieval stage that always finds ``docs``."""
+
+    def __init__(self, docs: list[Document]) -> None:
+        self.docs = docs
+
+    def retrieve(self, query, options=None):
+        return [Hit.from_document(d) for d in self.docs]
+
+
+def _fixed(docs: list[Document]) -> _Fixed:
+    return _Fixed(docs)
 
 
 def _chat_requests(stub: StubServer) -> list[dict[str, Any]]:
@@ -264,9 +275,12 @@ def test_chat_follow_up_retrieves_for_the_rewritten_question(stub, topics_rag):
     stub.chat_reply = reply
     searched: list[str] = []
 
-    def retrieve(query, top_k=None, filters=None, rerank=None):
-        searched.append(query)
-        return topics_rag.retrieve(query, top_k=top_k, filters=filters, rerank=rerank)
+    class Recording:
+        def retrieve(self, query, options=None):
+            searched.append(query)
+            return topics_rag.retriever.retrieve(query, options)
+
+    retrieve = Recording()
 
     history = [
         {"role": "user", "content": "How often should I oil my bike chain?"},
@@ -292,7 +306,7 @@ def test_chat_follow_up_retrieves_for_the_rewritten_question(stub, topics_rag):
 
 def test_an_empty_collection_gives_a_refusal_that_says_so(stub, tmp_path):
     rag = RAGWire(write_config(tmp_path))  # nothing ingested: the collection does not exist
-    answer = Answerer(rag.retrieve, _llm(stub.openai_url)).query("What do tomatoes need?")
+    answer = Answerer(rag.retriever, _llm(stub.openai_url)).query("What do tomatoes need?")
     assert answer.refused and not answer
     assert "nothing to search" in answer.text and "ragwire ingest" in answer.text
     assert answer.documents == [] and _chat_requests(stub) == []  # no model call for nothing

@@ -85,7 +85,7 @@ def test_changing_one_file_of_100_reembeds_only_its_changed_chunks(tmp_path, stu
 def test_two_server_errors_then_success_goes_through_retries(tmp_path, stub):
     paths = write_corpus(tmp_path / "docs", 3)
     rag = RAGWire(stub_config(tmp_path, stub))
-    rag._dim()  # the dimension probe is not part of what is being tested
+    rag.parts.dimension()  # the dimension probe is not part of what is being tested
     stub.reset()
     stub.script_failures([500, 500])
     stats = rag.ingest_documents(paths)
@@ -99,7 +99,7 @@ def test_a_file_whose_embedding_always_fails_is_failed_and_others_go_in(tmp_path
     poisoned = paths[2]
     poisoned.write_text(poisoned.read_text() + "\n\nPOISON paragraph that the provider rejects.\n")
     rag = RAGWire(stub_config(tmp_path, stub))
-    rag._dim()
+    rag.parts.dimension()
     stub.reset()
     stub.fail_marker = "POISON"
     stub.fail_always = 500
@@ -133,7 +133,7 @@ def test_workers_do_not_change_results_or_their_order(tmp_path, stub):
 def test_embedding_is_batched_across_small_documents(tmp_path, stub):
     paths = write_corpus(tmp_path / "docs", 20, paragraphs=1)
     rag = RAGWire(stub_config(tmp_path, stub, ingestion={"batch_size": 64}))
-    rag._dim()
+    rag.parts.dimension()
     stub.reset()
     stats = rag.ingest_documents(paths)
     calls = stub.embedding_calls()
@@ -206,7 +206,7 @@ def test_embedding_calls_are_full_batches_across_files(tmp_path, stub):
     # Regression: a flush used to embed a partial batch for every few files.
     paths = write_corpus(tmp_path / "docs", 9, paragraphs=3)
     rag = RAGWire(stub_config(tmp_path, stub, ingestion={"batch_size": 8}))
-    rag._dim()
+    rag.parts.dimension()
     stub.reset()
     stats = rag.ingest_documents(paths)
     sizes = [len(call.inputs) for call in stub.embedding_calls()]
@@ -271,7 +271,7 @@ def test_an_unchanged_resync_never_loads_or_calls_the_embedding_model(tmp_path, 
     stub.reset()
     fresh = RAGWire(config)
     assert fresh.ingest_documents(paths)["skipped"] == 5
-    assert fresh._embedding is None
+    assert fresh.parts._embedding is None
     assert stub.requests == []
 
 
@@ -281,7 +281,7 @@ def test_workers_send_embedding_batches_to_an_http_provider_concurrently(tmp_pat
         results = {}
         for workers in (1, 3):
             rag = RAGWire(stub_config(tmp_path / f"w{workers}", slow, ingestion={"workers": workers, "batch_size": 8}))
-            rag._dim()
+            rag.parts.dimension()
             slow.reset()
             stats = rag.ingest_documents(paths)
             results[workers] = (slow.max_concurrent, stats, chunks_per_source(rag))

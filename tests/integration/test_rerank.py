@@ -162,7 +162,7 @@ def test_the_model_loads_once_per_pipeline(tmp_path, store, tiny_cross_encoder, 
 def test_empty_collection_returns_nothing_without_loading_the_model(tmp_path, tiny_cross_encoder, predict_calls):
     rag = RAGWire(write_config(tmp_path, retriever={"rerank": {"model": str(tiny_cross_encoder)}}))
     assert rag.retrieve(QUERY) == []
-    assert rag._reranker._model is None and predict_calls == []
+    assert rag.parts.reranker._model is None and predict_calls == []
 
 
 def test_no_match_for_a_filter_returns_nothing_without_scoring(tmp_path, store, tiny_cross_encoder, predict_calls):

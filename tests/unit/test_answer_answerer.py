@@ -15,6 +15,7 @@ from ragwire.answer.prompt import REWRITE_SYSTEM_PROMPT
 from ragwire.config import GenerationConfig
 from ragwire.errors import ConfigError, ProviderError
 from ragwire.providers.retry import acall_with_retries
+from ragwire.retrieval import Hit, RetrieveOptions
 
 
 class RecordingChat(GenericFakeChatModel):
@@ -38,18 +39,19 @@ DOCS = [
 
 
 class Retrieval:
-    """A retrieve() double that records what it was asked."""
+    """A retrieval-stage double that records what it was asked."""
 
     def __init__(self, docs: list[Document]) -> None:
         self.docs = docs
         self.calls: list[tuple[Any, ...]] = []
 
-    def __call__(self, query, top_k, filters, rerank):
-        self.calls.append((query, top_k, filters, rerank))
-        return list(self.docs)
+    def retrieve(self, query, options=None):
+        options = options or RetrieveOptions()
+        self.calls.append((query, options.top_k, options.filters, options.rerank))
+        return [Hit.from_document(d) for d in self.docs]
 
 
-def test_retrieve_gets_the_question_and_every_option_positionally():
+def test_retrieve_gets_the_question_and_every_option():
     retrieve = Retrieval(DOCS)
     Answerer(retrieve, _chat("Yes [1].")).query("Why?", top_k=7, filters={"year": 2025}, rerank=False)
     assert retrieve.calls == [("Why?", 7, {"year": 2025}, False)]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from types import SimpleNamespace
 
 import pytest
 
 from ragwire.answer import NumberedSource, resolve
+from ragwire.retrieval import Hit
 from ragwire.answer.extractive import cite, extractive_answer, identifiers
 from ragwire.answer.passages import split_passages, split_sentences, table_header
 
@@ -216,8 +216,7 @@ class WordEmbedding:
 
 
 def _source(index: int, text: str, **meta) -> NumberedSource:
-    doc = SimpleNamespace(page_content=text, metadata={"source": f"/docs/{index}.md", "file_name": f"{index}.md", **meta})
-    return NumberedSource(index, text, doc)
+    return NumberedSource(index, text, Hit(text, {"source": f"/docs/{index}.md", "file_name": f"{index}.md", **meta}))
 
 
 def test_the_closest_sentences_are_quoted_in_reading_order_with_their_markers():
