@@ -11,9 +11,8 @@ from .schema import (
     FieldSpec,
     FinancialMetadata,
     MetadataSchema,
-    load_schema,
-    parse_schema,
 )
+from .schema_file import load_schema, parse_schema
 
 __all__ = [
     "FIELD_TYPES",

@@ -19,7 +19,8 @@ from ragwire.errors import ProviderError
 from ragwire.providers.retry import call_with_retries, reason
 from ragwire.store.filters import finite_number
 
-from .schema import FieldSpec, FinancialMetadata, MetadataSchema, load_schema
+from .schema import FieldSpec, FinancialMetadata, MetadataSchema
+from .schema_file import load_schema
 
 logger = logging.getLogger(__name__)
 

@@ -17,7 +17,8 @@ from typing import Any, Callable, Mapping, Sequence
 from ..errors import ProviderError
 from .extractor import MetadataExtractor
 from .filters import extract_filters, filter_context
-from .schema import FinancialMetadata, MetadataSchema, load_schema
+from .schema import FinancialMetadata, MetadataSchema
+from .schema_file import load_schema
 from .values import FieldValues
 
 log = logging.getLogger("ragwire.metadata")
