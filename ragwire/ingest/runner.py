@@ -58,7 +58,7 @@ class IngestRunner:
         self.settings = settings
         self.extract_metadata = extract_metadata
         self.progress = sys.stderr.isatty() if progress is None else progress
-        self._bar = None
+        self._bar: Any = None
         self._model_ready = False
 
     def _store_call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -220,7 +220,7 @@ class IngestRunner:
                     if isinstance(exc, (StoreLockedError, StoreFullError)) or getattr(exc, "retryable", False):
                         raise _Abort(str(exc)) from exc
                     head.fail(f"{head.path.name}: {_one_line(exc)}", exc)
-                    self._fail(head, head.error, stats)
+                    self._fail(head, head.error or "", stats)
                     self._discard_quietly(head)
                 for ci in range(len(head.chunks)):
                     self._vectors.pop((head.index, ci), None)

@@ -54,7 +54,7 @@ class ServerEngine(Engine):
         self.api_key = api_key
         self.timeout = timeout
         self.location = url if url and url != ":memory:" else (str(path) if path else ":memory:")
-        self._client = None
+        self._client: Any = None
 
     def open(self) -> None:
         if self._client is not None:

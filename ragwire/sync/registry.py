@@ -24,7 +24,7 @@ def make_source(config: Any, loader: LoaderConfig | None = None) -> Source:
         MissingDependencyError: the source needs an extra that is not installed.
     """
     kind = getattr(config, "type", None)
-    target = _SOURCES.get(kind)
+    target = _SOURCES.get(kind) if isinstance(kind, str) else None
     if target is None:
         raise ConfigError(f"sources: unknown type {kind!r} (choose one of: {', '.join(sorted(_SOURCES))})")
     module, cls = target.split(":")

@@ -25,8 +25,12 @@ def write_config(tmp_path: Path, *, engine: str = "edge", **sections) -> Path:
         "logging": {"level": "WARNING"},
     }
     for key, value in sections.items():
-        if isinstance(value, dict) and isinstance(data.get(key), dict):
-            data[key] = {**data[key], **value}
+        base = data.get(key)
+        # Another provider is another section: the default one's keys (model_name) are not its keys.
+        switches = isinstance(value, dict) and isinstance(base, dict) and value.get("provider", base.get("provider")) \
+            != base.get("provider")
+        if isinstance(value, dict) and isinstance(base, dict) and not switches:
+            data[key] = {**base, **value}
         else:
             data[key] = value
     tmp_path.mkdir(parents=True, exist_ok=True)
