@@ -43,7 +43,7 @@ class Prepared:
             self.retryable = bool(getattr(exc, "retryable", False))
 
 
-def make_loader(loader: LoaderConfig, strategy: str):
+def make_loader(loader: LoaderConfig, strategy: str) -> Any:
     """The loader one run uses for every file.
 
     The page strategy chunks PageLoader's pages; the others chunk MarkItDown's text and

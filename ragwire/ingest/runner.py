@@ -276,7 +276,7 @@ class IngestRunner:
         return dense, sparse
 
     def _store_vectors(self, part: list[tuple[Prepared, int, str]], dense, sparse) -> None:
-        for (doc, ci, _), dv, sv in zip(part, dense, sparse):
+        for (doc, ci, _), dv, sv in zip(part, dense, sparse, strict=True):
             if doc.error:  # dropped after another of its batches failed
                 continue
             self._vectors[(doc.index, ci)] = (dv, sv)

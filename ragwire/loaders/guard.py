@@ -150,8 +150,8 @@ def run_converter(function: Callable[..., T], *args: Any, name: str, timeout_s: 
         return outcome[1]
     if outcome[0] == "failed":
         raise LoaderError(outcome[1])
-    _, exc, child_traceback = outcome
-    raise exc from _ChildTraceback(child_traceback)
+    _, error, child_traceback = outcome
+    raise error from _ChildTraceback(child_traceback)
 
 
 class _ChildTraceback(Exception):

@@ -37,7 +37,7 @@ class PageLoader(MarkItDownLoader):
     Takes the same arguments as :class:`MarkItDownLoader` (size, ZIP and time limits).
     """
 
-    def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:  # type: ignore[override]
+    def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:
         """Load one document with its pages.
 
         Returns:
@@ -184,7 +184,7 @@ class PageMapLoader(PageLoader):
     ``pages: None``.  Both parses run in one time-limited child process.
     """
 
-    def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:  # type: ignore[override]
+    def load(self, file_path: str | os.PathLike[str]) -> PageLoadResult:
         """Load one document; never raises for a bad file (a missing one included)."""
         return self._as_dict(self.load_outcome(file_path))
 

@@ -55,7 +55,7 @@ def _mcp_server_class():
     return MCPServer
 
 
-def build_server(rag: Any, name: str = "ragwire"):
+def build_server(rag: Any, name: str = "ragwire") -> Any:
     """An MCP server exposing ``search_documents``, ``answer_question``, ``get_filter_context``
     and ``collection_stats`` over ``rag``.
 

@@ -8,6 +8,7 @@ retry policy (``ragwire.providers.retry``) is the only one.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import weakref
@@ -32,6 +33,10 @@ FASTEMBED_BATCH_SIZE = 256
 
 # id(embeddings) -> (weak reference, dimension); entries vanish with their object.
 _DIMENSIONS: dict[int, tuple[weakref.ref[Any], int]] = {}
+
+
+def _forget_dimension(key: int, _ref: object) -> None:
+    _DIMENSIONS.pop(key, None)
 
 
 def get_embedding(config: Any) -> Embeddings:
@@ -73,7 +78,7 @@ def embedding_dimension(emb: Embeddings) -> int:
             f"embedding dimension probe: {type(emb).__name__} returned an empty vector"
         )
     try:
-        ref = weakref.ref(emb, lambda _r, k=key: _DIMENSIONS.pop(k, None))
+        ref = weakref.ref(emb, functools.partial(_forget_dimension, key))
     except TypeError:
         return dim  # not weak-referenceable: do not pin it in memory
     _DIMENSIONS[key] = (ref, dim)

@@ -67,7 +67,7 @@ class OnnxEmbeddings(Embeddings):
         for start in range(0, len(order), self.batch_size):
             idx = order[start:start + self.batch_size]
             vectors = self._run([encodings[i] for i in idx])
-            for i, vec in zip(idx, vectors):
+            for i, vec in zip(idx, vectors, strict=True):
                 out[i] = vec.tolist()
         return out
 

@@ -241,12 +241,11 @@ def _export(folder: Path, out: Path) -> float:
     import numpy as np
     import torch
     from sentence_transformers import SentenceTransformer
-
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # a weight-loading bar is noise in `make install`
     st = SentenceTransformer(str(folder), device="cpu")
-    transformer = st[0].auto_model.eval()
+    transformer = st[0].auto_model.eval()  # type: ignore[union-attr]
     names = ["input_ids", "attention_mask", "token_type_ids"]
 
     class _Wrapper(torch.nn.Module):
@@ -254,7 +253,7 @@ def _export(folder: Path, out: Path) -> float:
             super().__init__()
             self.model = transformer
 
-        def forward(self, input_ids, attention_mask, token_type_ids):  # type: ignore[no-untyped-def]
+        def forward(self, input_ids, attention_mask, token_type_ids):
             return self.model(
                 input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
             ).last_hidden_state
@@ -295,7 +294,7 @@ def _export(folder: Path, out: Path) -> float:
     return worst
 
 
-def _cosines(a, b):  # type: ignore[no-untyped-def]
+def _cosines(a, b):
     import numpy as np
 
     return (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))

@@ -7,8 +7,8 @@ the other strategies when the loader gave pages, ``page_number`` / ``page_end``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,7 +106,7 @@ def _with_page_ranges(pieces: list[Piece], pages: Sequence[Mapping[str, Any]]) -
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # odd pages: lose the page fields, never the file
         logger.warning("page ranges skipped: unusable pages (%s: %s)", type(exc).__name__, exc)
         return pieces
-    return [Piece(piece.text, {**piece.metadata, **found}) for piece, found in zip(pieces, ranges)]
+    return [Piece(piece.text, {**piece.metadata, **found}) for piece, found in zip(pieces, ranges, strict=True)]
 
 
 def _merge_tiny(pieces: list[Piece], chunk_size: int) -> list[Piece]:

@@ -107,6 +107,7 @@ def page_ranges(chunks: Sequence[str], pages: Sequence[Mapping[str, Any]]) -> li
             continue
         if start is None:
             start = end
+        assert start is not None  # one of the two was found
         if end is None or end < start:
             end = start
         cursor = start + 1  # the next chunk starts later (overlap never reaches back this far)

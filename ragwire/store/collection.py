@@ -12,7 +12,6 @@ import contextlib
 import threading
 from typing import Any, Iterator
 
-
 from ..logs import get_logger
 from .commits import Note, new_version, note_filter, read_notes, visibility
 from .engine import DenseParams, Engine, Fusion, PointData, Record
@@ -31,8 +30,6 @@ from .filters import (
     meta_path,
 )
 from .lease import DEFAULT_TTL_S, WriterLease
-from .session import OpenSession
-from .writer import WriterGate
 from .records import (
     META_POINT_ID,
     OWNER_FIELDS,
@@ -46,7 +43,9 @@ from .records import (
     stale_filter,
 )
 from .schema import INITIAL_INDEXES, check_model, new_meta, wanted_indexes
+from .session import OpenSession
 from .state import SourceState, read_source_states, read_stored_vectors
+from .writer import WriterGate
 
 __all__ = ["Collection", "ChunkRecord", "CollectionMeta", "SourceState", "OWNER_FIELDS", "META_POINT_ID",
            "chunk_point_id", "source_filter", "stale_filter"]

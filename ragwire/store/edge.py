@@ -25,7 +25,7 @@ from .edge_native import (
     query_request,
     record_from,
 )
-from .engine import Engine, PointData, guarded, one_line
+from .engine import DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Filter
 from .lock import StoreLock, duration
 from .space import MARGIN, NEW_STORE, occupied_bytes, open_need, require_free
@@ -199,7 +199,7 @@ class EdgeEngine(Engine):
             self.lock.release()
 
     @property
-    def shard(self):
+    def shard(self) -> Any:
         if self._shard is None:
             self.open()
         if self._shard is None:
@@ -336,7 +336,8 @@ class EdgeEngine(Engine):
         return self.shard.count(q.CountRequest(filter=self._filter(flt), exact=True))
 
     @guarded("scroll")
-    def scroll(self, flt, limit, offset=None, with_vectors=False, fields=None):
+    def scroll(self, flt: Filter | None, limit: int, offset: Any = None, with_vectors: bool = False,
+               fields: list[str] | None = None) -> tuple[list[Record], Any]:
         q = edge_module()
         records, next_offset = self.shard.scroll(
             q.ScrollRequest(
@@ -350,15 +351,16 @@ class EdgeEngine(Engine):
         return [record_from(r, with_vectors) for r in records], next_offset
 
     @guarded("retrieve")
-    def retrieve(self, ids, with_vectors=False):
+    def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Record]:
         if not ids:
             return []
         records = self.shard.retrieve(list(ids), with_payload=True, with_vector=with_vectors)
         return [record_from(r, with_vectors) for r in records]
 
     @guarded("search")
-    def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, dense_params=None,
-               with_vectors=False):
+    def search(self, *, dense: list[float] | None = None, sparse: tuple[list[int], list[float]] | None = None,
+               flt: Filter | None = None, limit: int = 5, fusion: Fusion | None = None,
+               dense_params: DenseParams | None = None, with_vectors: bool = False) -> list[Record]:
         if dense is None and sparse is not None and not sparse[0]:
             return []  # a query of only stopwords matches nothing
         request = query_request(dense=dense, sparse=sparse, flt=flt, limit=limit, fusion=fusion,
@@ -366,7 +368,7 @@ class EdgeEngine(Engine):
         return [record_from(p, with_vectors) for p in self.shard.query(request)]
 
     @guarded("facet")
-    def facet(self, key, limit, flt=None):
+    def facet(self, key: str, limit: int, flt: Filter | None = None) -> list[tuple[Any, int]]:
         q = edge_module()
         response = self.shard.facet(q.FacetRequest(key=key, limit=limit, exact=True, filter=self._filter(flt)))
         return [(hit.value, hit.count) for hit in response.hits]

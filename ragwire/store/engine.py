@@ -118,7 +118,7 @@ class Engine(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
-    def flush(self) -> None:
+    def flush(self) -> None:  # noqa: B027 - a hook: engines that buffer writes override it
         """Make every write so far durable.  Engines that persist each write need nothing."""
 
     @abstractmethod

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError
-from .engine import DENSE, SPARSE, Engine, Fusion, PointData, Record, guarded, one_line
+from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Cond, Filter, translate
 
 
@@ -98,7 +98,7 @@ class ServerEngine(Engine):
                 raise self._wrap("close", exc) from exc
 
     @property
-    def client(self):
+    def client(self) -> Any:
         if self._client is None:
             self.open()
         return self._client
@@ -243,7 +243,8 @@ class ServerEngine(Engine):
         return result.count
 
     @guarded("scroll")
-    def scroll(self, flt, limit, offset=None, with_vectors=False, fields=None):
+    def scroll(self, flt: Filter | None, limit: int, offset: Any = None, with_vectors: bool = False,
+               fields: list[str] | None = None) -> tuple[list[Record], Any]:
         records, next_offset = self._call(
             self.client.scroll, self.collection,
             scroll_filter=self._filter(flt), limit=limit, offset=offset,
@@ -252,7 +253,7 @@ class ServerEngine(Engine):
         return [self._record(r, with_vectors) for r in records], next_offset
 
     @guarded("retrieve")
-    def retrieve(self, ids, with_vectors=False):
+    def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Record]:
         if not ids:
             return []
         records = self._call(self.client.retrieve, self.collection, ids=list(ids),
@@ -260,8 +261,9 @@ class ServerEngine(Engine):
         return [self._record(r, with_vectors) for r in records]
 
     @guarded("query")
-    def search(self, *, dense=None, sparse=None, flt=None, limit=5, fusion=None, dense_params=None,
-               with_vectors=False):
+    def search(self, *, dense: list[float] | None = None, sparse: tuple[list[int], list[float]] | None = None,
+               flt: Filter | None = None, limit: int = 5, fusion: Fusion | None = None,
+               dense_params: DenseParams | None = None, with_vectors: bool = False) -> list[Record]:
         m = _models()
         native_filter = self._filter(flt)
         params = None
@@ -293,7 +295,7 @@ class ServerEngine(Engine):
         return [self._record(p, with_vectors) for p in response.points]
 
     @guarded("facet")
-    def facet(self, key, limit, flt=None):
+    def facet(self, key: str, limit: int, flt: Filter | None = None) -> list[tuple[Any, int]]:
         response = self._call(self.client.facet, self.collection, key=key, limit=limit,
                               facet_filter=self._filter(flt), exact=True)
         return [(hit.value, hit.count) for hit in response.hits]

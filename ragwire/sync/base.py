@@ -91,5 +91,5 @@ class Source(ABC):
         """Whether :meth:`fetch` would download (a dry run reports it, without downloading)."""
         return False
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a hook: sources that keep state override it
         """Persist whatever the source keeps between runs (called once at the end of a sync)."""

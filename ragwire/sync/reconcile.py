@@ -121,7 +121,7 @@ def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats
         return
     result = runner.run(items)
     # The runner records one outcome per item, in input order.
-    for (key, entry), outcome in zip(owners, result.outcomes):
+    for (key, entry), outcome in zip(owners, result.outcomes, strict=True):
         mine = stats.source(key)
         if outcome.status == "failed":
             mine.failed += 1
