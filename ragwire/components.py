@@ -222,8 +222,9 @@ class Parts:
         if self._retriever is None:
             from .retrieval import Retriever
 
+            auto = self.config.retriever.auto_filter  # the metadata service is built only when it reads filters
             self._retriever = Retriever(self.searcher, self.config.retriever, store=self.store,
-                                        reranker=self.reranker, filter_extractor=self.metadata)
+                                        reranker=self.reranker, filter_extractor=self.metadata if auto else None)
         return self._retriever
 
     @property

@@ -345,9 +345,8 @@ class RAGWire:
         """A markdown block for an agent: filterable fields, their stored values, the query's filters."""
         return self.metadata.context(query, self.filter_fields, limit)
 
-    def get_field_values(self, fields: str | list[str], limit: int = 50):
-        """Distinct stored values per field, most frequent first."""
-        single = isinstance(fields, str)
-        names = [fields] if single else list(fields)
+    def get_field_values(self, fields: str | list[str], limit: int = 50) -> list[Any] | dict[str, list[Any]]:
+        """Distinct stored values per field, most frequent first (a list for one field name)."""
+        names = [fields] if isinstance(fields, str) else list(fields)
         values = self.parts.field_values.field_values(names, limit)
-        return values[names[0]] if single else values
+        return values[names[0]] if isinstance(fields, str) else values

@@ -122,6 +122,7 @@ class Answerer:
         done = self._without_model(grounding)
         if done is not None:
             return done
+        assert self.llm is not None  # _without_model answered every case without one
         start = time.perf_counter()
         reply = await acall_with_retries(
             self.llm.ainvoke, self._messages(grounding), retries=self.retries, what=self._what("answer")
@@ -229,6 +230,7 @@ class Answerer:
         done = self._without_model(grounding)
         if done is not None:
             return done
+        assert self.llm is not None  # _without_model answered every case without one
         start = time.perf_counter()
         reply = call_with_retries(
             self.llm.invoke, self._messages(grounding), retries=self.retries, what=self._what("answer")

@@ -42,7 +42,7 @@ class Hit:
         return cls(
             text=payload.get("page_content", ""),
             metadata=dict(payload.get("metadata", {})),
-            score=float(record.score) if scored else None,
+            score=float(record.score) if record.score is not None else None,
             score_type=(score_type or None) if scored else None,
             score_max=score_max if scored else None,
             id=record.id,
