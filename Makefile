@@ -28,7 +28,10 @@ demo: install
 	$(BIN)/ragwire query "What does error E-4711 mean?" --config config.yaml
 	$(BIN)/ragwire retrieve "E-4711" --config config.yaml --top-k 3
 
+# The shape is checked before the tests: ruff (pyflakes, imports, bugbear, return types) and mypy.
 test: install
+	$(BIN)/ruff check ragwire
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 bench: install

@@ -1,13 +1,15 @@
-"""Cold start: a fresh-process `ragwire retrieve` over examples/docs, with where its time goes.
+"""Cold start: a fresh-process `ragwire retrieve` and `ragwire query` over examples/docs, with where the time goes.
 
 For each provider (``onnx``, the default in config.yaml.example, and ``huggingface``, the
 old default) the script ingests ``examples/docs`` once into a temporary store, then runs
-``ragwire retrieve`` in N fresh processes (median wall time, target <= 1.5 s for onnx) and
-N fresh processes of a script that takes the same steps with a clock around each: imports,
-config, store open, model load, query.
+``ragwire retrieve`` and ``ragwire query`` (the offline extractive answer) in N fresh
+processes each (median wall time, target <= 1.0 s for onnx), and N fresh processes of a
+script that takes the retrieve's steps with a clock around each: imports, config, store
+open, model load, query.
 
     python bench/cold_start.py               # both providers, 5 runs each
     python bench/cold_start.py --runs 3 --provider onnx
+    PYTHONPATH=/path/to/older/checkout python bench/cold_start.py --provider onnx   # the same figures for another tree
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ import common  # noqa: E402
 common.go_offline()
 
 REPO = common.BENCH_DIR.parent
-TARGET_S = 1.5
+TARGET_S = 1.0
 QUERY = "E-4711"
+QUESTION = "How long does it take to charge the battery?"
 
 # Runs in a fresh process: the steps of `ragwire retrieve`, each timed.
 _STEPS = r"""
@@ -69,12 +72,12 @@ def prepare_folder(tmp: Path, provider: str) -> Path:
     return config
 
 
-def cli_runs(config: Path, runs: int) -> list[float]:
+def cli_runs(config: Path, runs: int, *args: str) -> list[float]:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "ragwire.cli", "retrieve", QUERY, "--config", str(config),
-                        "--top-k", "3"], cwd=config.parent, check=True, capture_output=True)
+        subprocess.run([sys.executable, "-m", "ragwire.cli", *args, "--config", str(config)],
+                       cwd=config.parent, check=True, capture_output=True)
         times.append(time.perf_counter() - start)
     return times
 
@@ -100,19 +103,23 @@ def main() -> None:
     try:
         for provider in providers:
             config = prepare_folder(tmp, provider)
-            cli = cli_runs(config, args.runs)
+            cli = cli_runs(config, args.runs, "retrieve", QUERY, "--top-k", "3")
+            answer = cli_runs(config, args.runs, "query", QUESTION)
             steps = step_runs(config, args.runs)
             keys = ["imports", "config", "store open", "model load + first embed", "query", "total"]
             median = {k: statistics.median(s[k] for s in steps) for k in keys}
             rows = [(f"`ragwire retrieve` wall s, median of {args.runs}", statistics.median(cli)),
-                    ("  min / max s", f"{min(cli):.3f} / {max(cli):.3f}")]
+                    ("  min / max s", f"{min(cli):.3f} / {max(cli):.3f}"),
+                    (f"`ragwire query` wall s, median of {args.runs}", statistics.median(answer)),
+                    ("  min / max s", f"{min(answer):.3f} / {max(answer):.3f}")]
             rows += [(f"  {k} s (median)", v) for k, v in median.items()]
             rows.append(("heavy modules imported", ", ".join(steps[0]["heavy"]) or "none"))
             if provider == "onnx":
-                ok = statistics.median(cli) <= TARGET_S
+                ok = max(statistics.median(cli), statistics.median(answer)) <= TARGET_S
                 rows.append(("target", f"<= {TARGET_S} s: {'met' if ok else 'MISSED'}"))
             common.print_table(f"provider: {provider}", rows)
             summary[provider] = {"cli_median_s": round(statistics.median(cli), 3),
+                                 "query_median_s": round(statistics.median(answer), 3),
                                  "cli_s": [round(t, 3) for t in cli],
                                  "steps_median_s": {k: round(v, 3) for k, v in median.items()},
                                  "heavy": steps[0]["heavy"]}

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from .components import Parts, build
 from .config import RagwireConfig, load_config
 from .errors import ConfigError
 from .fields import SYSTEM_FIELDS
 from .logs import get_logger
+
+if TYPE_CHECKING:
+    from .answer import Answer
+    from .retrieval.langchain_retriever import RagwireRetriever
+    from .sync import SyncStats
 
 log = get_logger(__name__)
 
@@ -175,7 +180,8 @@ class RAGWire:
             source = file_path if str(file_path).startswith(("s3://",)) else source_id(file_path)
             return coll.delete_source(str(source))
 
-    def sync(self, sources: list[Any] | None = None, delete_missing: bool = True, dry_run: bool = False):
+    def sync(self, sources: list[Any] | None = None, delete_missing: bool = True,
+             dry_run: bool = False) -> SyncStats:
         """Reconcile the collection with its sources: new files in, changed ones replaced, removed ones out.
 
         Args:
@@ -240,7 +246,7 @@ class RAGWire:
         """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
         return self.retrieve(query, top_k=k, filters=filters, rerank=False, search_type="hybrid")
 
-    def as_retriever(self, **retrieve_kwargs: Any):
+    def as_retriever(self, **retrieve_kwargs: Any) -> RagwireRetriever:
         """A LangChain ``BaseRetriever`` that runs :meth:`retrieve` (sync and async).
 
         Args:
@@ -253,7 +259,7 @@ class RAGWire:
 
     # -- answers ---------------------------------------------------------------
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-              rerank: bool | None = None):
+              rerank: bool | None = None) -> Answer:
         """Answer ``question`` from the collection, citing numbered sources, or refuse.
 
         Without an ``llm`` section the answer is extractive: the most relevant retrieved
@@ -268,16 +274,16 @@ class RAGWire:
         return self.answerer.query(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
 
     async def aquery(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-                     rerank: bool | None = None):
+                     rerank: bool | None = None) -> Answer:
         """:meth:`query` with the LLM call awaited; retrieval runs synchronously."""
         return await self.answerer.aquery(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-                     rerank: bool | None = None):
+                     rerank: bool | None = None) -> Iterator[str | Answer]:
         """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`."""
         return self.answerer.stream(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
 
-    def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None):
+    def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None) -> Answer:
         """Answer the last user turn of a conversation; earlier turns go to the model unchanged.
 
         With an LLM, a follow-up ("and how long does that take?") is first rewritten into

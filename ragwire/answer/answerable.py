@@ -89,7 +89,7 @@ def _key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[st
     question_vector = embedding.embed_query(question)
     without = [" ".join(re.sub(rf"(?i)(?<![\w-]){re.escape(t)}(?![\w-])", " ", question).split()) for t in terms]
     weights = [1.0 - _cosine(question_vector, v) for v in embedding.embed_documents(without)]
-    return [(t, w) for t, w in zip(terms, weights) if w >= KEY_TERM_WEIGHT]
+    return [(t, w) for t, w in zip(terms, weights, strict=False) if w >= KEY_TERM_WEIGHT]
 
 
 def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any) -> list[str]:
@@ -101,7 +101,7 @@ def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding:
     neighbours = sorted(w for w in vocabulary if w not in _STOPWORDS and not w.isdigit())
     vectors = embedding.embed_documents(key + neighbours)
     term_vectors, word_vectors = vectors[: len(key)], vectors[len(key):]
-    return [term for term, vector in zip(key, term_vectors)
+    return [term for term, vector in zip(key, term_vectors, strict=False)
             if max((_cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR]
 
 
@@ -137,6 +137,6 @@ def _stated(term: str, vocabulary: set[str]) -> bool:
 
 
 def _cosine(a: Any, b: Any) -> float:
-    dot = sum(x * y for x, y in zip(a, b))
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return dot / norm if norm else 0.0

@@ -140,7 +140,7 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any)
     # One batch for all passages: the model call is most of this function's time.
     vectors = embedding.embed_documents([_scoring_text(p) for _, p in found])
     out = []
-    for (source, passage), vector, has_code in zip(found, vectors, carried):
+    for (source, passage), vector, has_code in zip(found, vectors, carried, strict=False):
         score = _cosine(question_vec, vector)
         ranked = score - RANK_DECAY * (source.index - 1) + (IDENTIFIER_BONUS if has_code else 0.0)
         out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code))
@@ -273,6 +273,6 @@ def _key(text: str) -> str:
 
 
 def _cosine(a: Any, b: Any) -> float:
-    dot = sum(x * y for x, y in zip(a, b))
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return dot / norm if norm else 0.0

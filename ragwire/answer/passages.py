@@ -70,7 +70,7 @@ class _Unit:
 def table_header(text: str) -> list[str] | None:
     """The cells of the first markdown table header in ``text`` (the row above a ``| --- |`` rule)."""
     lines = text.splitlines()
-    for above, line in zip(lines, lines[1:]):
+    for above, line in zip(lines, lines[1:], strict=False):
         if _TABLE_RULE.match(line) and _ROW.match(above):
             return _cells(above)
     return None
@@ -158,6 +158,7 @@ def _units(text: str) -> list[_Unit]:
         elif _RUN_IN.match(line) and _starts_wrapped_paragraph(open_unit, below):
             # "Warranty period. The warranty lasts…": the run-in heading names the paragraph.
             run_in = _RUN_IN.match(line)
+            assert run_in is not None  # matched in the condition above
             units.append(_Unit("title", [run_in.group(1)], block))
             units.append(_Unit("text", [line[run_in.end(1):].strip()], block))
         elif _BULLET.match(line):
@@ -288,7 +289,7 @@ def _cells(row: str) -> list[str]:
 def _render_row(cells: list[str], header: list[str] | None) -> str:
     """``SKU: SKU-88213-B · Product: …`` with a header of the same width, else the cells with `` · ``."""
     if header is not None and len(header) == len(cells):
-        pairs = [f"{name}: {value}" if name else value for name, value in zip(header, cells) if value]
+        pairs = [f"{name}: {value}" if name else value for name, value in zip(header, cells, strict=False) if value]
         return " · ".join(pairs)
     return " · ".join(c for c in cells if c)
 

@@ -34,7 +34,8 @@ def fields(config: str, show_values: bool, limit: int, as_json: bool) -> None:
     """List the metadata fields you can filter on."""
     rag = open_rag(config)
     names = rag.filter_fields
-    values = rag.get_field_values(names, limit=limit) if (show_values or as_json) and names else {}
+    found = rag.get_field_values(names, limit=limit) if (show_values or as_json) and names else {}
+    values = found if isinstance(found, dict) else {}  # a list of names gives a dict
     if as_json:
         echo_json({"fields": names, "values": values}, default=str)
         return

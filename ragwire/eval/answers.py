@@ -95,7 +95,7 @@ def summarize_answers(entries: Sequence[GoldenEntry], outcomes: Sequence[AnswerO
     * ``refusal_accuracy_combined``: the share of all entries whose refusal decision was right;
     * ``mean_confidence``: over the entries that got an answer.
     """
-    pairs = list(zip(entries, outcomes))
+    pairs = list(zip(entries, outcomes, strict=False))
     answerable = [o for e, o in pairs if e.answerable]
     unanswerable = [o for e, o in pairs if not e.answerable]
     answered = [(e, o) for e, o in pairs if o.error is None and not o.refused]

@@ -204,7 +204,7 @@ class SweepResult:
         lines = []
         for row in range(len(first)):
             cells = [first[row], *(col[row] for col in columns)]
-            lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip())
+            lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip())
         lines.append(f"best: {self.best} (highest ndcg, then mrr)")
         return "\n".join(lines)
 

@@ -82,9 +82,9 @@ def evaluate(rag: Pipeline, golden: GoldenSet, top_k: int = 5, label: str = "def
                         f"result would be a miss{_field_hint(rag, golden.match_field)}")
     outcomes: list[AnswerOutcome] = []
     if answers:
-        for number, (entry, result, kwargs) in enumerate(zip(golden.entries, per_query, searches), 1):
-            result.answer = check_answer(rag, golden, entry, number, top_k, kwargs)
-            outcomes.append(result.answer)
+        for number, (entry, query, kwargs) in enumerate(zip(golden.entries, per_query, searches, strict=True), 1):
+            query.answer = check_answer(rag, golden, entry, number, top_k, kwargs)
+            outcomes.append(query.answer)
     scored = [q.metrics for q in per_query if q.answerable]
     result = EvalResult(
         label=label,

@@ -114,7 +114,7 @@ def _pdf_properties(path: Path) -> dict[str, Any]:
         if reader.is_encrypted and not reader.decrypt(""):
             logger.debug("%s: encrypted PDF; properties not read", path.name)
             return props
-        info = reader.metadata or {}
+        info: Any = reader.metadata or {}
         for key, field in (("/Title", "title"), ("/Author", "author")):
             value = _clean(_pdf_text(info, key))
             if field == "title":

@@ -136,7 +136,7 @@ def _parse_field(i: int, item: Any, problems: list[str]) -> FieldSpec | None:
     if len(problems) > before:
         return None
     return FieldSpec(
-        name=name,
+        name=str(name),
         type=kind,
         description=description,
         values=tuple(values) if values is not None else None,

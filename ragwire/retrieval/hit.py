@@ -51,9 +51,14 @@ class Hit:
     @classmethod
     def from_document(cls, document: Any) -> Hit:
         """The hit a Document from ``retrieve`` stands for (its score fields read back out of the metadata)."""
-        meta = dict(document.metadata)
+        return cls.from_metadata(document.metadata, document.page_content, getattr(document, "id", None))
+
+    @classmethod
+    def from_metadata(cls, metadata: dict[str, Any], text: str = "", id: str | None = None) -> Hit:
+        """The hit of a scored metadata dict (as the public API's Documents carry it)."""
+        meta = dict(metadata)
         scores = {name: meta.pop(name) for name in SCORE_FIELDS if name in meta}
-        return cls(text=document.page_content, metadata=meta, id=getattr(document, "id", None), **scores)
+        return cls(text=text, metadata=meta, id=id, **scores)
 
     def to_document(self) -> Document:
         """The LangChain Document of the public API: the score fields are added to the metadata."""
@@ -108,6 +113,25 @@ class Hit:
         """The rerank score when reranking ran, else the engine's."""
         return self.rerank_score if self.rerank_score is not None else self.score
 
+    def location(self) -> str:
+        """``file › heading path, page 3``: where the chunk is, for a listing of results."""
+        return format_location(self.file_name or self.source or "?", heading_path=self.heading_path,
+                               page_number=self.page_number, page_end=self.page_end, page_label=self.page_label,
+                               heading_with_page=True)
+
+    def score_label(self) -> str:
+        """A compact score a person can read (``ragwire retrieve``): fused scores as a share of the best possible."""
+        if self.rerank_score is not None:
+            return f"rerank={float(self.rerank_score):.3f}"
+        score = float(self.score or 0.0)
+        kind = self.score_type
+        if kind in ("rrf", "dbsf") and self.score_max:
+            # an RRF 0.03 can be a perfect hit; the share says how close to "first in both lists"
+            return f"fused {score / float(self.score_max):.0%} ({kind}={score:.4f})"
+        if kind:
+            return f"{kind}={score:.3f}"
+        return f"score={score:.4f}"
+
     def score_text(self) -> str:
         """``rerank score 0.912``, ``cosine score 0.710`` or "" when unscored."""
         if self.rerank_score is not None:
@@ -131,12 +155,16 @@ def format_location(file: str, *, heading_path: str | None = None, page_number: 
         page_label: The page's printed label, shown instead of its number.
         heading_with_page: Show the heading path before the page too.
     """
-    if page_end is not None and page_number is not None and page_end > page_number:
-        pages = f"pages {page_number}–{page_end}"
-    else:
-        page = page_label or page_number
-        pages = f"page {page}" if page not in (None, "") else ""
+    pages = page_text(page_number, page_end, page_label)
     where = file
     if heading_path and (heading_with_page or not pages):
         where += f" › {heading_path}"
     return f"{where}, {pages}" if pages else where
+
+
+def page_text(page_number: int | None, page_end: int | None = None, page_label: str | None = None) -> str:
+    """``page iv`` (the printed label when there is one), ``pages 3–4``, or "" without a page."""
+    if page_end is not None and page_number is not None and page_end > page_number:
+        return f"pages {page_number}–{page_end}"
+    page = page_label or page_number
+    return f"page {page}" if page not in (None, "") else ""

@@ -49,7 +49,7 @@ def fusion_score_max(fusion: Fusion) -> float:
 
 
 def _cosine(a: list[float], b: list[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b))
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
     na = math.sqrt(sum(x * x for x in a))
     nb = math.sqrt(sum(y * y for y in b))
     return dot / (na * nb) if na and nb else 0.0
@@ -58,14 +58,15 @@ def _cosine(a: list[float], b: list[float]) -> float:
 def mmr_select(query: list[float], candidates: list[Record], k: int, lambda_mult: float) -> list[Record]:
     """Maximal marginal relevance: 1.0 ranks by relevance only, 0.0 by diversity only."""
     pool = [c for c in candidates if c.dense is not None]
-    relevance = [_cosine(query, c.dense) for c in pool]
+    vectors = [c.dense for c in pool if c.dense is not None]
+    relevance = [_cosine(query, v) for v in vectors]
     chosen: list[int] = []
     while pool and len(chosen) < min(k, len(pool)):
         best, best_score = -1, -math.inf
-        for i, cand in enumerate(pool):
+        for i in range(len(pool)):
             if i in chosen:
                 continue
-            redundancy = max((_cosine(cand.dense, pool[j].dense) for j in chosen), default=0.0)
+            redundancy = max((_cosine(vectors[i], vectors[j]) for j in chosen), default=0.0)
             score = lambda_mult * relevance[i] - (1 - lambda_mult) * redundancy
             if score > best_score:
                 best, best_score = i, score

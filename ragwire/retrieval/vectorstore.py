@@ -27,7 +27,7 @@ class RagwireVectorStore(VectorStore):
         self.searcher = searcher
 
     @property
-    def embeddings(self):
+    def embeddings(self) -> Any:
         return self.searcher.embedding
 
     @property
@@ -77,7 +77,7 @@ class RagwireVectorStore(VectorStore):
         return ids
 
     @classmethod
-    def from_texts(cls, texts, embedding, metadatas=None, **kwargs):  # type: ignore[override]
+    def from_texts(cls, texts, embedding, metadatas=None, **kwargs) -> Any:
         raise NotImplementedError(
             "create the collection with QdrantStore(...).create_collection() and call get_store().add_texts()"
         )
@@ -146,7 +146,7 @@ class QdrantStore:
             ) from None
         self.embedding = embedding
         self._collection: Collection | None = None
-        self._sparse = None
+        self._sparse: Any = None
 
     @property
     def collection(self) -> Collection:
