@@ -9,23 +9,20 @@ announces itself and waits to be killed, so each kill lands deterministically.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 
 import pytest
 
 from ragwire import RAGWire
 
 from .helpers import write_config
-from .test_crash_safety import stub  # noqa: F401  (the embedding stub fixture)
+from .test_crash_safety import run_and_kill, stub  # noqa: F401  (stub: the embedding stub fixture)
 
 CHILD = """
 import sys, time
 from ragwire.store import collection, edge
 from ragwire import RAGWire
 
-config, folder, step = sys.argv[1], sys.argv[2], sys.argv[3]
+config, folder, step = sys.argv[1], sys.argv[2], sys.argv[3]  # argv[4]: the n-th time, always the first
 seen = {"note": 0, "flip": 0, "delete": 0}
 
 def mark(name):
@@ -76,23 +73,6 @@ def make_config(folder, stub):
     )
 
 
-def kill_at(config, folder, step: str) -> bool:
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(config), str(folder), step],
-                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=dict(os.environ))
-    killed = False
-    try:
-        for line in proc.stderr:
-            if line.startswith("KILL-ME"):
-                proc.send_signal(signal.SIGKILL)
-                killed = True
-                break
-    finally:
-        if not killed:
-            proc.kill()
-        proc.wait(timeout=60)
-    return killed and proc.returncode == -signal.SIGKILL
-
-
 def versions(docs) -> dict[str, dict[str, int]]:
     """source → {file_hash: chunks seen}."""
     out: dict[str, dict[str, int]] = {}
@@ -113,7 +93,7 @@ def replaced_mid_commit(tmp_path, stub, request):  # noqa: F811
     RAGWire(config).ingest_directory(docs)
     before = versions(RAGWire(config).retrieve("conveyor belt tension", top_k=200, search_type="keyword"))
     write_manual(docs / "beta.md", "beta", 7, extra="\nA later revision adds two sections.\n")
-    assert kill_at(config, docs, request.param), "the ingest finished before the kill"
+    assert run_and_kill(config, docs, request.param, 1, child=CHILD), "the ingest finished before the kill"
     return config, docs, before
 
 

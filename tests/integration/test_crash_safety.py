@@ -64,10 +64,10 @@ FIRST_INGEST_KILLS = [("pending", 1), ("pending", 14), ("flipped", 1), ("pending
 REPLACE_KILLS = [("pending", 1), ("flipped", 1), ("deleted", 3), ("pending", 77), ("flipped", 26), ("deleted", 50)]
 
 
-def run_and_kill(config, folder, kind: str, target: int) -> bool:
-    """Start an ingest and SIGKILL it at the chosen point; True if it was killed there."""
+def run_and_kill(config, folder, kind: str, target: int, child: str = CHILD) -> bool:
+    """Start an ingest (``child``) and SIGKILL it at the chosen point; True if it was killed there."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(config), str(folder), kind, str(target)],
+        [sys.executable, "-c", child, str(config), str(folder), kind, str(target)],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=dict(os.environ),
     )
     killed = False

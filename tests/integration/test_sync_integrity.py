@@ -223,25 +223,15 @@ def test_naming_a_local_source_leaves_no_orphans(tmp_path, stub):
 
 # -- S3: two sources on one bucket, odd keys, partial downloads -------------------
 
-boto3 = pytest.importorskip("boto3")
-moto_server = pytest.importorskip("moto.server")
-BUCKET = "integrity-bucket"
+pytest.importorskip("boto3")
+pytest.importorskip("moto.server")
+from .test_sync import BUCKET, s3_server  # noqa: E402,F401  (the moto server on loopback)
 
 
 @pytest.fixture
-def s3():
-    import urllib.request
-
-    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0)
-    server.start()
-    host, port = server.get_host_and_port()
-    url = f"http://{host}:{port}"
-    urllib.request.urlopen(urllib.request.Request(f"{url}/moto-api/reset", method="POST")).close()
-    client = boto3.client("s3", endpoint_url=url, region_name="us-east-1",
-                          aws_access_key_id="test", aws_secret_access_key="test")
-    client.create_bucket(Bucket=BUCKET)
-    yield url, client
-    server.stop()
+def s3(s3_server):  # noqa: F811
+    url, client, _server = s3_server
+    return url, client
 
 
 def s3_config(tmp_path, stub, url, prefixes, **extra):
