@@ -7,6 +7,9 @@ from pathlib import Path
 import yaml
 
 
+_API_PROVIDERS = {"openai", "ollama", "openrouter", "google"}
+
+
 def write_config(tmp_path: Path, *, engine: str = "edge", **sections) -> Path:
     """A config.yaml under tmp_path using the packaged MiniLM model, offline."""
     vectorstore = {"collection_name": "test_docs", "use_sparse": True}
@@ -26,9 +29,8 @@ def write_config(tmp_path: Path, *, engine: str = "edge", **sections) -> Path:
     }
     for key, value in sections.items():
         base = data.get(key)
-        # Another provider is another section: the default one's keys (model_name) are not its keys.
-        switches = isinstance(value, dict) and isinstance(base, dict) and value.get("provider", base.get("provider")) \
-            != base.get("provider")
+        # An API provider reads `model`, not the local runtimes' `model_name`: its section starts afresh.
+        switches = isinstance(value, dict) and value.get("provider") in _API_PROVIDERS
         if isinstance(value, dict) and isinstance(base, dict) and not switches:
             data[key] = {**base, **value}
         else:
