@@ -7,8 +7,6 @@ from typing import Any
 
 import click
 
-from ..retrieval.hit import Hit, page_text
-
 
 def echo_json(data: Any, **kwargs: Any) -> None:
     """Print ``data`` as indented JSON on stdout (``kwargs`` go to :func:`json.dumps`)."""
@@ -17,14 +15,20 @@ def echo_json(data: Any, **kwargs: Any) -> None:
 
 def pages(meta: dict[str, Any]) -> str:
     """``page iv`` (the printed label when the document has one) or ``pages 3–4``."""
+    from ..retrieval.hit import page_text  # the retrieval package loads only when results print
+
     return page_text(meta["page_number"], meta.get("page_end"), meta.get("page_label"))
 
 
 def score_text(meta: dict[str, Any]) -> str:
     """A score a person can read (:meth:`ragwire.retrieval.Hit.score_label`)."""
+    from ..retrieval.hit import Hit
+
     return Hit.from_metadata(meta).score_label()
 
 
 def location(meta: dict[str, Any]) -> str:
     """Where a chunk is (:meth:`ragwire.retrieval.Hit.location`): ``file › heading path, page n``."""
+    from ..retrieval.hit import Hit
+
     return Hit.from_metadata(meta).location()
