@@ -149,8 +149,9 @@ class _Walker:
                 with os.scandir(current) as handle:
                     entries = sorted(handle, key=lambda entry: entry.name)
             except OSError as exc:
-                self.skip(current, why_unreadable(current, exc))
-                self.result.unlisted.append((current, why_unreadable(current, exc)))
+                reason = why_unreadable(current, exc)
+                self.skip(current, reason)
+                self.result.unlisted.append((current, reason))
                 continue
             subfolders = []
             for entry in entries:

@@ -70,29 +70,28 @@ def _list(source: Source, stats: SyncStats) -> _Listed:
         listing = source.list()
     except SourceError as exc:
         mine.list_failed = True
-        mine.warnings.append(f"{source.key}: not listed, so nothing of it is deleted this run: {exc}")
-        log.warning("%s", mine.warnings[-1], extra=REPORTED)
+        _warn(mine, f"{source.key}: not listed, so nothing of it is deleted this run: {exc}")
         return _Listed(source, None)
     mine.listed = len(listing.entries)
     mine.refused = len(listing.refused)
     mine.refused_files = [{"file": r.location, "reason": r.reason} for r in listing.refused]
     mine.unlisted = [{"folder": u.location, "reason": u.reason} for u in listing.unlisted]
     for part in listing.unlisted:
-        mine.warnings.append(f"{source.key}: {part.location} could not be listed ({part.reason}), "
-                             "so nothing stored under it is deleted this run")
-        log.warning("%s", mine.warnings[-1], extra=REPORTED)
+        _warn(mine, f"{source.key}: {part.location} could not be listed ({part.reason}), "
+                    "so nothing stored under it is deleted this run")
     if listing.truncated is not None:
         mine.truncated = True
-        mine.warnings.append(f"{source.key}: listing incomplete ({listing.truncated}), "
-                             "so nothing of it is deleted this run")
-        log.warning("%s", mine.warnings[-1], extra=REPORTED)
+        _warn(mine, f"{source.key}: listing incomplete ({listing.truncated}), so nothing of it is deleted this run")
     if not listing.entries and listing.complete:
-        mine.warnings.append(
-            f"{source.key}: listed zero files, so nothing of it is deleted this run "
-            "(an emptied source and an unreachable one look alike; delete by hand if it is really empty)"
-        )
-        log.warning("%s", mine.warnings[-1], extra=REPORTED)
+        _warn(mine, f"{source.key}: listed zero files, so nothing of it is deleted this run "
+                    "(an emptied source and an unreachable one look alike; delete by hand if it is really empty)")
     return _Listed(source, listing)
+
+
+def _warn(mine: Any, text: str) -> None:
+    """Record a warning in the source's stats and log it (the CLI prints the stats' copy)."""
+    mine.warnings.append(text)
+    log.warning("%s", text, extra=REPORTED)
 
 
 def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats, dry_run: bool) -> None:
@@ -191,9 +190,9 @@ def _owned(coll: Any, source: Source, keys: set[str]) -> list[str]:
     earlier = set(coll.sources_where(SYNC_PLACE_FIELD, source.place))
     if source.place not in keys:
         earlier |= set(coll.sources_where(SYNC_SOURCE_FIELD, source.place))
-    for identity in sorted(earlier - owned):
-        if coll.source_state(identity).owner.get(SYNC_SOURCE_FIELD) not in keys - {source.key}:
-            owned.add(identity)
+    others = keys - {source.key}
+    states = coll.source_states(sorted(earlier - owned))  # one pass over their chunks
+    owned |= {identity for identity, state in states.items() if state.owner.get(SYNC_SOURCE_FIELD) not in others}
     return sorted(owned)
 
 

@@ -77,6 +77,7 @@ class S3BucketSource(Source):
         # The per-bucket manifest and key-mirroring layout of earlier versions, read to keep their downloads.
         self.legacy_manifest_path = Path(source_id(config.cache_dir)) / f".{config.bucket}.ragwire-cache.json"
         self._use_legacy = not self.manifest_path.exists()
+        self._legacy_manifest: dict[str, str] | None = None
         self.extensions = set(config.extensions or loader.extensions)
         self.max_bytes = int(loader.max_file_size_mb * 2**20)
         self.downloads = 0
@@ -181,7 +182,7 @@ class S3BucketSource(Source):
         legacy = self._legacy_path(entry)
         if legacy is None:
             return None
-        if not hasattr(self, "_legacy_manifest"):
+        if self._legacy_manifest is None:
             self._legacy_manifest = self._read_manifest(self.legacy_manifest_path)
         return legacy if self._cached(legacy, entry, self._legacy_manifest) else None
 
