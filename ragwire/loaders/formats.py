@@ -10,8 +10,11 @@ TEXT_EXTENSIONS: tuple[str, ...] = (".txt", ".md", ".markdown", ".csv", ".html",
 #: Binary office formats converted by markitdown.
 OFFICE_EXTENSIONS: tuple[str, ...] = (".pdf", ".docx", ".pptx", ".xlsx", ".xlsm")
 
+#: Images, read by OCR (see :mod:`ragwire.loaders.scan`); a multi-page TIFF gives pages.
+IMAGE_EXTENSIONS: tuple[str, ...] = (".bmp", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp")
+
 #: Every extension the loaders accept.
-SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(sorted(TEXT_EXTENSIONS + OFFICE_EXTENSIONS))
+SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(sorted(TEXT_EXTENSIONS + OFFICE_EXTENSIONS + IMAGE_EXTENSIONS))
 
 
 def normalize_extensions(extensions: Iterable[str] | None) -> frozenset[str]:
