@@ -18,13 +18,15 @@ SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(sorted(TEXT_EXTENSIONS + OFFICE_EX
 
 
 def normalize_extensions(extensions: Iterable[str] | None) -> frozenset[str]:
-    """Turn ``["pdf", ".DOCX"]`` into ``{".pdf", ".docx"}``; ``None`` means every supported one.
+    """Turn ``["pdf", ".DOCX"]`` into ``{".pdf", ".docx"}``; ``None`` means every supported one but images.
+
+    Images are listed only when asked for: they are read only where an OCR engine is installed.
 
     Raises:
         ValueError: an extension is empty or not supported (the message lists the supported ones).
     """
     if extensions is None:
-        return frozenset(SUPPORTED_EXTENSIONS)
+        return frozenset(SUPPORTED_EXTENSIONS) - frozenset(IMAGE_EXTENSIONS)
     if isinstance(extensions, str):
         extensions = [extensions]
     result = set()

@@ -123,7 +123,8 @@ class MarkItDownLoader:
 
         Args:
             directory: The folder.
-            extensions: Extensions to include, e.g. ``[".pdf", ".docx"]``; default all supported.
+            extensions: Extensions to include, e.g. ``[".pdf", ".docx"]``; default all supported
+                (images only when an OCR engine is installed).
             recursive: Also scan subfolders.
 
         Raises:
@@ -131,8 +132,8 @@ class MarkItDownLoader:
             ValueError: an extension is not supported.
         """
         root = base.as_path(directory)
-        if extensions is None and self.ocr.engine is None:  # images are sources only when OCR can read them
-            extensions = [ext for ext in SUPPORTED_EXTENSIONS if ext not in IMAGE_EXTENSIONS]
+        if extensions is None and self.ocr.engine is not None:  # images are sources when OCR can read them
+            extensions = SUPPORTED_EXTENSIONS
         walked = walk_directory(root, extensions=extensions, recursive=recursive, max_file_bytes=self.max_file_bytes)
         entries: list[tuple[Path, str | None]] = [(path, None) for path in walked.files]
         entries.extend(

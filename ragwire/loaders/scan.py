@@ -44,7 +44,7 @@ def no_text(name: str, ext: str, settings: OcrSettings) -> LoaderError:
     if settings.engine is None:
         return LoaderError(f"{name}: {base.NO_TEXT_PDF} — {settings.missing_hint()}")
     return LoaderError(
-        f"{name}: no text found, by OCR ({settings.engine}) either — the pages look blank;"
+        f"{name}: no extractable text, and OCR ({settings.engine}) found none — the pages look blank;"
         " if they are not, scan them at a higher resolution"
     )
 
