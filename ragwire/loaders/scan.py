@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -107,11 +108,17 @@ def open_image(data: bytes, name: str) -> Image:
     from PIL import Image as PILImage
 
     try:
-        image = PILImage.open(io.BytesIO(data))  # reads the header only
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)  # our limit decides
+            image = PILImage.open(io.BytesIO(data))  # reads the header only
         for _ in _each_frame(image):
-            _check_pixels(image.size, name)
+            _check_pixels(image.size[0] * image.size[1], name)
         image.seek(0)
     except LoaderError:
+        raise
+    except PILImage.DecompressionBombError as exc:  # Pillow's own limit, met in the header
+        claimed = re.search(r"\((\d+) pixels\)", str(exc))
+        _check_pixels(int(claimed.group(1)) if claimed else MAX_PIXELS + 1, name)
         raise
     except Exception as exc:  # noqa: BLE001 — Pillow signals a bad image with many types
         raise LoaderError(f"{name}: not a readable image ({base.reason(exc)}) — re-save it as PNG or JPEG") from exc
@@ -125,11 +132,10 @@ def _each_frame(image: Any) -> Iterator[int]:
         yield index
 
 
-def _check_pixels(size: tuple[int, int], name: str) -> None:
-    width, height = size
-    if width * height > MAX_PIXELS:
+def _check_pixels(pixels: int, name: str) -> None:
+    if pixels > MAX_PIXELS:
         raise LoaderError(
-            f"{name}: image of {width}×{height} pixels is over the {MAX_PIXELS // 1_000_000} Mpx limit"
+            f"{name}: image of {pixels / 1e6:,.0f} Mpx is over the {MAX_PIXELS // 1_000_000} Mpx limit"
             " (a decompression bomb, or a scan at a needlessly high resolution) — downscale it first"
         )
 
