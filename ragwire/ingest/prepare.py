@@ -95,7 +95,7 @@ def prepare_file(
     try:
         loaded = load_text(loader, item.path)
         text, pages, file_type = loaded.text, loaded.pages, loaded.file_type
-        item.ocr_shaped = ocr_shaped(pages)
+        item.ocr_shaped = ocr_shaped(pages, file_type)
         pieces = split_text(
             text,
             strategy=splitter.strategy,

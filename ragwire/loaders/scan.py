@@ -55,9 +55,16 @@ def needs_ocr(text: str) -> bool:
     return len(_WORD.findall(text)) < MIN_LAYER_WORDS
 
 
-def ocr_shaped(pages: Sequence[Mapping[str, Any]] | None) -> bool:
-    """Whether OCR settings shape this document: a page was OCR'd, or needed it and had none."""
-    return bool(pages) and any(page.get("ocr") or needs_ocr(str(page.get("text") or "")) for page in pages or ())
+def ocr_shaped(pages: Sequence[Mapping[str, Any]] | None, file_type: str) -> bool:
+    """Whether OCR settings shape this document: a PDF page was OCR'd or needed it, or it is an image.
+
+    A slide deck's short title slide is not a scan: only PDFs and images count.
+    """
+    if f".{file_type}" in IMAGE_EXTENSIONS:
+        return True
+    if file_type != "pdf" or not pages:
+        return False
+    return any(page.get("ocr") or needs_ocr(str(page.get("text") or "")) for page in pages)
 
 
 def ocr_pdf_pages(data: bytes, name: str, pages: list[Page], settings: OcrSettings) -> list[Page]:
