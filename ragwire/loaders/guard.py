@@ -39,6 +39,8 @@ _FORK_LOCK = threading.Lock()
 _NOTE = "ragwire-conversion-note"
 # In a conversion child: the pipe to the parent, for extend_deadline() and report_progress().
 _CHILD_PIPE: Connection | None = None
+# In the parent: where a child's progress lines go (an ingest's progress bar), else the log.
+_progress_listener: Callable[[str], None] | None = None
 _PACKAGE_DIR = os.path.realpath(Path(__file__).resolve().parent.parent)
 _STDLIB_DIRS = tuple(
     {os.path.realpath(path) for key, path in sysconfig.get_paths().items() if key in ("stdlib", "platstdlib")}
@@ -181,12 +183,26 @@ def extend_deadline(seconds: float) -> None:
         _CHILD_PIPE.send((_NOTE, seconds, ""))
 
 
+def set_progress_listener(listener: Callable[[str], None] | None) -> None:
+    """Send conversion progress ("scan.pdf: OCR page 11 of 300") to ``listener``; ``None``: to the log."""
+    global _progress_listener
+    _progress_listener = listener
+
+
+def _show_progress(text: str) -> None:
+    listener = _progress_listener
+    if listener is not None:
+        listener(text)
+    else:
+        logging.getLogger(__name__).info("%s", text)
+
+
 def report_progress(text: str) -> None:
     """In a conversion child: log ``text`` in the parent now, not when the file is done."""
     if _CHILD_PIPE is not None:
         _CHILD_PIPE.send((_NOTE, 0.0, text))
     else:
-        logging.getLogger(__name__).info("%s", text)
+        _show_progress(text)
 
 
 def _wait_for(child: Any, receiver: Connection, name: str, timeout_s: float) -> Any:
@@ -207,7 +223,7 @@ def _wait_for(child: Any, receiver: Connection, name: str, timeout_s: float) -> 
                     timeout_s += message[1]
                     limit = "loader.timeout_s plus loader.ocr_page_timeout_s per OCR'd page"
                 if message[2]:
-                    logging.getLogger(__name__).info("%s", message[2])
+                    _show_progress(message[2])
                 continue
             return message
         if child.exitcode is not None and not receiver.poll(0):
