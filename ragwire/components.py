@@ -255,6 +255,9 @@ class Parts:
                 generation=self.config.generation,
                 extractive=functools.partial(extractive_answer, embedding=self.lazy_embedding),
                 retries=self.config.ingestion.retries,
+                pricing=self.config.llm.pricing if self.config.llm is not None else None,
+                embedding=self.lazy_embedding,
+                collection=self.config.vectorstore.collection_name,
             )
         return self._answerer
 
