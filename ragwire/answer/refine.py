@@ -33,6 +33,10 @@ _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|c
 _JOINED = re.compile(rf"(?:[,;]\s*|\s+)(?:and|also|plus|as well as)\s+(?={_QUESTION_WORD}\b)|;\s+(?={_QUESTION_WORD}\b)",
                      re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
+# "What is the range, what does E-3310 mean": a comma before a question word, split only
+# when every piece is a question of its own ("If it fails, what…" is one question).
+_LISTED = re.compile(rf",\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+_STARTS_AS_QUESTION = re.compile(rf"^{_QUESTION_WORD}\b", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
 # A part this short ("and why?") is no question of its own: it stays with the part before it.
@@ -47,7 +51,7 @@ def split_parts(question: str) -> list[str]:
     """
     parts: list[str] = []
     for sentence in _SENTENCE_END.split(question.strip()):
-        for piece in _JOINED.split(sentence):
+        for piece in (p for joined in _JOINED.split(sentence) for p in _listed(joined)):
             piece = piece.strip(" ,;")
             if not piece:
                 continue
@@ -55,7 +59,12 @@ def split_parts(question: str) -> list[str]:
                 parts[-1] = f"{parts[-1]} {piece}"
             else:
                 parts.append(piece)
-    return [_as_question(p) for p in parts] or [question.strip()]
+    return [_as_question(p) for p in parts] if len(parts) > 1 else [question.strip()]
+
+
+def _listed(piece: str) -> list[str]:
+    pieces = _LISTED.split(piece)
+    return pieces if all(_STARTS_AS_QUESTION.match(p.strip()) for p in pieces) else [piece]
 
 
 def route(question: str) -> str:
