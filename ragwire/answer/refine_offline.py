@@ -11,6 +11,8 @@ not covered by the documents.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import time
 from typing import Any
 
@@ -21,6 +23,8 @@ from .context import NumberedSource
 from .finishing import finish, refusal, refuse_early, searched
 from .refine import Run, hit_key, interleave, split_parts
 from .types import Answer, Usage
+
+_MARKER = re.compile(r"\[(\d+)\]")  # extractive answers cite one source per marker
 
 
 def run(state: Run, kind: str) -> Answer:
@@ -34,6 +38,7 @@ def run(state: Run, kind: str) -> Answer:
         return state.finished(answerer._answer(grounding, state.callbacks))
     state.step("plan", 0, queries=parts)
     found: dict[str, list[Hit]] = {}
+    asked: set[str] = set(parts)
     seconds = 0.0
     for part in parts:
         found[part], took = state.retrieve(part, 1)
@@ -46,13 +51,16 @@ def run(state: Run, kind: str) -> Answer:
         missing = {part: gaps for part, (_, refused, gaps) in answers.items() if refused or gaps}
         state.step("judge", iteration, decision="sufficient" if not missing else "insufficient",
                    missing=[f"{part} ({', '.join(gaps) or 'no passage answers it'})" for part, gaps in missing.items()])
-        if not missing or iteration >= state.max_iterations:
+        # The part's own words found nothing that states them: search for what is missing,
+        # wider, and let those chunks come first for this part.  A query already run finds
+        # nothing new, so a part with no new query to try ends the loop for itself.
+        queries = {part: _refined_query(part, gaps) for part, gaps in missing.items()}
+        queries = {part: q for part, q in queries.items() if q not in asked}
+        if not queries or iteration >= state.max_iterations:
             break
         iteration += 1
-        for part, gaps in missing.items():
-            # The part's own words found nothing that states them: search for what is missing,
-            # wider, and let those chunks come first for this part.
-            query = " ".join(gaps) if gaps else part
+        for part, query in queries.items():
+            asked.add(query)
             hits, took = state.retrieve(query, iteration, top_k=2 * (state.top_k or _top_k(answerer)))
             seconds += took
             found[part] = _first(hits, found[part])
@@ -61,16 +69,32 @@ def run(state: Run, kind: str) -> Answer:
 
 
 def _answer_part(answerer: Any, part: str, sources: list[NumberedSource]) -> tuple[str, bool, list[str]]:
-    """``(text, refused, uncovered terms)`` of the extractive answer to one part."""
+    """``(text, refused, uncovered terms)`` of the extractive answer to one part.
+
+    The part is answered from its own chunks numbered 1..n in its own retrieval order
+    (the extractive ranking favours earlier sources), then the markers are given back
+    the numbers of the merged context.
+    """
     if not sources:
         return "", True, []
-    text, refused = answerer.extractive(part, sources)
+    local = [dataclasses.replace(s, index=i) for i, s in enumerate(sources, 1)]
+    text, refused = answerer.extractive(part, local)
+    numbers = {s.index: source.index for s, source in zip(local, sources, strict=True)}
+    text = _MARKER.sub(lambda m: f"[{numbers.get(int(m.group(1)), int(m.group(1)))}]", text)
     if answerer.embedding is None:
         return text, refused, []
     if refused:
         return text, True, missing_terms(part, sources, answerer.embedding)
     quoted = [s for s in sources if f"[{s.index}]" in text]
     return text, False, missing_terms(part, quoted or sources, answerer.embedding)
+
+
+def _refined_query(part: str, gaps: list[str]) -> str:
+    """The part's uncovered terms first, then its other words: the terms must be found, in the part's context."""
+    if not gaps:
+        return f"{part} {part}"  # no term to name: the same words, searched wider
+    rest = [w for w in re.findall(r"[\w.-]+", part) if w.lower() not in {g.lower() for g in gaps}]
+    return " ".join([*gaps, *rest])
 
 
 def _sources_of(sources: list[NumberedSource], hits: list[Hit]) -> list[NumberedSource]:
