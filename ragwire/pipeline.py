@@ -10,6 +10,7 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+from . import telemetry
 from .components import Parts, build
 from .config import RagwireConfig, load_config
 from .errors import ConfigError
@@ -97,6 +98,12 @@ class RAGWire:
         return IngestRunner(coll, self.parts.lazy_embedding, self.sparse_encoder, settings, extract_metadata=hook)
 
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+        with telemetry.span("ragwire ingest", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:
+            stats = self._ingest_files(file_paths, force, not_walked)
+            telemetry.set_counts(span, stats)
+            return stats
+
+    def _ingest_files(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None) -> dict[str, Any]:
         from .errors import IngestAborted, MissingDependencyError, ProviderError
         from .ingest import IngestStats
 
@@ -197,6 +204,12 @@ class RAGWire:
             ValueError: no sources are configured or passed (a ``ConfigError``).
             IngestAborted: the run itself failed (store unreachable, model not loadable); nothing was deleted.
         """
+        with telemetry.span("ragwire sync", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:
+            stats = self._sync(sources, delete_missing, dry_run)
+            telemetry.set_counts(span, stats.to_dict())
+            return stats
+
+    def _sync(self, sources: list[Any] | None, delete_missing: bool, dry_run: bool) -> SyncStats:
         from .sync import make_sources, reconcile
 
         configs = self.config.sources if sources is None else list(sources)

@@ -114,6 +114,18 @@ def documents_attribute(hits: list[Any]) -> dict[str, Any]:
     return {"gen_ai.retrieval.documents": json.dumps(docs)}
 
 
+def run_attributes(collection: str) -> dict[str, Any]:
+    """The attributes an ingest or sync span starts with."""
+    return {"gen_ai.data_source.id": collection}
+
+
+def set_counts(current: Any, stats: Mapping[str, Any]) -> None:
+    """The numeric fields of an ingest or sync stats dict as ``ragwire.<name>`` attributes of ``current``."""
+    if current is not None:
+        current.set_attributes({f"ragwire.{k}": v for k, v in stats.items()
+                                if isinstance(v, (int, float)) and not isinstance(v, bool)})
+
+
 def _provider(llm: Any) -> str:
     name = type(llm).__name__.lower()
     for provider in ("openrouter", "openai", "anthropic", "ollama", "groq", "google"):
