@@ -38,7 +38,8 @@ def run(state: Run, kind: str) -> Answer:
         return state.finished(answerer._answer(grounding, state.callbacks))
     state.step("plan", 0, queries=parts)
     found: dict[str, list[Hit]] = {}
-    asked: set[str] = set(parts)
+    wide = 2 * (state.top_k or _top_k(answerer))
+    asked: set[tuple[str, int | None]] = {(part, state.top_k) for part in parts}
     seconds = 0.0
     for part in parts:
         found[part], took = state.retrieve(part, 1)
@@ -55,13 +56,13 @@ def run(state: Run, kind: str) -> Answer:
         # wider, and let those chunks come first for this part.  A query already run finds
         # nothing new, so a part with no new query to try ends the loop for itself.
         queries = {part: _refined_query(part, gaps) for part, gaps in missing.items()}
-        queries = {part: q for part, q in queries.items() if q not in asked}
+        queries = {part: q for part, q in queries.items() if (q, wide) not in asked}
         if not queries or iteration >= state.max_iterations:
             break
         iteration += 1
         for part, query in queries.items():
-            asked.add(query)
-            hits, took = state.retrieve(query, iteration, top_k=2 * (state.top_k or _top_k(answerer)))
+            asked.add((query, wide))
+            hits, took = state.retrieve(query, iteration, top_k=wide)
             seconds += took
             found[part] = _first(hits, found[part])
     state.iterations = iteration
@@ -92,7 +93,7 @@ def _answer_part(answerer: Any, part: str, sources: list[NumberedSource]) -> tup
 def _refined_query(part: str, gaps: list[str]) -> str:
     """The part's uncovered terms first, then its other words: the terms must be found, in the part's context."""
     if not gaps:
-        return f"{part} {part}"  # no term to name: the same words, searched wider
+        return part  # no term to name: the same words, searched wider
     rest = [w for w in re.findall(r"[\w.-]+", part) if w.lower() not in {g.lower() for g in gaps}]
     return " ".join([*gaps, *rest])
 
