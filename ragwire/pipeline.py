@@ -10,7 +10,8 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from . import telemetry
+import ragwire.telemetry as telemetry
+
 from .components import Parts, build
 from .config import RagwireConfig, load_config
 from .errors import ConfigError

@@ -117,7 +117,8 @@ class Retriever:
         return self._rerank(query, found, k)
 
     def _rerank(self, query: str, hits: list[Hit], top_k: int) -> list[Hit]:
-        from .. import telemetry
+        import ragwire.telemetry as telemetry
+
         from ..rerank import ranked
 
         assert self.reranker is not None

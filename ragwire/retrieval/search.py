@@ -99,7 +99,8 @@ class Searcher:
 
     def _embed_query(self, query: str) -> list[float]:
         """Embed the query; provider outages become a retried, then one-line, ProviderError."""
-        from .. import telemetry
+        import ragwire.telemetry as telemetry
+
         from ..providers.retry import call_with_retries
 
         model = _model_name(self.embedding)
