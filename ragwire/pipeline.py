@@ -10,6 +10,8 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+import ragwire.telemetry as telemetry
+
 from .components import Parts, build
 from .config import RagwireConfig, load_config
 from .errors import ConfigError
@@ -97,6 +99,12 @@ class RAGWire:
         return IngestRunner(coll, self.parts.lazy_embedding, self.sparse_encoder, settings, extract_metadata=hook)
 
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+        with telemetry.span("ragwire ingest", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:
+            stats = self._ingest_files(file_paths, force, not_walked)
+            telemetry.set_counts(span, stats)
+            return stats
+
+    def _ingest_files(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None) -> dict[str, Any]:
         from .errors import IngestAborted, MissingDependencyError, ProviderError
         from .ingest import IngestStats
 
@@ -197,6 +205,12 @@ class RAGWire:
             ValueError: no sources are configured or passed (a ``ConfigError``).
             IngestAborted: the run itself failed (store unreachable, model not loadable); nothing was deleted.
         """
+        with telemetry.span("ragwire sync", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:
+            stats = self._sync(sources, delete_missing, dry_run)
+            telemetry.set_counts(span, stats.to_dict())
+            return stats
+
+    def _sync(self, sources: list[Any] | None, delete_missing: bool, dry_run: bool) -> SyncStats:
         from .sync import make_sources, reconcile
 
         configs = self.config.sources if sources is None else list(sources)
@@ -259,37 +273,63 @@ class RAGWire:
 
     # -- answers ---------------------------------------------------------------
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-              rerank: bool | None = None) -> Answer:
+              rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
+              callbacks: list[Any] | None = None) -> Answer:
         """Answer ``question`` from the collection, citing numbered sources, or refuse.
 
         Without an ``llm`` section the answer is extractive: the most relevant retrieved
         sentences, each cited.  Never raises for a question the documents cannot answer.
 
+        Args:
+            refine: Search each part of a multi-part question, judge what is covered and
+                search again for what is missing (default ``generation.refine``); a plain
+                factual question stays single-shot.
+            max_iterations: The most retrieval rounds when refining (default ``generation.max_iterations``).
+            callbacks: LangChain callback handlers for this query's LLM calls (added to :attr:`callbacks`).
+
         Returns:
-            An :class:`~ragwire.answer.Answer`; falsy when refused.
+            An :class:`~ragwire.answer.Answer` (with its ``trace``, ``trace_id`` and ``usage``); falsy when refused.
 
         Raises:
             ProviderError: the LLM could not be reached (after retries).
         """
-        return self.answerer.query(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
+        return self.answerer.query(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank,
+                                   refine=refine, max_iterations=max_iterations, callbacks=callbacks)
 
     async def aquery(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-                     rerank: bool | None = None) -> Answer:
+                     rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
+                     callbacks: list[Any] | None = None) -> Answer:
         """:meth:`query` with the LLM call awaited; retrieval runs synchronously."""
-        return await self.answerer.aquery(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
+        return await self.answerer.aquery(question, top_k=top_k, filters=self._auto_filters(question, filters),
+                                          rerank=rerank, refine=refine, max_iterations=max_iterations,
+                                          callbacks=callbacks)
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-                     rerank: bool | None = None) -> Iterator[str | Answer]:
+                     rerank: bool | None = None, *, callbacks: list[Any] | None = None) -> Iterator[str | Answer]:
         """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`."""
-        return self.answerer.stream(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
+        return self.answerer.stream(question, top_k=top_k, filters=self._auto_filters(question, filters),
+                                    rerank=rerank, callbacks=callbacks)
 
-    def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None) -> Answer:
+    def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
+             *, callbacks: list[Any] | None = None) -> Answer:
         """Answer the last user turn of a conversation; earlier turns go to the model unchanged.
 
         With an LLM, a follow-up ("and how long does that take?") is first rewritten into
         a standalone question for retrieval.
         """
-        return self.answerer.chat(messages, top_k=top_k, filters=filters)
+        return self.answerer.chat(messages, top_k=top_k, filters=filters, callbacks=callbacks)
+
+    @property
+    def callbacks(self) -> list[Any]:
+        """LangChain callback handlers given to every LLM call of ``query``/``chat`` (Langfuse, LangSmith).
+
+        Append to it (``rag.callbacks.append(handler)``) or assign a list.
+        """
+        return self.answerer.callbacks
+
+    @callbacks.setter
+    def callbacks(self, handlers: list[Any]) -> None:
+        self.answerer.callbacks = list(handlers)
 
     # -- inspection ----------------------------------------------------------
     def get_stats(self) -> dict[str, Any]:
