@@ -230,9 +230,39 @@ def reopen(engine_name: str, folder: Path, nq: int) -> dict:
             "serving_rss_mib": round(peak_rss_mib())}
 
 
+def run_migrate(n: int, folder: Path) -> dict:
+    """Copy an n-point Edge store to fresh Edge stores (and local mode) at several batch sizes, ABBA order."""
+    from ragwire.store.migrate import migrate_collection
+
+    data = make_data(n)
+    source = open_collection("edge", folder / "source")
+    with source.opened():
+        load(source, data, n, 256, 1)
+        source.engine.optimize()
+    runs: dict[str, list[dict]] = {}
+    order = [("edge", 64), ("edge", 256), ("edge", 1024), ("edge", 1024), ("edge", 256), ("edge", 64),
+             ("qdrant", 256)]
+    for k, (engine, batch) in enumerate(order):
+        target = open_collection(engine, folder / f"target-{k}")
+        stats = migrate_collection(source, target, batch_size=batch, verify_queries=0)
+        target.close()
+        assert stats.ok and stats.points_copied == n, stats
+        runs.setdefault(f"{engine}-{batch}", []).append(
+            {"copy_s": stats.copy_seconds, "total_s": stats.seconds})
+        shutil.rmtree(folder / f"target-{k}", ignore_errors=True)
+    out = {}
+    for key, rs in runs.items():
+        copy = sum(r["copy_s"] for r in rs) / len(rs)
+        out[key] = {"copy_pts_s": round(n / copy), "copy_s": round(copy, 2),
+                    "total_s": round(sum(r["total_s"] for r in rs) / len(rs), 2), "runs": len(rs)}
+    return {"n": n, "migrate": out}
+
+
 def child(args: argparse.Namespace) -> None:
     folder = Path(args.folder)
-    if args.reopen:
+    if args.migrate_one:
+        result = run_migrate(args.migrate_one, folder)
+    elif args.reopen:
         result = reopen(args.engine, folder, 50)
     else:
         result = run_size(args.one, args.engine, args.batch, args.streams, args.queries, folder)
@@ -292,30 +322,50 @@ def main() -> None:
                     help="also time upserts at batch 64/256/1024 and 1 vs 2 streams, at the first size")
     ap.add_argument("--local-mode", type=int, default=0, metavar="N",
                     help="also run qdrant-client local mode at N points (a brute-force stand-in, not a server)")
+    ap.add_argument("--migrate", type=int, default=0, metavar="N",
+                    help="also time `migrate` of an N-point store to Edge at batch 64/256/1024 (and to local mode)")
+    ap.add_argument("--only-extras", action="store_true", help="skip the size table (run --sweep/--migrate/--local-mode only)")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--migrate-one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--reopen", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--engine", default="edge", help=argparse.SUPPRESS)
     ap.add_argument("--folder", help=argparse.SUPPRESS)
     ap.add_argument("--streams", type=int, default=1, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args.one or args.reopen:
+    if args.one or args.reopen or args.migrate_one:
         child(args)
         return
     summary: dict[str, Any] = {"code": code_version(), "cpus": os.cpu_count(), "load_start": load_average()}
-    results = [measure(n, "edge", args.batch, 1, args.queries) for n in args.sizes]
-    summary["edge"] = results
-    table(results, f"Qdrant Edge (embedded), top_k 10, batch {args.batch}, {args.queries} queries")
+    if not args.only_extras:
+        results = [measure(n, "edge", args.batch, 1, args.queries) for n in args.sizes]
+        summary["edge"] = results
+        table(results, f"Qdrant Edge (embedded), top_k 10, batch {args.batch}, {args.queries} queries")
     if args.sweep:
         n = args.sizes[0]
-        sweep = []
-        for batch, streams in [(64, 1), (256, 1), (1024, 1), (256, 2)]:
+        # ABBA order, each configuration twice: load on shared cores drifts within a run.
+        configs = [(64, 1), (256, 1), (1024, 1), (256, 2)]
+        runs: dict[tuple[int, int], list[dict]] = {}
+        for batch, streams in configs + configs[::-1]:
             r = measure(n, "edge", batch, streams, 20, reopen_too=False)
-            sweep.append({k: r[k] for k in ("batch", "streams", "upsert_pts_s", "optimize_s")})
+            runs.setdefault((batch, streams), []).append(r)
+        sweep = [{"batch": b, "streams": st, "upsert_pts_s": round(sum(r["upsert_pts_s"] for r in rs) / len(rs)),
+                  "upsert_pts_s_runs": [r["upsert_pts_s"] for r in rs]} for (b, st), rs in runs.items()]
         summary["edge_sweep"] = sweep
-        print(f"\nEdge upserts at {n:,} points")
+        print(f"\nEdge upserts at {n:,} points (mean of 2 runs, ABBA order)")
         for r in sweep:
-            print(f"  batch {r['batch']:>5}, {r['streams']} stream(s): {r['upsert_pts_s']:>7} pts/s, "
-                  f"index build {r['optimize_s']} s")
+            print(f"  batch {r['batch']:>5}, {r['streams']} stream(s): {r['upsert_pts_s']:>7} pts/s "
+                  f"(runs {r['upsert_pts_s_runs']})")
+    if args.migrate:
+        folder = Path(tempfile.mkdtemp(prefix="ragwire-migrate-"))
+        try:
+            mig = spawn(["--migrate-one", str(args.migrate), "--folder", str(folder)])
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        summary["migrate"] = mig
+        print(f"\nmigrate of {args.migrate:,} points from Edge (copy only; total adds the index build)")
+        for key, r in mig["migrate"].items():
+            label = key if not key.startswith("qdrant") else key + " (LOCAL MODE stand-in, not a server)"
+            print(f"  {label:>50}: {r['copy_pts_s']:>6} pts/s copy, {r['total_s']} s total ({r['runs']} runs)")
     if args.local_mode:
         local = []
         for batch, streams in [(64, 1), (256, 1), (1024, 1), (256, 2)]:

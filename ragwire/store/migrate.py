@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..errors import StoreError
@@ -37,6 +37,9 @@ MIGRATION_POINT_ID = str(uuid.uuid5(NAMESPACE, "ragwire:migration"))
 # Points that belong to the collection they are in, never copied.
 _OWN_POINTS = frozenset({META_POINT_ID, LEASE_POINT_ID, MIGRATION_POINT_ID})
 _INDEX_KINDS = {"keyword", "integer", "float", "bool"}
+# From this many points a copy into an empty server collection defers its HNSW build
+# (Qdrant indexes segments over ~10k vectors of this size in the background while they load).
+DEFER_INDEX_POINTS = 10_000
 
 
 @dataclass
@@ -54,6 +57,8 @@ class MigrateStats:
     resumed: bool = False
     queries_compared: int = 0
     index_built: bool = False
+    index_deferred: bool = False
+    copy_seconds: float = 0.0
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
 
@@ -78,12 +83,18 @@ class _Marker:
     cursor: Any
     copied: int
     done: bool
+    # The HNSW ``m`` to restore when the copy deferred the target's index build (None: not deferred).
+    deferred_m: int | None = None
 
     def to_point(self) -> PointData:
         return PointData(id=MIGRATION_POINT_ID, payload={
             KIND_KEY: MIGRATION_KIND, "from_location": self.from_location, "from_instance": self.from_instance,
-            "cursor": self.cursor, "copied": self.copied, "done": self.done, "updated_at": time.time(),
+            "cursor": self.cursor, "copied": self.copied, "done": self.done, "deferred_m": self.deferred_m,
+            "updated_at": time.time(),
         })
+
+    def moved(self, cursor: Any, copied: int) -> _Marker:
+        return _Marker(self.from_location, self.from_instance, cursor, copied, cursor is None, self.deferred_m)
 
 
 def _read_marker(target: Collection) -> _Marker | None:
@@ -91,8 +102,9 @@ def _read_marker(target: Collection) -> _Marker | None:
     if not records or records[0].payload.get(KIND_KEY) != MIGRATION_KIND:
         return None
     p = records[0].payload
+    deferred = p.get("deferred_m")
     return _Marker(str(p.get("from_location", "")), str(p.get("from_instance", "")), p.get("cursor"),
-                   int(p.get("copied") or 0), bool(p.get("done")))
+                   int(p.get("copied") or 0), bool(p.get("done")), int(deferred) if deferred is not None else None)
 
 
 def _where(coll: Collection) -> str:
@@ -161,7 +173,7 @@ def _copy_points(source: Collection, target: Collection, marker: _Marker, batch_
         written += len(points)
         # Edge hands offsets out as UUID objects; a payload keeps them as text (both engines take that back).
         cursor = str(offset) if isinstance(offset, uuid.UUID) else offset
-        marker = _Marker(marker.from_location, marker.from_instance, cursor, copied, offset is None)
+        marker = marker.moved(cursor, copied)
         # Written after its batch: a run killed in between does the batch again, harmlessly.
         target.engine.upsert([marker.to_point()])
         bar.update(len(records))
@@ -273,17 +285,31 @@ def migrate_collection(source: Collection, target: Collection, *, batch_size: in
                           sparse=bool(source_meta.sparse))
             with target.writing():
                 stats.indexes_created = _copy_indexes(source, target)
+                total = source.engine.count(None)
                 if marker is None or restart or marker.done:
-                    marker = _Marker(source.engine.location, source_meta.instance_id, None, 0, False)
+                    # A large copy into an empty server collection builds its HNSW graph once, at the end;
+                    # a deferral an earlier run did not get to undo is kept, so it is undone this time.
+                    deferred = marker.deferred_m if marker is not None else None
+                    if deferred is None and total >= DEFER_INDEX_POINTS and not target.engine.count(all_chunks()):
+                        deferred = target.engine.defer_index()
+                    marker = _Marker(source.engine.location, source_meta.instance_id, None, 0, False, deferred)
+                    target.engine.upsert([marker.to_point()])
                 else:
                     stats.resumed = True
                     log.info("resuming the migration into %s after %d points", _where(target), marker.copied)
-                total = source.engine.count(None)
+                stats.index_deferred = marker.deferred_m is not None
+                copy_started = time.monotonic()
                 with tqdm(total=total, initial=min(marker.copied, total), unit="pt", desc="migrate",
                           disable=not progress, leave=False) as bar:
                     stats.points_copied = _copy_points(source, target, marker, batch_size, bar)
                 target.engine.flush()
-                stats.index_built = bool(target.engine.optimize())
+                stats.copy_seconds = round(time.monotonic() - copy_started, 2)
+                if marker.deferred_m is not None:
+                    target.engine.restore_index(marker.deferred_m)
+                    finished = _read_marker(target)
+                    if finished is not None:
+                        target.engine.upsert([replace(finished, deferred_m=None).to_point()])
+                stats.index_built = bool(target.engine.optimize()) or stats.index_deferred
                 _verify(source, target, verify_queries, stats)
     stats.seconds = round(time.monotonic() - started, 2)
     log.info("%s", stats.summary())

@@ -188,3 +188,34 @@ def test_migrate_refuses_a_target_config_with_another_model_before_copying(tmp_p
     with pytest.raises(StoreError, match="searches of the copy would be refused"):
         RAGWire(source).migrate(target)
     assert not RAGWire(target).collection.exists()
+
+
+def test_a_large_copy_into_an_empty_server_collection_builds_its_index_once_even_after_a_failure(
+        tmp_path, stub, source, monkeypatch):
+    # qdrant-client's local mode has no HNSW graph; what is checked here is when migrate asks for it.
+    from ragwire.store import ServerEngine, migrate
+
+    calls: list = []
+    monkeypatch.setattr(migrate, "DEFER_INDEX_POINTS", 10)
+    monkeypatch.setattr(ServerEngine, "defer_index", lambda self: calls.append("defer") or 16)
+    monkeypatch.setattr(ServerEngine, "restore_index", lambda self, m: calls.append(("restore", m)))
+    upsert, batches = ServerEngine.upsert, [0]
+
+    def failing(self, points):
+        batches[0] += len(points) > 1
+        if batches[0] == 3:
+            raise StoreError("Qdrant at http://qdrant:6333 is unreachable during upsert")
+        upsert(self, points)
+
+    monkeypatch.setattr(ServerEngine, "upsert", failing)
+    target = config(tmp_path / "target", stub, engine="qdrant")
+    with pytest.raises(StoreError, match="unreachable"):
+        RAGWire(source).migrate(target, batch_size=8)
+    assert calls == ["defer"]
+    monkeypatch.setattr(ServerEngine, "upsert", upsert)
+    stats = RAGWire(source).migrate(target, batch_size=8)
+    assert stats.ok and stats.resumed and stats.index_deferred
+    assert calls == ["defer", ("restore", 16)]
+    # Copied again over a full target: nothing to defer, nothing left to restore.
+    again = RAGWire(source).migrate(target)
+    assert again.ok and not again.index_deferred and calls == ["defer", ("restore", 16)]
