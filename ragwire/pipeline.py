@@ -21,6 +21,7 @@ from .logs import get_logger
 if TYPE_CHECKING:
     from .answer import Answer
     from .retrieval.langchain_retriever import RagwireRetriever
+    from .store.migrate import MigrateStats
     from .sync import SyncStats
 
 log = get_logger(__name__)
@@ -227,6 +228,29 @@ class RAGWire:
             # One hold of the writer lease for the ingest and the deletes: one sync at a time.
             with coll.writing():
                 return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=False)
+
+    def migrate(self, to_config: str | Path, *, batch_size: int = 256, restart: bool = False,
+                verify_queries: int = 10, progress: bool = False) -> MigrateStats:
+        """Copy this collection to the one ``to_config`` names (another engine, server or folder).
+
+        Vectors, sparse vectors, payloads, commit notes, payload indexes and the model record
+        go across as stored; the embedding model is never called.  Re-running an interrupted
+        migration resumes it.  See :func:`ragwire.store.migrate.migrate_collection`.
+
+        Returns:
+            A :class:`~ragwire.store.migrate.MigrateStats`; ``ok`` is False when the check found differences.
+
+        Raises:
+            StoreError: the target holds another model's vectors or another collection's chunks,
+                or ``to_config`` embeds with another model than the one stored here.
+        """
+        from .store import open_collection
+        from .store.migrate import migrate_collection
+
+        target = load_config(Path(to_config))
+        return migrate_collection(self.collection, open_collection(target.vectorstore), batch_size=batch_size,
+                                  restart=restart, verify_queries=verify_queries, progress=progress,
+                                  target_model=target.embeddings.identity())
 
     # -- retrieval -----------------------------------------------------------
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,

@@ -11,6 +11,7 @@
     eval.py     eval
     model.py    model prepare
     mcp.py      mcp serve
+    migrate.py  migrate
 
 Importing this package is cheap: each command imports the library's heavy parts when it runs.
 """
@@ -29,6 +30,7 @@ from .eval import eval_command
 from .info import fields, stats
 from .ingest import delete, ingest, reingest
 from .mcp import mcp, mcp_serve
+from .migrate import migrate
 from .model import model, prepare
 from .options import parse_filters
 from .output import pages, score_text
@@ -37,6 +39,7 @@ from .sync import sync
 
 for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync, eval_command, model, mcp):
     main.add_command(_command)
+main.add_command(migrate)
 
 # The names these had when the CLI was one module.
 _parse_filters = parse_filters
@@ -56,6 +59,7 @@ __all__ = [
     "main",
     "mcp",
     "mcp_serve",
+    "migrate",
     "model",
     "open_rag",
     "prepare",
