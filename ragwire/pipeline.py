@@ -231,19 +231,8 @@ class RAGWire:
 
     def migrate(self, to_config: str | Path, *, batch_size: int = 256, restart: bool = False,
                 verify_queries: int = 10, progress: bool = False) -> MigrateStats:
-        """Copy this collection to the one ``to_config`` names (another engine, server or folder).
-
-        Vectors, sparse vectors, payloads, commit notes, payload indexes and the model record
-        go across as stored; the embedding model is never called.  Re-running an interrupted
-        migration resumes it.  See :func:`ragwire.store.migrate.migrate_collection`.
-
-        Returns:
-            A :class:`~ragwire.store.migrate.MigrateStats`; ``ok`` is False when the check found differences.
-
-        Raises:
-            StoreError: the target holds another model's vectors or another collection's chunks,
-                or ``to_config`` embeds with another model than the one stored here.
-        """
+        """Copy this collection, as stored, to the one ``to_config`` names; never embeds, resumes
+        when re-run; ``ok`` False when the check differs (:func:`ragwire.store.migrate.migrate_collection`)."""
         from .store import open_collection
         from .store.migrate import migrate_collection
 
@@ -358,29 +347,10 @@ class RAGWire:
     # -- inspection ----------------------------------------------------------
     def get_stats(self) -> dict[str, Any]:
         """Collection name, chunk count, vector size and indexed vector count."""
-        vs = self.config.vectorstore
-        if not self.collection.exists():
-            return {
-                "collection_name": vs.collection_name, "total_documents": 0, "vector_size": None, "indexed": 0,
-                "engine": self.collection.engine.name, "location": self.collection.engine.location,
-                "embedding_model": None, "sources": 0,
-            }
-        with self.parts.store.opened(check=False) as coll:
-            meta = coll.meta()
-            total = coll.count()
-            indexed = coll.indexed_vectors()
-            return {
-                "collection_name": vs.collection_name,
-                "total_documents": total,
-                "vector_size": meta.dimension if meta else None,
-                # Before the HNSW build, search is exact over every stored vector; after it,
-                # Edge counts dense and sparse vectors separately, so cap at the chunk count.
-                "indexed": min(indexed, total) if indexed else total,
-                "engine": coll.engine.name,
-                "location": coll.engine.location,
-                "embedding_model": meta.embedding_model if meta else None,
-                "sources": coll.source_count(),
-            }
+        from .store.summary import collection_summary
+
+        return collection_summary(self.collection, lambda: self.parts.store.opened(check=False),
+                                  self.config.vectorstore.collection_name)
 
     def discover_metadata_fields(self) -> list[str]:
         """Every metadata field on a stored chunk, system fields included."""
