@@ -94,7 +94,7 @@ class RAGWire:
 
         settings = IngestSettings.from_config(self.config)
         hook = self.metadata.prepare_ingest(coll)
-        return IngestRunner(coll, self.parts.lazy_embedding, self.sparse_encoder, settings, extract_metadata=hook)
+        return IngestRunner(coll, self.parts.bulk_embedding, self.sparse_encoder, settings, extract_metadata=hook)
 
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
         from .errors import IngestAborted, MissingDependencyError, ProviderError
