@@ -88,8 +88,8 @@ def main() -> None:
         order = np.argsort(-(q @ mats[name].T), axis=1)[:, :100]
         ranked = [[ids[j] for j in row] for row in order]
         rows[name] = {
-            "ndcg@10": float(np.mean([ndcg_at_k(r[:10], qrels[i], 10) for r, i in zip(ranked, qids)])),
-            "recall@100": float(np.mean([recall_at_k(r, qrels[i], 100) for r, i in zip(ranked, qids)])),
+            "ndcg@10": float(np.mean([ndcg_at_k(r[:10], qrels[i], 10) for r, i in zip(ranked, qids, strict=True)])),
+            "recall@100": float(np.mean([recall_at_k(r, qrels[i], 100) for r, i in zip(ranked, qids, strict=True)])),
             "docs_per_s": len(texts) / seconds[name],
         }
     ratio = rows["int8"]["docs_per_s"] / rows["fp32"]["docs_per_s"]

@@ -115,7 +115,7 @@ class BulkEmbedder:
             load()
 
     def embed_query(self, text: str) -> list[float]:
-        return self.onnx.embed_query(text)  # type: ignore[no-any-return]
+        return self.onnx.embed_query(text)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not self._decided:
@@ -123,7 +123,7 @@ class BulkEmbedder:
                 self._seen += len(texts)
                 if not self._decided and (self._seen > SWITCH_AFTER or mode() == "torch"):
                     self._decide()
-        return self.active.embed_documents(texts)  # type: ignore[no-any-return]
+        return self.active.embed_documents(texts)
 
     def _decide(self) -> None:
         self._decided = True
@@ -155,7 +155,7 @@ def machine_key(section: EmbeddingsConfig) -> str:
     """Hash of what decides the faster runtime: CPU model and flags, CPUs, versions, model weights."""
     from importlib.metadata import PackageNotFoundError, version
 
-    versions = {}
+    versions: dict[str, str | None] = {}
     for pkg in ("onnxruntime", "torch"):
         try:
             versions[pkg] = version(pkg)
