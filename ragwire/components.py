@@ -141,6 +141,7 @@ class Parts:
             # The model itself loads on first use.
             self.reranker = get_reranker(rerank, retries=config.ingestion.retries)
         self._embedding: Any = None
+        self._bulk: Any = None
         self._llm: Any = None
         self._metadata: MetadataService | None = None
         self._answerer: Answerer | None = None
@@ -167,6 +168,16 @@ class Parts:
     def lazy_embedding(self) -> _LazyEmbedding:
         """The embedding model, loaded on the first call that needs vectors."""
         return _LazyEmbedding(self)
+
+    @property
+    def bulk_embedding(self) -> Any:
+        """The embedder of an ingest or sync: the query model, or the faster runtime of the
+        same model on this machine (see :mod:`ragwire.providers.bulk`)."""
+        if self._bulk is None:
+            from .providers.bulk import bulk_embedder
+
+            self._bulk = bulk_embedder(self.config.embeddings, self.lazy_embedding)
+        return self._bulk
 
     @property
     def sparse_encoder(self) -> Any:

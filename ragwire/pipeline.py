@@ -97,7 +97,7 @@ class RAGWire:
 
         settings = IngestSettings.from_config(self.config)
         hook = self.metadata.prepare_ingest(coll)
-        return IngestRunner(coll, self.parts.lazy_embedding, self.sparse_encoder, settings, extract_metadata=hook)
+        return IngestRunner(coll, self.parts.bulk_embedding, self.sparse_encoder, settings, extract_metadata=hook)
 
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
         with telemetry.span("ragwire ingest", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:

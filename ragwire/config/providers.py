@@ -53,9 +53,13 @@ class EmbeddingsConfig(_Section):
     # where huggingface / fastembed keep downloaded models (their own default when unset)
     cache_folder: ConfigPath | None = None
     timeout: float = Field(DEFAULT_TIMEOUT_S, gt=0)
+    # provider onnx only: run the model's int8 variant (its own identity, see identity())
+    quantize: Literal["int8"] | None = None
 
     @model_validator(mode="after")
     def _one_model_key(self) -> EmbeddingsConfig:
+        if self.quantize is not None and self.provider != "onnx":
+            raise _problem("quantize", f"applies to provider onnx only, not {self.provider}")
         # the key a provider does not read was silently ignored, and the collection then
         # recorded a model other than the one loaded
         if self.provider in LOCAL_EMBEDDING_PROVIDERS:
@@ -82,25 +86,34 @@ class EmbeddingsConfig(_Section):
         A sentence-transformers model is recorded as ``huggingface:<model id or folder>``
         whichever runtime runs it: its ONNX export (``provider: onnx``) is verified to give
         the same vectors when it is built, so a collection built with one opens with the other.
+        An int8 variant (``quantize: int8``) gives other vectors, so it is recorded as
+        ``onnx-int8:<model>`` and never shares a collection with the full-precision model.
         """
         name = self.model_id
         provider: str = self.provider
+        variant: str | None = None
         if provider == "onnx":
-            provider, name = "huggingface", _onnx_source(name)
-        if provider == "huggingface" and "/" not in name and not Path(name).exists():
+            name, variant = _onnx_source(name)
+            variant = self.quantize or variant
+            provider = f"onnx-{variant}" if variant else "huggingface"
+        if provider in ("huggingface", f"onnx-{variant}") and "/" not in name and not Path(name).exists():
             # sentence-transformers resolves bare names under its own namespace: the same model
             name = f"sentence-transformers/{name}"
         return f"{provider}:{name}"
 
 
-def _onnx_source(name: str) -> str:
-    """The model an ONNX export folder was made from (its manifest's ``source``), else ``name``."""
+def _onnx_source(name: str) -> tuple[str, str | None]:
+    """The model an ONNX export folder was made from (its manifest's ``source``), else ``name``,
+    and the variant it holds (``"int8"``), if any."""
     try:
         manifest = json.loads((Path(name).expanduser() / "ragwire_onnx.json").read_text())
     except (OSError, ValueError):
-        return name
-    source = manifest.get("source") if isinstance(manifest, dict) else None
-    return source if isinstance(source, str) and source else name
+        return name, None
+    if not isinstance(manifest, dict):
+        return name, None
+    source, variant = manifest.get("source"), manifest.get("quantize")
+    return (source if isinstance(source, str) and source else name,
+            variant if isinstance(variant, str) and variant else None)
 
 
 class LLMPricing(_Section):

@@ -148,7 +148,20 @@ def _onnx(cfg: EmbeddingsConfig) -> Embeddings:
     name = cfg.model_id
     folder = Path(name).expanduser()
     # A folder holding model.onnx is used as it is; a model name or source folder maps to its cached export.
-    path = folder if (folder / onnx_export.ONNX_FILE).is_file() else onnx_export.cached_export(name)
+    if (folder / onnx_export.ONNX_FILE).is_file():
+        held = onnx_export.read_manifest(folder).get("quantize")
+        if cfg.quantize and held != cfg.quantize:
+            raise ConfigError(
+                f"{SECTION}.quantize: {name} is a ready ONNX model ({held or 'full precision'}), not a "
+                f"{cfg.quantize} one; set model_name to the model it was exported from"
+            )
+        path = folder
+    elif cfg.quantize:
+        from ragwire.providers import onnx_quantize
+
+        path = onnx_quantize.cached_variant(name, cfg.quantize)
+    else:
+        path = onnx_export.cached_export(name)
     return OnnxEmbeddings(path, batch_size=cfg.batch_size or DEFAULT_BATCH_SIZE)
 
 
