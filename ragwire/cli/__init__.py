@@ -11,6 +11,7 @@
     eval.py     eval
     model.py    model prepare
     mcp.py      mcp serve
+    serve.py    serve (the HTTP API and web page)
 
 Importing this package is cheap: each command imports the library's heavy parts when it runs.
 """
@@ -33,9 +34,10 @@ from .model import model, prepare
 from .options import parse_filters
 from .output import pages, score_text
 from .search import query, retrieve
+from .serve import serve
 from .sync import sync
 
-for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync, eval_command, model, mcp):
+for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync, eval_command, model, mcp, serve):
     main.add_command(_command)
 
 # The names these had when the CLI was one module.
@@ -63,6 +65,7 @@ __all__ = [
     "reingest",
     "retrieve",
     "score_text",
+    "serve",
     "stats",
     "sync",
 ]
