@@ -177,7 +177,8 @@ class RAGWire:
         if not self.collection.exists():
             return 0
         with self.parts.store.opened(check=False) as coll, coll.writing():
-            source = file_path if str(file_path).startswith(("s3://",)) else source_id(file_path)
+            # a sync source's identity (s3://…, local://name/…) is the stored source as it is
+            source = file_path if str(file_path).startswith(("s3://", "local://")) else source_id(file_path)
             return coll.delete_source(str(source))
 
     def sync(self, sources: list[Any] | None = None, delete_missing: bool = True,

@@ -7,6 +7,7 @@ few thousand documents costs tens of milliseconds, not a search per document.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 from ..store.filters import META_KEY
@@ -22,7 +23,8 @@ class DocumentInfo:
     ``pages`` is the page count of paged formats (PDF, PPTX) and None otherwise;
     ``metadata_status`` is the LLM metadata step's outcome (``ok``, ``failed``,
     ``skipped``); ``ocr`` is True when any chunk was read by OCR, None when the loader
-    does not record it.
+    does not record it; ``path`` is the file on this machine it was read from (None for
+    S3), which may have changed or gone since.
     """
 
     source: str
@@ -33,6 +35,7 @@ class DocumentInfo:
     metadata_status: str | None = None
     ocr: bool | None = None
     ingested_at: str | None = None
+    path: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict."""
@@ -51,6 +54,27 @@ def _scroll_metadata(coll: Any, flt: Any = None) -> list[tuple[str | None, dict[
             return out
 
 
+def local_path(source: str, place: Any = None) -> str | None:
+    """The file a source was read from on this machine: the source itself when it is a path,
+    ``<sync_place>/<relative>`` for a named local source (``local://name/relative``), else None.
+
+    A relative part that climbs out of its folder (``..``) gives None: the path comes from
+    stored metadata, and is only ever a file under the folder the sync read.
+    """
+    if source.startswith("local://"):
+        relative = source[len("local://"):].partition("/")[2]
+        if not place or not relative:
+            return None
+        root = PurePosixPath(str(place))
+        parts = PurePosixPath(relative).parts
+        if ".." in parts or PurePosixPath(relative).is_absolute():
+            return None
+        return str(root.joinpath(*parts))
+    if "://" in source or not source.startswith("/") and not (len(source) > 2 and source[1] == ":"):
+        return None
+    return source
+
+
 def list_documents(coll: Any) -> list[DocumentInfo]:
     """Every source with a readable version, sorted by file name then source."""
     found: dict[str, DocumentInfo] = {}
@@ -61,7 +85,8 @@ def list_documents(coll: Any) -> list[DocumentInfo]:
             info = found[source] = DocumentInfo(
                 source=source, file_name=str(meta.get("file_name") or source), file_type=str(meta.get("file_type") or ""),
                 chunks=0, pages=meta.get("page_total") or meta.get("page_count"),
-                metadata_status=meta.get("metadata_status"), ingested_at=meta.get("created_at"))
+                metadata_status=meta.get("metadata_status"), ingested_at=meta.get("created_at"),
+                path=local_path(source, meta.get("sync_place")))
         info.chunks += 1
         if "ocr" in meta:
             info.ocr = bool(info.ocr) or bool(meta["ocr"])

@@ -251,7 +251,7 @@ class ServerGuard:
 
     A Host not on the allow-list gets ``421``, an Origin not on it ``403``, a missing or
     wrong token ``401``; each with a JSON body saying what to change.  Lifespan events pass.
-    ``public_paths`` (exact paths, or prefixes ending in ``/``) need no token, only the
+    ``public_paths`` (exact paths, or prefixes written ``/static/*``) need no token, only the
     Host and Origin checks: a web page's own HTML and scripts, which hold no data and
     ask for the token themselves.
     """
@@ -264,7 +264,7 @@ class ServerGuard:
     def _public(self, path: str) -> bool:
         if "/." in path or "\\" in path:
             return False  # "/static/../api/…" is never public, whatever a router makes of it
-        return any(path == p or (p.endswith("/") and path.startswith(p)) for p in self.public_paths)
+        return any(path.startswith(p[:-1]) if p.endswith("/*") else path == p for p in self.public_paths)
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):

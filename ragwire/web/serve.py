@@ -15,7 +15,7 @@ log = logging.getLogger(__name__)
 TOKEN_ENV = "RAGWIRE_SERVER_TOKEN"
 INSTALL_HINT = 'The web server needs FastAPI and uvicorn. Install them with: pip install "ragwire[server]"'
 # What the page needs without a token: its HTML, scripts and styles (no data), and the API's description.
-PUBLIC_PATHS = ("/", "/static/", "/docs", "/docs/oauth2-redirect", "/openapi.json")
+PUBLIC_PATHS = ("/", "/static/*", "/docs", "/docs/oauth2-redirect", "/openapi.json")
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|hr|d)?\s*$", re.IGNORECASE)
 _UNIT_S = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600, "d": 86400}
 
@@ -107,6 +107,7 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
         app = build_asgi(service, policy)
         if every is not None:
             service.sync_every(every)
+        sock.listen(2048)  # connections wait in the backlog from now on, so the URL printed below works at once
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{sock.getsockname()[1]}/"
         message = f"ragwire serve on {url} ({access_note(host, policy)})"

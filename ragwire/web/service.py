@@ -118,6 +118,10 @@ class Service:
         return [{"name": name, "values": _jsonable(values.get(name, []))} for name in names]
 
     def documents(self) -> list[dict[str, Any]]:
+        """Every stored source, without where its file lies on the server."""
+        return [{k: v for k, v in doc.items() if k != "path"} for doc in self._documents()]
+
+    def _documents(self) -> list[dict[str, Any]]:
         with self.lock:
             return [_jsonable(doc.to_dict()) for doc in self.rag.list_documents()]
 
@@ -127,14 +131,14 @@ class Service:
         Raises:
             NotFoundError: no stored document has that source.
         """
-        for doc in self.documents():
+        for doc in self._documents():
             if doc["source"] == source:
                 return doc
         raise NotFoundError(f"{source!r} is not a document of this collection (GET /api/documents lists them)")
 
     def source(self, source: str) -> dict[str, Any]:
         """The stored document and its chunks in reading order."""
-        document = self.stored(source)
+        document = {k: v for k, v in self.stored(source).items() if k != "path"}
         with self.lock:
             chunks = self.rag.document_chunks(source)
         return {"document": document, "chunks": _jsonable(chunks)}
@@ -146,9 +150,10 @@ class Service:
         document = self.stored(source)
         if document["file_type"] != "pdf":
             raise RagwireError(f"{document['file_name']} is not a PDF: only PDF pages are drawn")
-        path = Path(source)
-        if "://" in source or not path.is_absolute() or not path.is_file():
-            raise NotFoundError(f"{document['file_name']}: the file is no longer on this machine at {source}")
+        path = Path(document["path"]) if document["path"] else None
+        if path is None or not path.is_file():
+            raise NotFoundError(f"{document['file_name']}: the file is not on this machine (any more): "
+                                "only local PDFs are drawn")
         return render_page(path, page, passage)
 
     def delete(self, source: str) -> int:
