@@ -147,6 +147,7 @@ async function ask(event) {
   $("answer").replaceChildren();
   $("answer").classList.remove("refusal");
   delete $("answer").dataset.refused;
+  $("answer").dataset.streamed = "0";
   $("answer").dataset.state = "streaming";
   $("citations").replaceChildren();
   $("mark-status").textContent = "";
@@ -183,7 +184,11 @@ function handleEvent(block) {
     else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
   }
   const payload = JSON.parse(data.join("\n") || "null");
-  if (event === "token") $("answer").append(document.createTextNode(payload.text));
+  if (event === "token") {
+    const box = $("answer");
+    box.append(document.createTextNode(payload.text));
+    box.dataset.streamed = String(Number(box.dataset.streamed || 0) + 1);  // pieces shown before the answer
+  }
   else if (event === "answer") { state.answer = payload; renderAnswer(payload); }
   else if (event === "error") showError(payload.error);
 }
