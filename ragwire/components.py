@@ -38,6 +38,11 @@ class _LazyEmbedding:
     def embed_query(self, text: str) -> list[float]:
         return self._parts.embedding.embed_query(text)
 
+    @property
+    def model_id(self) -> str:
+        """The configured model, named without loading it (for the embeddings span)."""
+        return self._parts.config.embeddings.model_id
+
     def load(self) -> None:
         """Load the model now (an ingest does it before its first batch)."""
         self._parts.embedding  # noqa: B018 - the property loads it
@@ -255,6 +260,9 @@ class Parts:
                 generation=self.config.generation,
                 extractive=functools.partial(extractive_answer, embedding=self.lazy_embedding),
                 retries=self.config.ingestion.retries,
+                pricing=self.config.llm.pricing if self.config.llm is not None else None,
+                embedding=self.lazy_embedding,
+                collection=self.config.vectorstore.collection_name,
             )
         return self._answerer
 

@@ -14,6 +14,9 @@ SCORE_FIELDS = ("score", "score_type", "score_max", "rerank_score")
 # Where a chunk sits in its file: page fields from the loader and splitter, the heading path.
 LOCATION_FIELDS = ("heading_path", "page_number", "page_total", "page_label", "page_end", "page_starts")
 
+# How a chunk's text was read from a scan (loaders.scan): filterable, e.g. ``{"ocr": True}``.
+OCR_FIELDS = ("ocr", "ocr_engine", "ocr_confidence")
+
 # How a chunk was stored, not what it says: hashes, ids, positions, timestamps, sync state.
 BOOKKEEPING_FIELDS = frozenset({
     "content_hash", "chunk_hash", "chunk_id", "chunk_index", "total_chunks", "file_hash",
@@ -24,7 +27,7 @@ BOOKKEEPING_FIELDS = frozenset({
 # File properties (title, author, year, language, ...) are not here: an LLM field of the
 # same name wins over them.
 SYSTEM_FIELDS = frozenset({
-    "source", "file_name", "file_type", *BOOKKEEPING_FIELDS, *LOCATION_FIELDS, *SCORE_FIELDS,
+    "source", "file_name", "file_type", *BOOKKEEPING_FIELDS, *LOCATION_FIELDS, *SCORE_FIELDS, *OCR_FIELDS,
 })
 
 # Stored with every chunk but never given a payload index (unique per chunk): still filterable.

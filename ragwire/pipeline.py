@@ -10,6 +10,8 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+import ragwire.telemetry as telemetry
+
 from .components import Parts, build
 from .config import RagwireConfig, load_config
 from .errors import ConfigError
@@ -19,6 +21,7 @@ from .logs import get_logger
 if TYPE_CHECKING:
     from .answer import Answer
     from .retrieval.langchain_retriever import RagwireRetriever
+    from .store.migrate import MigrateStats
     from .sync import SyncStats
 
 log = get_logger(__name__)
@@ -97,6 +100,12 @@ class RAGWire:
         return IngestRunner(coll, self.parts.lazy_embedding, self.sparse_encoder, settings, extract_metadata=hook)
 
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+        with telemetry.span("ragwire ingest", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:
+            stats = self._ingest_files(file_paths, force, not_walked)
+            telemetry.set_counts(span, stats)
+            return stats
+
+    def _ingest_files(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None) -> dict[str, Any]:
         from .errors import IngestAborted, MissingDependencyError, ProviderError
         from .ingest import IngestStats
 
@@ -198,6 +207,12 @@ class RAGWire:
             ValueError: no sources are configured or passed (a ``ConfigError``).
             IngestAborted: the run itself failed (store unreachable, model not loadable); nothing was deleted.
         """
+        with telemetry.span("ragwire sync", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:
+            stats = self._sync(sources, delete_missing, dry_run)
+            telemetry.set_counts(span, stats.to_dict())
+            return stats
+
+    def _sync(self, sources: list[Any] | None, delete_missing: bool, dry_run: bool) -> SyncStats:
         from .sync import make_sources, reconcile
 
         configs = self.config.sources if sources is None else list(sources)
@@ -214,6 +229,18 @@ class RAGWire:
             # One hold of the writer lease for the ingest and the deletes: one sync at a time.
             with coll.writing():
                 return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=False)
+
+    def migrate(self, to_config: str | Path, *, batch_size: int = 256, restart: bool = False,
+                verify_queries: int = 10, progress: bool = False) -> MigrateStats:
+        """Copy this collection, as stored, to the one ``to_config`` names; never embeds, resumes
+        when re-run; ``ok`` False when the check differs (:func:`ragwire.store.migrate.migrate_collection`)."""
+        from .store import open_collection
+        from .store.migrate import migrate_collection
+
+        target = load_config(Path(to_config))
+        return migrate_collection(self.collection, open_collection(target.vectorstore), batch_size=batch_size,
+                                  restart=restart, verify_queries=verify_queries, progress=progress,
+                                  target_model=target.embeddings.identity())
 
     # -- retrieval -----------------------------------------------------------
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
@@ -260,64 +287,71 @@ class RAGWire:
 
     # -- answers ---------------------------------------------------------------
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-              rerank: bool | None = None) -> Answer:
+              rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
+              callbacks: list[Any] | None = None) -> Answer:
         """Answer ``question`` from the collection, citing numbered sources, or refuse.
 
         Without an ``llm`` section the answer is extractive: the most relevant retrieved
         sentences, each cited.  Never raises for a question the documents cannot answer.
 
+        Args:
+            refine: Search each part of a multi-part question, judge what is covered and
+                search again for what is missing (default ``generation.refine``); a plain
+                factual question stays single-shot.
+            max_iterations: The most retrieval rounds when refining (default ``generation.max_iterations``).
+            callbacks: LangChain callback handlers for this query's LLM calls (added to :attr:`callbacks`).
+
         Returns:
-            An :class:`~ragwire.answer.Answer`; falsy when refused.
+            An :class:`~ragwire.answer.Answer` (with its ``trace``, ``trace_id`` and ``usage``); falsy when refused.
 
         Raises:
             ProviderError: the LLM could not be reached (after retries).
         """
-        return self.answerer.query(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
+        return self.answerer.query(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank,
+                                   refine=refine, max_iterations=max_iterations, callbacks=callbacks)
 
     async def aquery(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-                     rerank: bool | None = None) -> Answer:
+                     rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
+                     callbacks: list[Any] | None = None) -> Answer:
         """:meth:`query` with the LLM call awaited; retrieval runs synchronously."""
-        return await self.answerer.aquery(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
+        return await self.answerer.aquery(question, top_k=top_k, filters=self._auto_filters(question, filters),
+                                          rerank=rerank, refine=refine, max_iterations=max_iterations,
+                                          callbacks=callbacks)
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-                     rerank: bool | None = None) -> Iterator[str | Answer]:
+                     rerank: bool | None = None, *, callbacks: list[Any] | None = None) -> Iterator[str | Answer]:
         """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`."""
-        return self.answerer.stream(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank)
+        return self.answerer.stream(question, top_k=top_k, filters=self._auto_filters(question, filters),
+                                    rerank=rerank, callbacks=callbacks)
 
-    def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None) -> Answer:
+    def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
+             *, callbacks: list[Any] | None = None) -> Answer:
         """Answer the last user turn of a conversation; earlier turns go to the model unchanged.
 
         With an LLM, a follow-up ("and how long does that take?") is first rewritten into
         a standalone question for retrieval.
         """
-        return self.answerer.chat(messages, top_k=top_k, filters=filters)
+        return self.answerer.chat(messages, top_k=top_k, filters=filters, callbacks=callbacks)
+
+    @property
+    def callbacks(self) -> list[Any]:
+        """LangChain callback handlers given to every LLM call of ``query``/``chat`` (Langfuse, LangSmith).
+
+        Append to it (``rag.callbacks.append(handler)``) or assign a list.
+        """
+        return self.answerer.callbacks
+
+    @callbacks.setter
+    def callbacks(self, handlers: list[Any]) -> None:
+        self.answerer.callbacks = list(handlers)
 
     # -- inspection ----------------------------------------------------------
     def get_stats(self) -> dict[str, Any]:
         """Collection name, chunk count, vector size and indexed vector count."""
-        vs = self.config.vectorstore
-        if not self.collection.exists():
-            return {
-                "collection_name": vs.collection_name, "total_documents": 0, "vector_size": None, "indexed": 0,
-                "engine": self.collection.engine.name, "location": self.collection.engine.location,
-                "embedding_model": None, "sources": 0,
-            }
-        with self.parts.store.opened(check=False) as coll:
-            meta = coll.meta()
-            total = coll.count()
-            indexed = coll.indexed_vectors()
-            return {
-                "collection_name": vs.collection_name,
-                "total_documents": total,
-                "vector_size": meta.dimension if meta else None,
-                # Before the HNSW build, search is exact over every stored vector; after it,
-                # Edge counts dense and sparse vectors separately, so cap at the chunk count.
-                "indexed": min(indexed, total) if indexed else total,
-                "engine": coll.engine.name,
-                "location": coll.engine.location,
-                "embedding_model": meta.embedding_model if meta else None,
-                "sources": coll.source_count(),
-            }
+        from .store.summary import collection_summary
+
+        return collection_summary(self.collection, lambda: self.parts.store.opened(check=False),
+                                  self.config.vectorstore.collection_name)
 
     def list_documents(self) -> list[Any]:
         """Every stored source: file, type, chunks, pages, metadata status, OCR flag, when ingested.

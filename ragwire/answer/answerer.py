@@ -8,17 +8,20 @@ refused :class:`Answer`, never an exception; an LLM that cannot be reached is a
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ragwire.config import GenerationConfig
+import ragwire.telemetry as telemetry
+from ragwire.config import GenerationConfig, LLMPricing
 from ragwire.errors import ConfigError
-from ragwire.providers.retry import acall_with_retries, call_with_retries
+from ragwire.retrieval.hit import Hit
 from ragwire.retrieval.retriever import RetrieveOptions, SupportsRetrieve
 
-from . import generative
+from . import calls, generative, refine_llm, refine_offline
+from . import refine as refinement
 from .chat import offline_query, to_turns
 from .context import build_context
 from .finishing import (
@@ -50,10 +53,15 @@ class Answerer:
         retriever: The retrieval stage (a :class:`~ragwire.retrieval.Retriever`, or anything
             with its ``retrieve(query, options) -> list[Hit]``), best first.
         llm: The chat model; None answers extractively.
-        generation: The ``generation`` config section (context budget, system prompt).
+        generation: The ``generation`` config section (context budget, system prompt, refinement).
         extractive: ``extractive(question, sources) -> (text with [n] markers, refused)``,
             used when ``llm`` is None.
         retries: Extra attempts for a retryable LLM failure (network, 429, 5xx).
+        pricing: ``llm.pricing``; sets ``Answer.usage.cost`` (None without it).
+        embedding: The collection's embedding model; extractive refinement checks with it
+            which terms of a question's part the quoted passages cover.
+        collection: The collection's name, for the retrieval spans.
+        callbacks: LangChain callback handlers given to every LLM call (``query`` can add more).
 
     Raises:
         ConfigError: neither an LLM nor an extractive answerer was given.
@@ -67,6 +75,10 @@ class Answerer:
         generation: GenerationConfig | None = None,
         extractive: Extractive | None = None,
         retries: int = 2,
+        pricing: LLMPricing | None = None,
+        embedding: Any = None,
+        collection: str | None = None,
+        callbacks: Sequence[Any] | None = None,
     ) -> None:
         if llm is None and extractive is None:
             raise ConfigError("llm: answering questions needs an llm section (or the extractive mode)")
@@ -77,6 +89,10 @@ class Answerer:
         self.generation = generation or GenerationConfig()
         self.extractive = extractive
         self.retries = retries
+        self.pricing = pricing
+        self.embedding = embedding
+        self.collection = collection or "ragwire"
+        self.callbacks: list[Any] = list(callbacks or [])
 
     @property
     def mode(self) -> Mode:
@@ -91,6 +107,10 @@ class Answerer:
         top_k: int | None = None,
         filters: Mapping[str, Any] | None = None,
         rerank: bool | None = None,
+        *,
+        refine: bool | None = None,
+        max_iterations: int | None = None,
+        callbacks: Sequence[Any] | None = None,
     ) -> Answer:
         """Answer ``question`` from the retrieved chunks, citing them as ``[n]``, or refuse.
 
@@ -99,16 +119,26 @@ class Answerer:
             top_k: Chunks to retrieve (default: the retriever's ``top_k``).
             filters: Metadata filters for retrieval.
             rerank: Override reranking, as in ``retrieve()``.
+            refine: Plan, retrieve per part, judge and re-query (see :mod:`.refine`);
+                default ``generation.refine``.
+            max_iterations: The most retrieval rounds when refining; default ``generation.max_iterations``.
+            callbacks: LangChain callback handlers for this query's LLM calls.
 
         Returns:
             An :class:`Answer`; falsy when the documents do not support an answer.
 
         Raises:
             ProviderError: the LLM failed (after retries).
-            ValueError: the question is empty.
+            ValueError: the question is empty, or ``max_iterations`` is below 1.
         """
-        grounding = self._ground(question, question, top_k, filters, rerank)
-        return self._answer(grounding)
+        run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks)
+        with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
+            if run.refining:
+                answer = self._refined(run)
+            else:
+                grounding = run.ground(question)
+                answer = run.finished(self._answer(grounding, run.callbacks))
+            return self._close(answer, run, span)
 
     async def aquery(
         self,
@@ -116,19 +146,29 @@ class Answerer:
         top_k: int | None = None,
         filters: Mapping[str, Any] | None = None,
         rerank: bool | None = None,
+        *,
+        refine: bool | None = None,
+        max_iterations: int | None = None,
+        callbacks: Sequence[Any] | None = None,
     ) -> Answer:
-        """:meth:`query` with the LLM call awaited (``ainvoke``); retrieval runs synchronously."""
-        grounding = self._ground(question, question, top_k, filters, rerank)
-        done = self._without_model(grounding)
-        if done is not None:
-            return done
-        assert self.llm is not None  # _without_model answered every case without one
-        start = time.perf_counter()
-        reply = await acall_with_retries(
-            self.llm.ainvoke, self._messages(grounding), retries=self.retries, what=self._what("answer")
-        )
-        seconds = time.perf_counter() - start
-        return finish(grounding, generative.text_of(reply), generative.reported_usage(reply), seconds)
+        """:meth:`query` with the LLM call awaited (``ainvoke``); retrieval runs synchronously.
+
+        A refined query runs its loop in a worker thread (``asyncio.to_thread``), so the
+        event loop is free while its several calls run.
+        """
+        run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks)
+        if run.refining:
+            return await asyncio.to_thread(self.query, question, top_k, filters, rerank, refine=True,
+                                           max_iterations=run.max_iterations, callbacks=callbacks)
+        with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
+            grounding = run.ground(question)
+            done = self._without_model(grounding)
+            if done is None:
+                assert self.llm is not None  # _without_model answered every case without one
+                reply, usage = await calls.ainvoke(self.llm, self._messages(grounding), retries=self.retries,
+                                                   what=self._what("answer"), callbacks=run.callbacks)
+                done = finish(grounding, generative.text_of(reply), usage, 0.0)
+            return self._close(run.finished(done), run, span)
 
     def stream(
         self,
@@ -136,23 +176,32 @@ class Answerer:
         top_k: int | None = None,
         filters: Mapping[str, Any] | None = None,
         rerank: bool | None = None,
+        *,
+        callbacks: Sequence[Any] | None = None,
     ) -> Iterator[str | Answer]:
         """Yield the answer's text as it arrives, then the :class:`Answer` (as :meth:`query` gives it).
 
         Citation numbers the sources do not have and the refusal sentinel are held
         back, a few characters at most, and never shown.  Text already shown cannot
         be withdrawn: when the reply turns out to be a refusal, the pieces end with
-        the refusal's explanation.  Extractive mode yields its text once.
+        the refusal's explanation.  Extractive mode yields its text once.  Against
+        OpenAI-compatible servers the closing usage chunk is requested, so the
+        Answer has token counts.
         """
-        grounding = self._ground(question, question, top_k, filters, rerank)
-        done = self._without_model(grounding)
-        if done is not None:
-            yield done.text
-            yield done
-            return
-        assert self.llm is not None
-        yield from generative.stream_answer(self.llm, self._messages(grounding), grounding, retries=self.retries,
-                                            what=self._what("answer"))
+        run = self._run(question, top_k, filters, rerank, False, None, callbacks)
+        with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
+            grounding = run.ground(question)
+            done = self._without_model(grounding)
+            if done is not None:
+                done = self._close(run.finished(done), run, span)
+                yield done.text
+                yield done
+                return
+            assert self.llm is not None
+            for piece in generative.stream_answer(self.llm, self._messages(grounding), grounding,
+                                                  retries=self.retries, what=self._what("answer"),
+                                                  callbacks=run.callbacks):
+                yield self._close(run.finished(piece), run, span) if isinstance(piece, Answer) else piece
 
     def chat(
         self,
@@ -160,6 +209,8 @@ class Answerer:
         top_k: int | None = None,
         filters: Mapping[str, Any] | None = None,
         rerank: bool | None = None,
+        *,
+        callbacks: Sequence[Any] | None = None,
     ) -> Answer:
         """Answer the last user turn of a conversation.
 
@@ -179,38 +230,53 @@ class Answerer:
         """
         turns = to_turns(messages)
         earlier, last = turns[:-1], turns[-1].content
-        rewrite = Usage()
-        if not earlier:
-            search = last
-        elif self.llm is None:
-            search = offline_query(earlier, last)
-        else:
-            assert self.llm is not None
-            search, rewrite = generative.rewrite(self.llm, earlier, last, retries=self.retries,
-                                                 what=self._what("rewrite"))
-        # Without an LLM the follow-up alone often lacks its topic ("how do I fix it?"):
-        # extraction then scores sentences against the joined turns it was searched with.
-        asked = search if self.llm is None else last
-        grounding = self._ground(asked, search, top_k, filters, rerank, history=earlier)
-        grounding.usage = merged(grounding.usage, rewrite)
-        return self._answer(grounding)
+        run = self._run(last, top_k, filters, rerank, False, None, callbacks)
+        with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
+            rewrite = Usage()
+            if not earlier:
+                search = last
+            elif self.llm is None:
+                search = offline_query(earlier, last)
+            else:
+                assert self.llm is not None
+                search, rewrite = generative.rewrite(self.llm, earlier, last, retries=self.retries,
+                                                     what=self._what("rewrite"), callbacks=run.callbacks)
+                run.step("rewrite", 0, query=search)
+            # Without an LLM the follow-up alone often lacks its topic ("how do I fix it?"):
+            # extraction then scores sentences against the joined turns it was searched with.
+            asked = search if self.llm is None else last
+            grounding = run.ground(asked, search=search, history=earlier)
+            grounding.usage = merged(grounding.usage, rewrite)
+            return self._close(run.finished(self._answer(grounding, run.callbacks)), run, span)
 
     # -- steps -------------------------------------------------------------------
 
-    def _ground(
-        self,
-        question: str,
-        search: str,
-        top_k: int | None,
-        filters: Mapping[str, Any] | None,
-        rerank: bool | None,
-        history: list[Turn] | None = None,
-    ) -> Grounding:
+    def _run(self, question: str, top_k: int | None, filters: Mapping[str, Any] | None, rerank: bool | None,
+             refining: bool | None, max_iterations: int | None, callbacks: Sequence[Any] | None) -> refinement.Run:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("question: must be a non-empty string")
-        start = time.perf_counter()
-        hits = list(self.retriever.retrieve(search, RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank)))
-        usage = Usage(retrieval_s=time.perf_counter() - start)
+        limit = self.generation.max_iterations if max_iterations is None else max_iterations
+        if limit < 1:
+            raise ValueError(f"max_iterations: must be at least 1, got {limit}")
+        on = self.generation.refine if refining is None else refining
+        return refinement.Run(self, question, top_k, dict(filters) if filters else None, rerank, bool(on), limit,
+                          [*self.callbacks, *(callbacks or [])])
+
+    def retrieve(self, query: str, top_k: int | None, filters: Mapping[str, Any] | None,
+                 rerank: bool | None) -> tuple[list[Hit], float]:
+        """The hits for ``query`` and the seconds it took, traced as a ``retrieval`` span."""
+        attributes = {"gen_ai.operation.name": "retrieval", "gen_ai.data_source.id": self.collection,
+                      "ragwire.query": query, "ragwire.top_k": top_k}
+        with telemetry.span(f"retrieval {self.collection}", attributes) as span:
+            start = time.perf_counter()
+            hits = list(self.retriever.retrieve(query, RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank)))
+            seconds = time.perf_counter() - start
+            telemetry.set_attributes(span, {"ragwire.chunks": len(hits), **telemetry.documents_attribute(hits)})
+        return hits, seconds
+
+    def grounding(self, question: str, hits: list[Hit], filters: Mapping[str, Any] | None, seconds: float,
+                  history: list[Turn] | None = None) -> Grounding:
+        """What the answer needs of ``hits``: the numbered sources within the context budget, and the rest."""
         sources = build_context(hits, self.generation.max_context_chars)
         logger.info(
             "retrieved %d chunks, %d shown to the %s answerer", len(hits), len(sources), self.mode
@@ -223,20 +289,27 @@ class Answerer:
             filters_used=dict(filters) if filters else None,
             mode=self.mode,
             history=list(history or []),
-            usage=usage,
+            usage=Usage(retrieval_s=seconds),
         )
 
-    def _answer(self, grounding: Grounding) -> Answer:
+    def _answer(self, grounding: Grounding, callbacks: Sequence[Any] | None = None) -> Answer:
         done = self._without_model(grounding)
         if done is not None:
             return done
         assert self.llm is not None  # _without_model answered every case without one
-        start = time.perf_counter()
-        reply = call_with_retries(
-            self.llm.invoke, self._messages(grounding), retries=self.retries, what=self._what("answer")
-        )
-        seconds = time.perf_counter() - start
-        return finish(grounding, generative.text_of(reply), generative.reported_usage(reply), seconds)
+        reply, usage = calls.invoke(self.llm, self._messages(grounding), retries=self.retries,
+                                    what=self._what("answer"), callbacks=callbacks)
+        return finish(grounding, generative.text_of(reply), usage, 0.0)
+
+    def _refined(self, run: refinement.Run) -> Answer:
+        """The router's single shot for a plain factual question, else the refinement loop."""
+        kind = refinement.route(run.question)
+        if kind == "factual":
+            run.step("classify", 0, kind=kind, by="router")
+            return run.finished(self._answer(run.ground(run.question), run.callbacks))
+        if self.llm is None:
+            return refine_offline.run(run, kind)
+        return refine_llm.run(run, kind)
 
     def _without_model(self, grounding: Grounding) -> Answer | None:
         """The answer when no LLM call is needed: an early refusal, or extractive mode; else None."""
@@ -251,3 +324,24 @@ class Answerer:
 
     def _what(self, step: str) -> str:
         return generative.call_name(self.llm, step)
+
+    def _query_attributes(self) -> dict[str, Any]:
+        attributes: dict[str, Any] = {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "ragwire",
+                                      "gen_ai.data_source.id": self.collection, "ragwire.mode": self.mode}
+        if self.llm is not None:
+            attributes["gen_ai.request.model"] = telemetry.chat_attributes(self.llm)["gen_ai.request.model"]
+        return attributes
+
+    def _close(self, answer: Answer, run: refinement.Run, span: Any) -> Answer:
+        """The answer with its cost, trace id and trace; the query span gets the totals."""
+        usage = answer.usage
+        if self.pricing is not None:
+            usage.cost = self.pricing.cost(usage.prompt_tokens, usage.completion_tokens)
+        answer.trace_id = telemetry.trace_id(span)
+        telemetry.set_attributes(span, {
+            **telemetry.usage_attributes(usage.prompt_tokens, usage.completion_tokens),
+            "ragwire.llm_calls": usage.llm_calls, "ragwire.iterations": answer.iterations,
+            "ragwire.refused": answer.refused, "ragwire.refined": run.refining, "ragwire.cost": usage.cost,
+        })
+        return answer
+

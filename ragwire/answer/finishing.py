@@ -124,9 +124,9 @@ def searched(grounding: Grounding) -> str:
 
 
 def merged(a: Usage, b: Usage) -> Usage:
-    """Sum two usages; a token count stays None only when neither side reported it."""
+    """Sum two usages; a token count (or cost) stays None only when neither side has one."""
 
-    def add(x: int | None, y: int | None) -> int | None:
+    def add(x: Any, y: Any) -> Any:
         return None if x is None and y is None else (x or 0) + (y or 0)
 
     return Usage(
@@ -134,4 +134,6 @@ def merged(a: Usage, b: Usage) -> Usage:
         completion_tokens=add(a.completion_tokens, b.completion_tokens),
         retrieval_s=a.retrieval_s + b.retrieval_s,
         generation_s=a.generation_s + b.generation_s,
+        llm_calls=a.llm_calls + b.llm_calls,
+        cost=add(a.cost, b.cost),
     )

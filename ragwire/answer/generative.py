@@ -7,13 +7,16 @@ first piece of a stream arrived; after that a failure ends the stream.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+import ragwire.telemetry as telemetry
 from ragwire.config import GenerationConfig
 from ragwire.errors import ProviderError
 from ragwire.providers.retry import call_with_retries, classify
 
+from . import calls
+from .calls import reported_usage
 from .finishing import Grounding, finish, merged
 from .prompt import (
     REWRITE_SYSTEM_PROMPT,
@@ -47,24 +50,39 @@ def messages(generation: GenerationConfig, grounding: Grounding) -> list[BaseMes
 
 
 def stream_answer(llm: BaseChatModel, sent: list[BaseMessage], grounding: Grounding, *, retries: int,
-                  what: str) -> Iterator[str | Answer]:
+                  what: str, callbacks: Sequence[Any] | None = None) -> Iterator[str | Answer]:
     """Yield the reply's text as it arrives (invalid markers and the sentinel held back), then the Answer."""
+    # The span stays current only while this generator runs a step; its timing spans the stream.
+    with telemetry.span(calls.span_name(llm), telemetry.chat_attributes(llm)) as span:
+        answer = None
+        for piece in _stream(llm, sent, grounding, retries=retries, what=what, callbacks=callbacks):
+            if isinstance(piece, Answer):
+                answer = piece
+                calls.record(span, Usage(prompt_tokens=piece.usage.prompt_tokens,
+                                         completion_tokens=piece.usage.completion_tokens))
+            yield piece
+        assert answer is not None
+
+
+def _stream(llm: BaseChatModel, sent: list[BaseMessage], grounding: Grounding, *, retries: int,
+            what: str, callbacks: Sequence[Any] | None) -> Iterator[str | Answer]:
+    config = calls.run_config(callbacks)
 
     def open_stream() -> tuple[Iterator[Any], Any]:
         # The request goes out on the first next(); retrying it is safe until a piece arrived.
-        pieces = iter(llm.stream(sent))
+        pieces = iter(llm.stream(sent, config=config) if config else llm.stream(sent))  # type: ignore[arg-type]
         return pieces, next(pieces, None)
 
     start = time.perf_counter()
     pieces, first = call_with_retries(open_stream, retries=retries, what=what)
     shown = StreamFilter({s.index for s in grounding.sources})
     reply: list[str] = []
-    reported = Usage()
+    reported = Usage(llm_calls=1)
     chunk = first
     try:
         while chunk is not None:
             reply.append(text_of(chunk))
-            reported = merged(reported, reported_usage(chunk))
+            reported = merged(reported, reported_usage(chunk, calls=0))
             visible = shown.feed(reply[-1])
             if visible:
                 yield visible
@@ -90,15 +108,13 @@ def stream_answer(llm: BaseChatModel, sent: list[BaseMessage], grounding: Ground
     yield answer
 
 
-def rewrite(llm: BaseChatModel, earlier: list[Turn], last: str, *, retries: int, what: str) -> tuple[str, Usage]:
+def rewrite(llm: BaseChatModel, earlier: list[Turn], last: str, *, retries: int, what: str,
+            callbacks: Sequence[Any] | None = None) -> tuple[str, Usage]:
     """The last user turn as a standalone question, by one LLM call."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
     messages = [SystemMessage(REWRITE_SYSTEM_PROMPT), HumanMessage(rewrite_user_message(earlier, last))]
-    start = time.perf_counter()
-    reply = call_with_retries(llm.invoke, messages, retries=retries, what=what)
-    usage = reported_usage(reply)
-    usage.generation_s = time.perf_counter() - start
+    reply, usage = calls.invoke(llm, messages, retries=retries, what=what, callbacks=callbacks)
     return clean_rewrite(text_of(reply), fallback=last), usage
 
 
@@ -116,9 +132,3 @@ def text_of(message: Any) -> str:
     text = getattr(message, "text", "")
     # langchain-core 1.x: a str property; older releases: a method.
     return text if isinstance(text, str) else str(text())
-
-
-def reported_usage(message: Any) -> Usage:
-    """Token counts the provider reported on ``message`` (None when it reported none)."""
-    meta = getattr(message, "usage_metadata", None) or {}
-    return Usage(prompt_tokens=meta.get("input_tokens"), completion_tokens=meta.get("output_tokens"))

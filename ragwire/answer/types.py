@@ -44,12 +44,58 @@ class Citation:
 
 @dataclass
 class Usage:
-    """Tokens when the provider reports them, and the seconds each stage took."""
+    """Tokens when the provider reports them, and the seconds each stage took.
+
+    Summed over every LLM call the query made (a chat's rewrite, refinement's
+    classify and judge calls, the answer).  ``cost`` is in the currency of
+    ``llm.pricing`` and None without pricing (never a guessed price).
+    """
 
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     retrieval_s: float = 0.0
     generation_s: float = 0.0
+    llm_calls: int = 0
+    cost: float | None = None
+
+    @property
+    def total_tokens(self) -> int | None:
+        """Prompt plus completion tokens; None when the provider reported neither."""
+        if self.prompt_tokens is None and self.completion_tokens is None:
+            return None
+        return (self.prompt_tokens or 0) + (self.completion_tokens or 0)
+
+
+@dataclass
+class TraceStep:
+    """One step of how an answer came about.
+
+    ``step`` is ``classify``, ``plan``, ``retrieve``, ``judge``, ``answer`` or ``refuse``;
+    ``iteration`` the retrieval round it belongs to (1-based, 0 before the first);
+    ``data`` what the step saw or decided (``query``, ``filters`` and ``chunks`` for
+    a retrieval; ``decision`` and ``missing`` for a judgement; ``kind`` for a classification).
+    """
+
+    step: str
+    iteration: int = 0
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """One readable line: ``[1] retrieve  'E-4711 meaning' → 5 chunks``."""
+        d = self.data
+        head = f"[{self.iteration}] {self.step:<9}"
+        if self.step == "retrieve":
+            filters = f" filters={json.dumps(d['filters'])}" if d.get("filters") else ""
+            return f"{head} {d.get('query')!r}{filters} → {d.get('chunks', 0)} chunks"
+        if self.step == "judge":
+            missing = "; ".join(str(m) for m in d.get("missing") or [])
+            return f"{head} {d.get('decision')}" + (f" (missing: {missing})" if missing else "")
+        if self.step == "classify":
+            return f"{head} {d.get('kind')} (by {d.get('by', 'router')})"
+        if self.step == "plan":
+            return f"{head} " + " | ".join(repr(q) for q in d.get("queries") or [])
+        rest = ", ".join(f"{k}={v}" for k, v in d.items())
+        return f"{head} {rest}".rstrip()
 
 
 @dataclass
@@ -66,6 +112,11 @@ class Answer:
     # Accounting, not content: two answers saying the same from the same sources are
     # equal even when one was streamed (timings differ, a stream may lack token counts).
     usage: Usage = field(default_factory=Usage, compare=False)
+    # How it came about: the steps, the retrieval rounds, and an id to find it in logs and traces
+    # (the OpenTelemetry trace id when a tracer recorded the query).
+    trace: list[TraceStep] = field(default_factory=list, compare=False)
+    iterations: int = field(default=1, compare=False)
+    trace_id: str = field(default="", compare=False)
 
     def __bool__(self) -> bool:
         return not self.refused
@@ -80,6 +131,15 @@ class Answer:
         if not self.citations:
             return ""
         return "\n".join(["Sources:", *(f"[{c.index}] {c.location}" for c in self.citations)])
+
+    def trace_lines(self) -> str:
+        """The trace, one step a line, then the id, rounds and tokens (for ``ragwire query --trace``)."""
+        u = self.usage
+        tokens = "tokens unknown" if u.total_tokens is None else f"{u.total_tokens} tokens"
+        cost = "" if u.cost is None else f", cost {u.cost:.6f}"
+        footer = (f"trace {self.trace_id}: {self.iterations} iteration{'s' if self.iterations != 1 else ''}, "
+                  f"{u.llm_calls} LLM call{'s' if u.llm_calls != 1 else ''}, {tokens}{cost}")
+        return "\n".join([*(s.describe() for s in self.trace), footer])
 
     def formatted(self) -> str:
         """The answer, then a numbered list of the cited sources with page or heading."""
@@ -96,7 +156,10 @@ class Answer:
             "citations": [asdict(c) for c in self.citations],
             "sources": self.sources,
             "filters_used": self.filters_used,
-            "usage": asdict(self.usage),
+            "usage": {**asdict(self.usage), "total_tokens": self.usage.total_tokens},
+            "trace_id": self.trace_id,
+            "iterations": self.iterations,
+            "trace": [asdict(step) for step in self.trace],
             "documents": [{"text": d.page_content, "metadata": dict(d.metadata)} for d in self.documents],
         }
         # Metadata may hold values JSON cannot (dates from a custom loader): make them text.

@@ -11,6 +11,7 @@
     eval.py     eval
     model.py    model prepare
     mcp.py      mcp serve
+    migrate.py  migrate
     serve.py    serve (the HTTP API and web page)
 
 Importing this package is cheap: each command imports the library's heavy parts when it runs.
@@ -30,6 +31,7 @@ from .eval import eval_command
 from .info import fields, stats
 from .ingest import delete, ingest, reingest
 from .mcp import mcp, mcp_serve
+from .migrate import migrate
 from .model import model, prepare
 from .options import parse_filters
 from .output import pages, score_text
@@ -39,6 +41,7 @@ from .sync import sync
 
 for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync, eval_command, model, mcp, serve):
     main.add_command(_command)
+main.add_command(migrate)
 
 # The names these had when the CLI was one module.
 _parse_filters = parse_filters
@@ -58,6 +61,7 @@ __all__ = [
     "main",
     "mcp",
     "mcp_serve",
+    "migrate",
     "model",
     "open_rag",
     "prepare",

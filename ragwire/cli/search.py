@@ -27,13 +27,24 @@ from .output import echo_json, location, score_text
 @filter_option
 @json_option("Print the answer as JSON.")
 @click.option("--stream", is_flag=True, help="Print the answer as it is generated.")
+@click.option("--refine/--no-refine", default=None,
+              help="Search each part of a multi-part question, judge what is covered, re-query what is missing "
+                   "(default: generation.refine).")
+@click.option("--max-iterations", type=click.IntRange(min=1), default=None,
+              help="The most retrieval rounds when refining (default: generation.max_iterations).")
+@click.option("--trace", "show_trace", is_flag=True,
+              help="Print how the answer came about: each step, the trace id, LLM calls and tokens.")
 @handle_errors
 def query(question: str, config: str, top_k: int | None, filters: tuple[str, ...], as_json: bool,
-          stream: bool) -> None:
+          stream: bool, refine: bool | None, max_iterations: int | None, show_trace: bool) -> None:
     """Answer QUESTION from the collection with numbered sources; exits 3 when the documents do not answer it."""
     require_text(question, "QUESTION", "the question")
     parsed = parse_filters(filters)
     rag = open_rag(config)
+    refining = refine if refine is not None else rag.config.generation.refine
+    if refining and stream:
+        # a refined answer is known only once every part is judged: it prints whole
+        stream = False
     if stream and not as_json:
         answer = None
         for piece in rag.query_stream(question, top_k=top_k, filters=parsed):
@@ -46,11 +57,13 @@ def query(question: str, config: str, top_k: int | None, filters: tuple[str, ...
         if answer is not None and answer.citations:
             click.echo("\n" + answer.source_list())
     else:
-        answer = rag.query(question, top_k=top_k, filters=parsed)
+        answer = rag.query(question, top_k=top_k, filters=parsed, refine=refine, max_iterations=max_iterations)
         if as_json:
             echo_json(answer.to_dict())
         else:
             click.echo(answer.formatted())
+    if show_trace and answer is not None and not as_json:
+        click.echo("\nTrace:\n" + answer.trace_lines())
     if answer is not None and answer.refused:
         sys.exit(EXIT_REFUSED)
 

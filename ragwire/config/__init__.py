@@ -22,6 +22,7 @@ from ragwire.config.providers import (
     EmbeddingProvider,
     EmbeddingsConfig,
     LLMConfig,
+    LLMPricing,
     LLMProvider,
 )
 from ragwire.config.retrieval import DEFAULT_RERANK_MODELS, RerankConfig, RetrieverConfig
@@ -43,6 +44,7 @@ __all__ = [
     "GenerationConfig",
     "IngestionConfig",
     "LLMConfig",
+    "LLMPricing",
     "LLMProvider",
     "LoaderConfig",
     "LocalSource",

@@ -12,6 +12,10 @@ class GenerationConfig(_Section):
 
     max_context_chars: int = Field(12_000, ge=500)
     system_prompt: str | None = None
+    # Refinement (plan, retrieve per part, judge, re-query) for questions a router sees as
+    # multi-part; off by default so a plain query costs what it always did.
+    refine: bool = False
+    max_iterations: int = Field(3, ge=1, le=10)
 
     @field_validator("system_prompt")
     @classmethod

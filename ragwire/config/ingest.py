@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from ragwire.config._base import Extensions, _Section
+from ragwire.loaders import ocr as _ocr
+from ragwire.loaders.formats import IMAGE_EXTENSIONS
 
 DEFAULT_EXTENSIONS = [".pdf", ".docx", ".xlsx", ".pptx", ".txt", ".md", ".markdown", ".html", ".htm", ".csv"]
 
@@ -26,6 +28,40 @@ class LoaderConfig(_Section):
     max_compression_ratio: float = Field(100, gt=1)
     # Seconds one file's conversion may take; a stalled converter fails only that file.
     timeout_s: float = Field(300, gt=0)
+    # Scanned PDF pages and images: auto is Tesseract when installed, else RapidOCR (see
+    # docs/loading.md for the measurement); the page's engine, languages and dpi are part of
+    # the settings fingerprint of the documents that needed OCR, and only of those.
+    ocr: Literal["auto", "off", "tesseract", "rapidocr"] = "auto"
+    ocr_languages: list[str] = Field(default_factory=lambda: ["eng"], min_length=1)
+    ocr_dpi: int = Field(300, ge=50, le=1200)
+    # Added to timeout_s for each page that is OCR'd, so a long scan gets the time it needs.
+    ocr_page_timeout_s: float = Field(60, gt=0)
+
+    @field_validator("ocr_languages")
+    @classmethod
+    def _languages_installed(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        if info.data.get("ocr") not in ("auto", "tesseract") or _ocr.tesseract_binary() is None:
+            return value  # checked only where Tesseract will read the pages
+        installed = _ocr.tesseract_languages()
+        missing = [code for code in value if code not in installed]
+        if missing and installed:
+            packages = " ".join(_ocr.language_package(code) for code in missing)
+            raise ValueError(
+                f"Tesseract has no language pack for {', '.join(missing)} — apt-get install {packages}"
+                f" (installed: {', '.join(sorted(installed))})"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _images_when_ocr_reads_them(self) -> LoaderConfig:
+        # Images are default sources only where an engine can read them.
+        if "extensions" not in self.model_fields_set and self.ocr_settings().engine is not None:
+            self.extensions = [*self.extensions, *(e for e in IMAGE_EXTENSIONS if e not in self.extensions)]
+        return self
+
+    def ocr_settings(self) -> _ocr.OcrSettings:
+        """The loaders' OCR settings, with the engine ``ocr`` resolves to on this machine."""
+        return _ocr.OcrSettings.choose(self.ocr, self.ocr_languages, self.ocr_dpi, self.ocr_page_timeout_s)
 
 
 class SplitterConfig(_Section):

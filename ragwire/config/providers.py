@@ -103,6 +103,19 @@ def _onnx_source(name: str) -> str:
     return source if isinstance(source, str) and source else name
 
 
+class LLMPricing(_Section):
+    """`llm.pricing:` what the model costs, per million tokens (any currency; the cost is in it)."""
+
+    input_per_million: float = Field(ge=0)
+    output_per_million: float = Field(ge=0)
+
+    def cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
+        """The price of these tokens; None when the provider reported no token counts."""
+        if input_tokens is None and output_tokens is None:
+            return None
+        return ((input_tokens or 0) * self.input_per_million + (output_tokens or 0) * self.output_per_million) / 1e6
+
+
 class LLMConfig(_Section):
     """`llm:` the chat model for metadata extraction, filters and answers."""
 
@@ -114,3 +127,4 @@ class LLMConfig(_Section):
     temperature: float = Field(0.0, ge=0)
     timeout: float = Field(DEFAULT_TIMEOUT_S, gt=0)
     max_tokens: int | None = Field(None, ge=1)
+    pricing: LLMPricing | None = None

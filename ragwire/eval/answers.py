@@ -43,6 +43,11 @@ class AnswerOutcome:
     refusal_correct: bool = False
     error: str | None = None
     latency_s: float = 0.0
+    # what the query cost: LLM calls, tokens (None: not reported), cost (None: no llm.pricing)
+    llm_calls: int = 0
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,6 +69,7 @@ def check_answer(rag: Pipeline, golden: GoldenSet, entry: GoldenEntry, number: i
                              latency_s=time.perf_counter() - start)
     latency = time.perf_counter() - start
     refused = bool(getattr(answer, "refused", False))
+    usage = getattr(answer, "usage", None)
     cited = [golden.identify(_citation_metadata(c, golden.match_field), entry.expected)
              for c in getattr(answer, "citations", [])]
     return AnswerOutcome(
@@ -73,6 +79,10 @@ def check_answer(rag: Pipeline, golden: GoldenSet, entry: GoldenEntry, number: i
         cites_expected=any(c != MISS for c in cited),
         refusal_correct=refused != entry.answerable,
         latency_s=latency,
+        llm_calls=int(getattr(usage, "llm_calls", 0) or 0),
+        prompt_tokens=getattr(usage, "prompt_tokens", None),
+        completion_tokens=getattr(usage, "completion_tokens", None),
+        cost=getattr(usage, "cost", None),
     )
 
 
@@ -108,6 +118,24 @@ def summarize_answers(entries: Sequence[GoldenEntry], outcomes: Sequence[AnswerO
         "citation_hit_rate": _mean([1.0 if o.cites_expected else 0.0 for o in answered_answerable]),
         "refusal_accuracy_combined": _mean([1.0 if o.refusal_correct else 0.0 for _, o in pairs]),
         "mean_confidence": _mean([o.confidence for _, o in answered]),
+    }
+
+
+def total_usage(outcomes: Sequence[AnswerOutcome]) -> dict[str, Any]:
+    """LLM calls, tokens and cost summed over the answers of a run (None where nothing was reported)."""
+
+    def total(values: list[Any]) -> Any:
+        known = [v for v in values if v is not None]
+        return sum(known) if known else None
+
+    prompt = total([o.prompt_tokens for o in outcomes])
+    completion = total([o.completion_tokens for o in outcomes])
+    return {
+        "llm_calls": sum(o.llm_calls for o in outcomes),
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": None if prompt is None and completion is None else (prompt or 0) + (completion or 0),
+        "cost": total([o.cost for o in outcomes]),
     }
 
 

@@ -7,7 +7,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from .answers import ANSWER_METRIC_NAMES, AnswerOutcome
+from .answers import ANSWER_METRIC_NAMES, AnswerOutcome, total_usage
 from .metrics import METRIC_NAMES
 
 
@@ -97,6 +97,12 @@ class EvalResult:
         return any(q.answer is not None for q in self.per_query)
 
     @property
+    def answer_usage(self) -> dict[str, Any]:
+        """LLM calls, tokens and cost over every ``query()`` of the run (empty unless answers were checked)."""
+        outcomes = [q.answer for q in self.per_query if q.answer is not None]
+        return total_usage(outcomes) if outcomes else {}
+
+    @property
     def latency_p50_s(self) -> float:
         """Median retrieval time per query, in seconds."""
         return statistics.median(q.latency_s for q in self.per_query) if self.per_query else 0.0
@@ -109,6 +115,10 @@ class EvalResult:
         rows.append(("errors", str(len(self.errors))))
         if self.answers_checked:
             rows.append(("answer errors", str(len(self.answer_errors))))
+            usage = self.answer_usage
+            tokens = "tokens not reported" if usage["total_tokens"] is None else f"{usage['total_tokens']} tokens"
+            cost = "" if usage["cost"] is None else f", cost {usage['cost']:.6f}"
+            rows.append(("answer usage", f"{usage['llm_calls']} LLM calls, {tokens}{cost}"))
         return rows
 
     def to_table(self) -> str:
@@ -157,6 +167,7 @@ class EvalResult:
             "failures": len(self.failures),
             "errors": len(self.errors),
             "answer_errors": len(self.answer_errors),
+            "answer_usage": self.answer_usage,
             "absent_expected": list(self.absent_expected),
             "absent_expected_count": len(self.absent_expected),
             "per_query": [q.to_dict() for q in self.per_query],

@@ -62,7 +62,7 @@ def plan(paths: list[IngestItem], collection: Collection, settings: IngestSettin
                 # A hand ingest or a forced rewrite of a synced document keeps its owner,
                 # so the sync that owns it still deletes it once its file is gone.
                 metadata = {**state.owner, **metadata}
-            if not force and state.is_current(file_hash, settings.fingerprint):
+            if not force and settings.is_current(state, file_hash):
                 owner = {name: metadata[name] for name in OWNER_FIELDS if name in metadata}
                 if any(state.owner.get(name) != value for name, value in owner.items()):
                     # Unchanged content, new owner (a source renamed, a hand-ingested file

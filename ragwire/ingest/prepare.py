@@ -11,6 +11,7 @@ from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError, LoaderError
 from ..hashing import sha256_chunk, sha256_text
 from ..loaders import Loaded, raised_outside_ragwire
+from ..loaders.scan import ocr_chunk_fields, ocr_shaped
 
 
 @dataclass
@@ -27,6 +28,8 @@ class Prepared:
     error_type: str = ""
     retryable: bool = False
     metadata_failed: bool = False
+    # A page needed OCR (or the file is an image): the OCR settings shape this document.
+    ocr_shaped: bool = False
     replacing: bool = False
     # A version with this same file hash is stored (a forced or settings-driven rewrite):
     # the new points get run-specific ids so they never overwrite the visible ones.
@@ -58,6 +61,7 @@ def make_loader(loader: LoaderConfig, strategy: str) -> Any:
         max_uncompressed_mb=loader.max_uncompressed_mb,
         max_compression_ratio=loader.max_compression_ratio,
         timeout_s=loader.timeout_s,
+        ocr=loader.ocr_settings(),
     )
 
 
@@ -91,6 +95,7 @@ def prepare_file(
     try:
         loaded = load_text(loader, item.path)
         text, pages, file_type = loaded.text, loaded.pages, loaded.file_type
+        item.ocr_shaped = ocr_shaped(pages, file_type)
         pieces = split_text(
             text,
             strategy=splitter.strategy,
@@ -130,6 +135,7 @@ def prepare_file(
             meta: dict[str, Any] = {
                 **extracted,
                 **piece.metadata,
+                **ocr_chunk_fields(pages, piece.metadata),
                 **item.extra_metadata,
                 "source": item.source,
                 "file_name": item.path.name,

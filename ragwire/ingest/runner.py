@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError
+from ..loaders.guard import set_progress_listener
 from ..logs import REPORTED, get_logger
 from ..providers.retry import call_with_retries
 from ..store import Collection
@@ -96,6 +97,7 @@ class IngestRunner:
                 f"ingest stopped after {len(stats.outcomes)} of {stats.total} files: {exc}", stats.to_dict()
             ) from exc
         finally:
+            set_progress_listener(None)
             self._bar.close()
         log.info(
             "ingest: %d files, %d processed, %d skipped, %d failed, %d chunks (%d embedded, %d reused)",
@@ -169,7 +171,10 @@ class IngestRunner:
     def _make_bar(self, total: int):
         from tqdm import tqdm
 
-        return tqdm(total=total, unit="file", desc="ingest", disable=not self.progress, leave=False)
+        bar = tqdm(total=total, unit="file", desc="ingest", disable=not self.progress, leave=False)
+        if self.progress:  # a long scan's pages show on the bar
+            set_progress_listener(lambda text: bar.set_postfix_str(text))
+        return bar
 
     def _accept(self, item: Prepared | Planned) -> None:
         """Queue a planned or prepared file; its chunks without reusable vectors await embedding."""

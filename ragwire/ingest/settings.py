@@ -13,6 +13,12 @@ Each stored chunk records two fingerprints:
 * ``vectors`` — everything that shapes a chunk's vectors (the embedding model,
   its encode options, sparse on/off).  Stored vectors are reused for an
   unchanged chunk text only when this one matches.
+
+A document that needed OCR (a page without a text layer, or an image) records
+``settings`` plus ``+ocr:`` and the OCR fingerprint (engine, languages, dpi; or
+"no engine"): turning OCR on, or changing it, re-processes exactly those documents,
+never the ones whose every page had text.  A file that failed for lack of text is
+not stored at all, so the next ingest tries it again anyway.
 """
 
 from __future__ import annotations
@@ -69,6 +75,11 @@ def settings_fingerprint(config: RagwireConfig) -> str:
     })
 
 
+def ocr_fingerprint(config: RagwireConfig) -> str:
+    """The fingerprint of what shapes OCR'd text: the engine this machine runs, its languages, the dpi."""
+    return _digest(config.loader.ocr_settings().identity())
+
+
 def metadata_fingerprint(config: RagwireConfig) -> str:
     from ..metadata.service import metadata_fingerprint as fingerprint
 
@@ -88,6 +99,15 @@ class IngestSettings:
     embed_concurrency: int = 1
     fingerprint: str = ""
     vectors_fingerprint: str = ""
+    ocr_fingerprint: str = ""
+
+    def shaped_by(self, ocr_shaped: bool) -> str:
+        """The settings fingerprint a document records; ``ocr_shaped``: OCR read (or would read) a page of it."""
+        return f"{self.fingerprint}+ocr:{self.ocr_fingerprint}" if ocr_shaped else self.fingerprint
+
+    def is_current(self, state: Any, file_hash: str) -> bool:
+        """Whether ``state`` (a store SourceState) holds this content complete, shaped by these settings."""
+        return any(state.is_current(file_hash, self.shaped_by(ocr)) for ocr in (False, True))
 
     @classmethod
     def from_config(cls, config: RagwireConfig) -> IngestSettings:
@@ -100,4 +120,5 @@ class IngestSettings:
             embed_concurrency=1 if config.embeddings.provider in _LOCAL_PROVIDERS else ing.workers,
             fingerprint=settings_fingerprint(config),
             vectors_fingerprint=vectors_fingerprint(config),
+            ocr_fingerprint=ocr_fingerprint(config),
         )

@@ -39,7 +39,7 @@ def write_document(collection: Collection, settings: IngestSettings, doc: Prepar
                                  what="store write", **kwargs)
 
     # A failed extraction gets a fingerprint no run has, so the next ingest repairs it.
-    shaped_by = settings.fingerprint + (METADATA_FAILED if doc.metadata_failed else "")
+    shaped_by = settings.shaped_by(doc.ocr_shaped) + (METADATA_FAILED if doc.metadata_failed else "")
     fingerprints = {"settings": shaped_by, "vectors": settings.vectors_fingerprint}
     retried(collection.discard_pending, doc.source)
     retried(collection.ensure_indexes, [r.metadata for r in records])

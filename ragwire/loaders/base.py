@@ -34,16 +34,22 @@ _SPECIAL_KINDS = (
 )
 _MAX_REASON = 160
 
-NO_TEXT_PDF = "no extractable text (empty, or a scanned PDF without a text layer — OCR it first)"
+NO_TEXT_PDF = "no extractable text (empty, or a scanned PDF without a text layer)"
 NO_TEXT = "no text could be extracted (the document is empty or holds only whitespace)"
 
 
-class Page(TypedDict):
-    """One page (PDF) or slide (PPTX) of a document."""
-
+class _PageText(TypedDict):
     page_number: int
     page_label: str | None
     text: str
+
+
+class Page(_PageText, total=False):
+    """One page (PDF, image) or slide (PPTX) of a document; OCR'd pages say so, with the engine's confidence."""
+
+    ocr: bool
+    ocr_engine: str
+    ocr_confidence: float
 
 
 class LoadResult(TypedDict):

@@ -35,6 +35,12 @@ _TICK_S = 0.25
 _EXIT_GRACE_S = 2.0
 # gc.unfreeze() of one thread must not run between another thread's freeze and fork.
 _FORK_LOCK = threading.Lock()
+# Marks a message from the child that is not its result: more time (OCR pages), or progress.
+_NOTE = "ragwire-conversion-note"
+# In a conversion child: the pipe to the parent, for extend_deadline() and report_progress().
+_CHILD_PIPE: Connection | None = None
+# In the parent: where a child's progress lines go (an ingest's progress bar), else the log.
+_progress_listener: Callable[[str], None] | None = None
 _PACKAGE_DIR = os.path.realpath(Path(__file__).resolve().parent.parent)
 _STDLIB_DIRS = tuple(
     {os.path.realpath(path) for key, path in sysconfig.get_paths().items() if key in ("stdlib", "platstdlib")}
@@ -171,22 +177,60 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
+def extend_deadline(seconds: float) -> None:
+    """In a conversion child: give this conversion ``seconds`` more (OCR asks for its pages' share)."""
+    if _CHILD_PIPE is not None and seconds > 0:
+        _CHILD_PIPE.send((_NOTE, seconds, ""))
+
+
+def set_progress_listener(listener: Callable[[str], None] | None) -> None:
+    """Send conversion progress ("scan.pdf: OCR page 11 of 300") to ``listener``; ``None``: to the log."""
+    global _progress_listener
+    _progress_listener = listener
+
+
+def _show_progress(text: str) -> None:
+    listener = _progress_listener
+    if listener is not None:
+        listener(text)
+    else:
+        logging.getLogger(__name__).info("%s", text)
+
+
+def report_progress(text: str) -> None:
+    """In a conversion child: log ``text`` in the parent now, not when the file is done."""
+    if _CHILD_PIPE is not None:
+        _CHILD_PIPE.send((_NOTE, 0.0, text))
+    else:
+        _show_progress(text)
+
+
 def _wait_for(child: Any, receiver: Connection, name: str, timeout_s: float) -> Any:
     deadline = time.monotonic() + timeout_s
+    limit = "loader.timeout_s"
     while True:
         remaining = deadline - time.monotonic()
         # A result (or the pipe closing) wakes poll() at once; the tick also catches a child
         # that died while another process happened to hold its pipe open.
         if receiver.poll(max(0.0, min(remaining, _TICK_S))):
             try:
-                return receiver.recv()
+                message = receiver.recv()
             except EOFError:
                 break
+            if isinstance(message, tuple) and len(message) == 3 and message[0] == _NOTE:
+                if message[1] > 0:
+                    deadline += message[1]
+                    timeout_s += message[1]
+                    limit = "loader.timeout_s plus loader.ocr_page_timeout_s per OCR'd page"
+                if message[2]:
+                    _show_progress(message[2])
+                continue
+            return message
         if child.exitcode is not None and not receiver.poll(0):
             break
         if remaining <= 0:
             raise LoaderError(
-                f"{name}: conversion took longer than {timeout_s:g} s (loader.timeout_s) — the file may be"
+                f"{name}: conversion took longer than {timeout_s:g} s ({limit}) — the file may be"
                 " malformed or very large; raise loader.timeout_s or split the file"
             )
     child.join(_EXIT_GRACE_S)
@@ -215,6 +259,8 @@ def _child_main(sender: Connection, function: Callable[..., Any], args: tuple[An
     # Ctrl-C reaches the whole process group: the parent kills this child, which need not
     # print a KeyboardInterrupt traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _CHILD_PIPE
+    _CHILD_PIPE = sender
     records = _keep_log_records()
     try:
         outcome: tuple[Any, ...] = ("ok", function(*args))

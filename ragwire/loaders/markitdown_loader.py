@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from ragwire.errors import LoaderError
-from ragwire.loaders import base, guard
+from ragwire.loaders import base, guard, scan
 from ragwire.loaders.base import LoadResult
-from ragwire.loaders.formats import SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS
+from ragwire.loaders.formats import IMAGE_EXTENSIONS, SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS
+from ragwire.loaders.ocr import OcrSettings
 from ragwire.loaders.office import check_office
 from ragwire.loaders.plain import load_plain
 from ragwire.loaders.result import Loaded, LoadFailed, LoadOutcome
@@ -56,6 +57,9 @@ class MarkItDownLoader:
             this many times its packed size is refused (config ``loader.max_compression_ratio``).
         timeout_s: Seconds one PDF or Office file's conversion may take; it runs in a child
             process that is killed then, failing only that file (config ``loader.timeout_s``).
+        ocr: How scanned pages and images are read (config ``loader.ocr*``); default: the best
+            OCR engine installed, at 300 dpi in English.  A PDF is OCR'd only when it has no text
+            layer at all (PageLoader OCRs page by page).
 
     Raises:
         ValueError: a limit is not a number, not positive, or a ratio not above 1.
@@ -68,11 +72,13 @@ class MarkItDownLoader:
         max_uncompressed_mb: float = 512,
         max_compression_ratio: float = 100,
         timeout_s: float = 300,
+        ocr: OcrSettings | None = None,
     ) -> None:
         self.max_file_size_mb = _number_above("max_file_size_mb", max_file_size_mb, 0)
         self.max_uncompressed_mb = _number_above("max_uncompressed_mb", max_uncompressed_mb, 0)
         self.max_compression_ratio = _number_above("max_compression_ratio", max_compression_ratio, 1)
         self.timeout_s = _number_above("timeout_s", timeout_s, 0)
+        self.ocr = ocr if ocr is not None else OcrSettings.choose()
 
     @property
     def max_file_bytes(self) -> int:
@@ -117,7 +123,8 @@ class MarkItDownLoader:
 
         Args:
             directory: The folder.
-            extensions: Extensions to include, e.g. ``[".pdf", ".docx"]``; default all supported.
+            extensions: Extensions to include, e.g. ``[".pdf", ".docx"]``; default all supported
+                (images only when an OCR engine is installed).
             recursive: Also scan subfolders.
 
         Raises:
@@ -125,6 +132,8 @@ class MarkItDownLoader:
             ValueError: an extension is not supported.
         """
         root = base.as_path(directory)
+        if extensions is None and self.ocr.engine is not None:  # images are sources when OCR can read them
+            extensions = SUPPORTED_EXTENSIONS
         walked = walk_directory(root, extensions=extensions, recursive=recursive, max_file_bytes=self.max_file_bytes)
         entries: list[tuple[Path, str | None]] = [(path, None) for path in walked.files]
         entries.extend(
@@ -156,13 +165,43 @@ class MarkItDownLoader:
         name = path.name
         if ext in TEXT_EXTENSIONS:
             text = load_plain(data, ext, name)  # ragwire's own decoding: stays in this process
+        elif ext in IMAGE_EXTENSIONS:
+            pages = self.image_pages(data, name)
+            text = "\n\n".join(page["text"] for page in pages if page["text"])
         else:
             self._check_office(data, name, ext)
             _markitdown_converter(ext)  # imported here, once, so that every child inherits it
+            if ext == ".pdf" and self.ocr.engine is not None:
+                self._import_ocr()
             text = guard.run_converter(self._convert_binary, data, name, ext, name=name, timeout_s=self.timeout_s)
         if not has_text(text, ext):
-            raise LoaderError(f"{name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
+            raise scan.no_text(name, ext, self.ocr)
         return text
+
+    def image_pages(self, data: bytes, name: str) -> list[base.Page]:
+        """The OCR'd pages of an image file, in a time-limited child (its size checked first, here).
+
+        Raises:
+            LoaderError: no OCR engine, an image over the pixel limit, or an unreadable image.
+        """
+        if self.ocr.engine is None:
+            raise LoaderError(f"{name}: an image needs OCR to be searched — {self.ocr.missing_hint()}")
+        scan.open_image(data, name)  # a decompression bomb is refused before a child starts
+        self._import_ocr()
+        pages: list[base.Page] = guard.run_converter(scan.image_pages, data, name, self.ocr, name=name,
+                                                     timeout_s=self.timeout_s)
+        return pages
+
+    def _import_ocr(self) -> None:
+        """Import the renderer and the engine here, once, so that every conversion child inherits them."""
+        import PIL.Image  # noqa: F401
+
+        try:
+            import pypdfium2  # noqa: F401
+        except ImportError:
+            pass  # scan.py says how to install it when a page needs rendering
+        if self.ocr.engine == "rapidocr":
+            import rapidocr_onnxruntime  # noqa: F401
 
     def _as_dict(self, outcome: LoadOutcome) -> LoadResult:
         """The spec's result dict of ``load()``."""
@@ -200,6 +239,11 @@ class MarkItDownLoader:
         if fallback:
             logger.warning("%s: markitdown found no text (%s); used pypdf's text instead", name, failure or "empty")
             return fallback
+        if self.ocr.engine is not None:  # a scan: OCR every page
+            read = scan.ocr_pdf_pages(data, name, _layer_pages(reader, name), self.ocr)
+            ocr_text = "\n\n".join(page["text"] for page in read if page["text"])
+            if ocr_text:
+                return ocr_text
         if failure is not None:
             raise failure
         return text
@@ -214,6 +258,11 @@ class MarkItDownLoader:
         except Exception as exc:  # noqa: BLE001 — converters fail with any type on a bad file
             raise _conversion_error(exc, name, ext) from exc
         return base.tidy_text(result.markdown or "")
+
+
+def _layer_pages(reader: Any, name: str) -> list[base.Page]:
+    return [{"page_number": number, "page_label": None, "text": base.pdf_page_text(page, name, number)}
+            for number, page in enumerate(reader.pages, 1)]
 
 
 @functools.cache

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from ragwire.errors import LoaderError
-from ragwire.loaders import base, guard
+from ragwire.loaders import base, guard, scan
 from ragwire.loaders.base import Page, PageLoadResult
+from ragwire.loaders.formats import IMAGE_EXTENSIONS
 from ragwire.loaders.markitdown_loader import MarkItDownLoader, has_text
 from ragwire.loaders.result import Loaded, LoadFailed, LoadOutcome
 
@@ -73,12 +74,15 @@ class PageLoader(MarkItDownLoader):
         """
         path = base.as_path(file_path)
         ext = path.suffix.lower()
-        if ext not in (".pdf", ".pptx"):
+        if ext in IMAGE_EXTENSIONS:
+            pages = self.image_pages(base.read_file(path, self.max_file_bytes), path.name)
+        elif ext in (".pdf", ".pptx"):
+            pages = self._in_child(self._pages, path, ext)
+        else:
             return self.convert(path), None
-        pages = self._in_child(self._pages, path, ext)
         text = "\n\n".join(page["text"] for page in pages if page["text"].strip())
         if not text:
-            raise LoaderError(f"{path.name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
+            raise scan.no_text(path.name, ext, self.ocr)
         return text, pages
 
     def _in_child(self, convert: Any, path: Path, ext: str) -> Any:
@@ -88,6 +92,9 @@ class PageLoader(MarkItDownLoader):
         # Imported here, once, so that every conversion child inherits them.
         if ext == ".pdf":
             import pypdf  # noqa: F401
+
+            if self.ocr.engine is not None:
+                self._import_ocr()
         else:
             import pptx  # noqa: F401
         return guard.run_converter(convert, data, path.name, ext, name=path.name, timeout_s=self.timeout_s)
@@ -97,7 +104,9 @@ class PageLoader(MarkItDownLoader):
 
     def _pages(self, data: bytes, name: str, ext: str) -> list[Page]:
         """The pages of a PDF or the slides of a PPTX; runs in the conversion child process."""
-        return _pdf_pages(data, name) if ext == ".pdf" else _pptx_pages(data, name)
+        if ext != ".pdf":
+            return _pptx_pages(data, name)
+        return scan.ocr_pdf_pages(data, name, _pdf_pages(data, name), self.ocr)
 
 
 def _pdf_pages(data: bytes, name: str) -> list[Page]:
@@ -200,19 +209,36 @@ class PageMapLoader(PageLoader):
 
     def _convert_with_pages(self, path: Path) -> tuple[str, list[Page] | None]:
         ext = path.suffix.lower()
+        if ext in IMAGE_EXTENSIONS:
+            return self.convert_pages(path)
         if ext not in (".pdf", ".pptx"):
             return self.convert(path), None
         text, pages = self._in_child(self._text_and_pages, path, ext)
         if not has_text(text, ext):
-            raise LoaderError(f"{path.name}: {base.NO_TEXT_PDF if ext == '.pdf' else base.NO_TEXT}")
+            raise scan.no_text(path.name, ext, self.ocr)
         return text, pages
 
     def _text_and_pages(self, data: bytes, name: str, ext: str) -> tuple[str, list[Page] | None]:
-        """Runs in the conversion child process."""
-        text = self._convert_binary(data, name, ext)
+        """Runs in the conversion child process.
+
+        When a page was OCR'd, the text is the pages' (markitdown's text lacks the scanned ones).
+        """
+        failure: LoaderError | None = None
         try:
-            pages: list[Page] | None = self._pages(data, name, ext)
+            text = self._convert_binary(data, name, ext)
+        except LoaderError as exc:  # a scan markitdown cannot read may still be OCR'd
+            failure, text = exc, ""
+        try:
+            pages: list[Page] | None = _pdf_pages(data, name) if ext == ".pdf" else _pptx_pages(data, name)
         except Exception as exc:  # noqa: BLE001 — the text loaded; only the page numbers are lost
+            if failure is not None:
+                raise failure from None
             logger.warning("%s: pages unreadable (%s); chunks get no page numbers", name, base.reason(exc))
             pages = None
+        if pages is not None and ext == ".pdf":
+            pages = scan.ocr_pdf_pages(data, name, pages, self.ocr)
+        if pages and any(page.get("ocr") for page in pages):
+            text = "\n\n".join(page["text"] for page in pages if page["text"].strip())
+        elif failure is not None:
+            raise failure
         return text, pages

@@ -96,9 +96,13 @@ def build_server(rag: Any, name: str = "ragwire") -> Any:
         with lock():
             return tools.search_documents(rag, query, top_k=top_k, filters=filters)
 
-    def answer_question(question: Question, top_k: TopK = 5, filters: Filters = None) -> str:
+    def answer_question(
+        question: Question, top_k: TopK = 5, filters: Filters = None,
+        refine: Annotated[bool | None, Field(description="Search each part of a multi-part question "
+                                                         "separately and re-query what is missing.")] = None,
+    ) -> str:
         with lock():
-            return tools.answer_question(rag, question, top_k=top_k, filters=filters)
+            return tools.answer_question(rag, question, top_k=top_k, filters=filters, refine=refine)
 
     def get_filter_context(
         query: Annotated[str, Field(description="Optional: the question the filters are for.")] = "",

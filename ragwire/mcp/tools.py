@@ -116,7 +116,7 @@ REFUSAL = ("The documents do not contain the answer to this question. Do not ans
 
 
 def answer_question(rag: Any, question: str, top_k: int = 5,
-                    filters: Mapping[str, Any] | str | None = None) -> str:
+                    filters: Mapping[str, Any] | str | None = None, refine: bool | None = None) -> str:
     """An answer from the documents that cites numbered sources, or a plain refusal.
 
     Args:
@@ -124,26 +124,31 @@ def answer_question(rag: Any, question: str, top_k: int = 5,
         question: The question to answer.
         top_k: Passages to ground the answer in (1 to 50).
         filters: Field values to restrict the answer's sources to, as a dict or a JSON string.
+        refine: Search each part of a multi-part question and re-query what is missing
+            (default: the config's ``generation.refine``).
 
     Returns:
         Text: the answer then ``Sources:`` with ``[n] file, page or heading``; or a refusal
-        that starts with "The documents do not contain the answer".
+        that starts with "The documents do not contain the answer".  Both end with a
+        ``Trace id:`` line, the id of this query in the logs and in OpenTelemetry.
 
     Raises:
         ValueError: an empty question, a bad top_k, or filters that are not a JSON object.
     """
     _check(question, "question", top_k)
     parsed = parse_filters(filters)
-    answer = rag.query(question, top_k=top_k, filters=parsed)
+    answer = rag.query(question, top_k=top_k, filters=parsed) if refine is None else rag.query(
+        question, top_k=top_k, filters=parsed, refine=refine)
+    trace = f"\n\nTrace id: {answer.trace_id}" if getattr(answer, "trace_id", "") else ""
     if answer.refused:
-        return _refusal(rag, answer.filters_used or parsed, found=bool(answer.documents))
+        return _refusal(rag, answer.filters_used or parsed, found=bool(answer.documents)) + trace
     lines = [answer.text.strip()]
     if answer.citations:
         lines += ["", "Sources:"]
         lines += [f"[{c.index}] {c.location}" for c in sorted(answer.citations, key=lambda c: c.index)]
     if answer.filters_used:
         lines += ["", f"Filters used: {json.dumps(answer.filters_used, default=str)}"]
-    return "\n".join(lines)
+    return "\n".join(lines) + trace
 
 
 def _refusal(rag: Any, filters: Mapping[str, Any] | None, found: bool) -> str:

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SECTION = "llm"
+# ChatOpenAI asks for the closing usage chunk (``stream_options.include_usage``) only for
+# api.openai.com; OpenAI-compatible servers (vLLM, LM Studio, OpenRouter) send it too when
+# asked, and without it a streamed answer has no token counts and no cost.
+_STREAM_USAGE: dict[str, Any] = {"stream_usage": True}
 
 
 def get_chat_model(config: Any) -> BaseChatModel:
@@ -101,7 +105,7 @@ def _openai(cfg: LLMConfig) -> BaseChatModel:
             )
         # OpenAI-compatible local servers (vLLM, LM Studio) accept any key.
         kwargs["api_key"] = "EMPTY"
-    return module.ChatOpenAI(**kwargs)
+    return module.ChatOpenAI(**kwargs, **_STREAM_USAGE)
 
 
 def _openrouter(cfg: LLMConfig) -> BaseChatModel:
@@ -120,7 +124,7 @@ def _openrouter(cfg: LLMConfig) -> BaseChatModel:
         return dedicated
     module = require("langchain_openai", feature, "langchain-openai", "openrouter")
     kwargs["base_url"] = cfg.base_url or OPENROUTER_URL
-    return module.ChatOpenAI(**kwargs)
+    return module.ChatOpenAI(**kwargs, **_STREAM_USAGE)
 
 
 def _chat_openrouter(cfg: LLMConfig, kwargs: dict[str, Any]) -> BaseChatModel | None:

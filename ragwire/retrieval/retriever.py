@@ -117,13 +117,18 @@ class Retriever:
         return self._rerank(query, found, k)
 
     def _rerank(self, query: str, hits: list[Hit], top_k: int) -> list[Hit]:
+        import ragwire.telemetry as telemetry
+
         from ..rerank import ranked
 
         assert self.reranker is not None
+        model = str(getattr(self.settings.rerank, "model", None) or type(self.reranker).__name__)
         kept = []
-        for i, score in ranked(self.reranker, query, [h.text for h in hits], top_k):
-            hits[i].rerank_score = score
-            kept.append(hits[i])
+        with telemetry.span(f"rerank {model}", {"gen_ai.operation.name": "rerank", "gen_ai.request.model": model,
+                                                "ragwire.candidates": len(hits), "ragwire.top_k": top_k}):
+            for i, score in ranked(self.reranker, query, [h.text for h in hits], top_k):
+                hits[i].rerank_score = score
+                kept.append(hits[i])
         return kept
 
     def auto_filters(self, query: str, filters: Mapping[str, Any] | None) -> Mapping[str, Any] | None:

@@ -99,9 +99,14 @@ class Searcher:
 
     def _embed_query(self, query: str) -> list[float]:
         """Embed the query; provider outages become a retried, then one-line, ProviderError."""
+        import ragwire.telemetry as telemetry
+
         from ..providers.retry import call_with_retries
 
-        return call_with_retries(self.embedding.embed_query, query, retries=self.retries, what="query embedding")
+        model = _model_name(self.embedding)
+        with telemetry.span(f"embeddings {model}", {"gen_ai.operation.name": "embeddings",
+                                                    "gen_ai.request.model": model}):
+            return call_with_retries(self.embedding.embed_query, query, retries=self.retries, what="query embedding")
 
     def _need_sparse(self, what: str) -> Any:
         if self.sparse is None:
@@ -191,3 +196,12 @@ class Searcher:
         if search_type == "hybrid":
             return [Hit.from_record(r, fusion.method, fusion_score_max(fusion)) for r in records]
         return [Hit.from_record(r, SCORE_TYPES[search_type]) for r in records]
+
+
+def _model_name(embedding: Any) -> str:
+    """The embedding model's name, for its span (a lazy wrapper names the model it will load)."""
+    for attribute in ("model_id", "model_name", "model", "name"):
+        value = getattr(embedding, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(embedding).__name__

@@ -192,3 +192,13 @@ class Engine(ABC):
     def optimize(self) -> bool:
         """Build indexes now.  Engines that index in the background return False."""
         return False
+
+    def defer_index(self) -> int | None:
+        """Stop building the dense HNSW graph while a bulk load runs; returns the ``m`` to restore.
+
+        None when the engine has nothing to defer (the embedded engine indexes only in :meth:`optimize`).
+        """
+        return None
+
+    def restore_index(self, m: int) -> None:  # noqa: B027 - a hook: only the server engine defers
+        """Build the HNSW graph again with ``m`` links per node, after :meth:`defer_index`."""

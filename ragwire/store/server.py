@@ -321,6 +321,25 @@ class ServerEngine(Engine):
             out[key] = str(getattr(data_type, "value", data_type)).lower()
         return out
 
+    @guarded("update_collection")
+    def defer_index(self) -> int | None:
+        """Qdrant's bulk-load recipe: ``m=0`` while points load, then one build (:meth:`restore_index`).
+
+        Only on a server: qdrant-client's local mode has no HNSW graph to defer.
+        """
+        if not (self.url and self.url != ":memory:"):
+            return None
+        m = _models()
+        current = self._call(self.client.get_collection, self.collection).config.hnsw_config.m
+        if not current:
+            return None  # the collection is configured without a graph already: nothing to restore
+        self._call(self.client.update_collection, self.collection, hnsw_config=m.HnswConfigDiff(m=0))
+        return int(current)
+
+    @guarded("update_collection")
+    def restore_index(self, m: int) -> None:
+        self._call(self.client.update_collection, self.collection, hnsw_config=_models().HnswConfigDiff(m=m))
+
     @guarded("get_collection")
     def indexed_vectors(self) -> int:
         info = self._call(self.client.get_collection, self.collection)

@@ -152,7 +152,7 @@ def _predict(source: Source, entry: SourceEntry, runner: IngestRunner | None, mi
         mine.failed += 1
         mine.errors.append({"file": entry.location, "error": f"cannot read ({exc})"})
         return
-    if runner is not None and state is not None and state.is_current(file_hash, runner.settings.fingerprint):
+    if runner is not None and state is not None and runner.settings.is_current(state, file_hash):
         mine.skipped += 1
     else:
         mine.processed += 1

@@ -322,3 +322,22 @@ def test_cli_eval_answers_with_every_llm_call_failing_counts_them_and_exits_1(st
     assert "answer errors (2, counted as wrong answers):" in result.stdout
     assert result.stderr.splitlines()[-1].startswith(
         "error: --answers: no answer could be produced, all 2 query() calls failed (first: ProviderError: ")
+
+
+def test_cli_eval_answers_reports_llm_calls_tokens_and_cost_over_the_run(store, tmp_path):
+    from tests.stubs import StubServer
+
+    with StubServer(chat_reply="The warranty lasts 24 months [1].") as stub:
+        config = write_config(tmp_path / "priced", vectorstore={"path": str(store.parent / "store")},
+                              llm={"provider": "openai", "model": "stub-chat", "base_url": stub.openai_url,
+                                   "api_key": "k", "pricing": {"input_per_million": 1.0, "output_per_million": 2.0}})
+        golden = _write_golden(tmp_path, [EXAMPLE_QUERIES[0], EXAMPLE_QUERIES[1]])
+        result = CliRunner().invoke(main, ["eval", str(golden), "-c", str(config), "--answers", "--json"])
+        calls = len(stub.requests_to("/chat/completions"))
+
+    assert result.exit_code == 0, result.output
+    usage = json.loads(result.stdout)["answer_usage"]
+    # the stub reports 10 prompt tokens and one completion token per word (6 words) per call
+    assert usage["llm_calls"] == calls == 2
+    assert usage["prompt_tokens"] == 20 and usage["completion_tokens"] == 12 and usage["total_tokens"] == 32
+    assert usage["cost"] == pytest.approx((20 * 1.0 + 12 * 2.0) / 1e6)

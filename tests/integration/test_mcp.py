@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -89,6 +90,7 @@ def test_stdio_server_tools_errors_and_sync_alongside(collection):
             answered = await session.call_tool("answer_question", {"question": "How long does the warranty last?"})
             assert not is_error(answered)
             assert "24 months" in text_of(answered) and "warranty-policy.pdf" in text_of(answered)
+            assert re.search(r"\n\nTrace id: [0-9a-f]{32}$", text_of(answered)), text_of(answered)
 
             refused = await session.call_tool("answer_question", {"question": "Who won the 1998 football world cup?"})
             assert not is_error(refused)

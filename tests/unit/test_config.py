@@ -406,7 +406,10 @@ def test_source_errors_use_list_paths_without_pydantic_tags():
 def test_defaults():
     config = parse({})
     loader, splitter, ingestion = config.loader, config.splitter, config.ingestion
-    assert loader.extensions == DEFAULT_EXTENSIONS
+    # images are default sources where an OCR engine can read them
+    images = [".bmp", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp"] if loader.ocr_settings().engine else []
+    assert loader.extensions == DEFAULT_EXTENSIONS + images
+    assert parse({"loader": {"ocr": "off"}}).loader.extensions == DEFAULT_EXTENSIONS
     assert (loader.recursive, loader.max_file_size_mb, loader.max_files) == (False, 100, 100_000)
     assert (splitter.strategy, splitter.chunk_size, splitter.chunk_overlap) == ("markdown", 1500, 300)
     assert (splitter.page_marker, splitter.max_heading_level) == ("<!-- pagebreak -->", 2)
@@ -471,7 +474,8 @@ def test_loader_extensions_are_normalised():
 
 def test_unsupported_extension_lists_the_supported_ones():
     # Regression: an unsupported type was accepted and its files were then never ingested.
-    supported = r"\.csv, \.docx, \.htm, \.html, \.markdown, \.md, \.pdf, \.pptx, \.txt, \.xlsm, \.xlsx"
+    supported = (r"\.bmp, \.csv, \.docx, \.htm, \.html, \.jpeg, \.jpg, \.markdown, \.md, \.pdf, \.png, \.pptx,"
+                 r" \.tif, \.tiff, \.txt, \.webp, \.xlsm, \.xlsx")
     expected = rf"loader\.extensions: '\.doc' is not supported \(did you mean '\.docx'\? supported: {supported}\)"
     with pytest.raises(ConfigError, match=expected):
         parse({"loader": {"extensions": [".pdf", ".doc"]}})

@@ -54,3 +54,17 @@ def test_a_set_without_unanswerable_entries_has_no_refusal_recall():
     scores = summarize_answers(_golden(1, 0).entries, [_answered()])
     assert scores["refusal_recall"] is None and scores["answered_cited_rate"] == 1.0
     assert list(scores) == list(ANSWER_METRIC_NAMES)
+
+
+def test_answer_usage_totals_sum_calls_tokens_and_cost_and_stay_none_when_nothing_was_reported():
+    from ragwire.eval.answers import total_usage
+
+    priced = [AnswerOutcome(refused=False, confidence=1.0, llm_calls=3, prompt_tokens=30, completion_tokens=12,
+                            cost=0.0001),
+              AnswerOutcome(refused=True, confidence=0.0, llm_calls=1, prompt_tokens=10, completion_tokens=2,
+                            cost=0.00002)]
+    assert total_usage(priced) == {"llm_calls": 4, "prompt_tokens": 40, "completion_tokens": 14,
+                                   "total_tokens": 54, "cost": pytest.approx(0.00012)}
+    offline = [AnswerOutcome(refused=False, confidence=1.0)] * 2
+    assert total_usage(offline) == {"llm_calls": 0, "prompt_tokens": None, "completion_tokens": None,
+                                    "total_tokens": None, "cost": None}

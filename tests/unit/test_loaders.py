@@ -182,15 +182,18 @@ def test_encrypted_pdf_asks_to_decrypt_it(loader, tmp_path):
     _assert_one_line_failure(loader.load(path), "secret.pdf: encrypted PDF — decrypt it first")
 
 
-def test_pdf_without_text_layer_suggests_ocr(loader, tmp_path):
+def test_pdf_without_text_layer_names_how_to_install_an_ocr_engine_when_ocr_is_off(tmp_path):
     from pypdf import PdfWriter
+
+    from ragwire.loaders.ocr import OcrSettings
 
     writer = PdfWriter()
     writer.add_blank_page(width=595, height=842)
     path = tmp_path / "scan.pdf"
     writer.write(path)
 
-    _assert_one_line_failure(loader.load(path), "scan.pdf: no extractable text", "OCR it first")
+    result = MarkItDownLoader(ocr=OcrSettings.choose("off")).load(path)
+    _assert_one_line_failure(result, "scan.pdf: no extractable text", "apt-get install tesseract-ocr", "ragwire[ocr]")
 
 
 @pytest.mark.parametrize(("content", "fragment"), [(b"", "empty file"), (b" \n\t \r\n ", "no text could be extracted")])
@@ -206,13 +209,13 @@ def test_missing_file_fails_with_file_not_found(loader, tmp_path):
 
 
 def test_unsupported_extension_lists_the_supported_ones(loader, tmp_path):
-    path = tmp_path / "photo.jpg"
-    path.write_bytes(b"\xff\xd8\xff")
+    path = tmp_path / "movie.gif"
+    path.write_bytes(b"GIF89a")
 
     result = loader.load(path)
 
-    _assert_one_line_failure(result, "photo.jpg", "unsupported file type '.jpg'", ".pdf", ".docx", ".md")
-    assert result["file_type"] == "jpg"
+    _assert_one_line_failure(result, "movie.gif", "unsupported file type '.gif'", ".pdf", ".docx", ".md", ".png")
+    assert result["file_type"] == "gif"
 
 
 def test_office_file_that_is_not_a_zip_fails(loader, tmp_path):

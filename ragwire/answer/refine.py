@@ -1,0 +1,153 @@
+"""Refinement: plan, retrieve per part, judge what is covered, re-query, then answer or refuse the uncovered part.
+
+Single-shot hybrid search often finds one half of "What does E-4711 mean, and what
+does a replacement lidar module cost?".  Refinement searches each part on its own,
+checks which parts the retrieved text covers, searches again for what is missing
+(at most ``max_iterations`` retrieval rounds), merges the results without
+duplicates within the context budget, and answers, or names the part the
+documents do not cover.
+
+A router decides first, without any model call: a question with one part and no
+comparison or summary cue takes the single-shot path, so refinement costs nothing
+(no extra LLM call) where it cannot help (the Answerer routes).  The loop itself is
+:mod:`.refine_llm` with an LLM (classify, plan, judge in structured calls) and
+:mod:`.refine_offline` without one (the same steps, decided deterministically).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragwire.retrieval.hit import Hit
+
+from .finishing import Grounding
+from .prompt import Turn
+from .types import Answer, TraceStep
+
+# "…mean, and what does…", "…? How much…": a second question starts at a question word.
+_QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
+                  r"|was|were|has|have)")
+_JOINED = re.compile(rf"(?:[,;]\s*|\s+)(?:and|also|plus|as well as)\s+(?={_QUESTION_WORD}\b)|;\s+(?={_QUESTION_WORD}\b)",
+                     re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
+# "What is the range, what does E-3310 mean": a comma before a question word, split only
+# when every piece is a question of its own ("If it fails, what…" is one question).
+_LISTED = re.compile(rf",\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+_STARTS_AS_QUESTION = re.compile(rf"^{_QUESTION_WORD}\b", re.IGNORECASE)
+_COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
+_SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
+# A part this short ("and why?") is no question of its own: it stays with the part before it.
+_MIN_PART_WORDS = 3
+
+
+def split_parts(question: str) -> list[str]:
+    """The separate questions of ``question``, in order (one part when it asks one thing).
+
+    Parts end at a question mark followed by more text, or start at "and", "also",
+    "plus" or ";" followed by a question word ("…mean, and what does…").
+    """
+    parts: list[str] = []
+    for sentence in _SENTENCE_END.split(question.strip()):
+        for piece in (p for joined in _JOINED.split(sentence) for p in _listed(joined)):
+            piece = piece.strip(" ,;")
+            if not piece:
+                continue
+            if parts and len(piece.split()) < _MIN_PART_WORDS:
+                parts[-1] = f"{parts[-1]} {piece}"
+            else:
+                parts.append(piece)
+    return [_as_question(p) for p in parts] if len(parts) > 1 else [question.strip()]
+
+
+def _listed(piece: str) -> list[str]:
+    pieces = _LISTED.split(piece)
+    return pieces if all(_STARTS_AS_QUESTION.match(p.strip()) for p in pieces) else [piece]
+
+
+def route(question: str) -> str:
+    """``factual`` (single-shot), ``multi-part``, ``comparison`` or ``summary``: decided without a model."""
+    if len(split_parts(question)) > 1:
+        return "multi-part"
+    if _COMPARISON.search(question):
+        return "comparison"
+    if _SUMMARY.search(question):
+        return "summary"
+    return "factual"
+
+
+def _as_question(part: str) -> str:
+    part = part.strip()
+    part = part[0].upper() + part[1:] if part else part
+    return part if part.endswith(("?", ".", "!")) else f"{part}?"
+
+
+def hit_key(hit: Hit) -> str:
+    """What makes two hits the same chunk: the stored id, else the source and text."""
+    return hit.id or f"{hit.metadata.get('source')}\x00{hit.text}"
+
+
+def interleave(lists: Iterable[list[Hit]]) -> list[Hit]:
+    """The hits of every list, taken in turn (best of each first), each chunk once.
+
+    Taking turns keeps every part inside the context budget: the budget is spent
+    in this order, and one part's ten chunks must not crowd out another's best.
+    """
+    queues = [list(hits) for hits in lists]
+    out: list[Hit] = []
+    seen: set[str] = set()
+    while any(queues):
+        for queue in queues:
+            if not queue:
+                continue
+            hit = queue.pop(0)
+            key = hit_key(hit)
+            if key not in seen:
+                seen.add(key)
+                out.append(hit)
+    return out
+
+
+@dataclass
+class Run:
+    """One query on its way through the answerer: its options, its trace, its retrieval rounds."""
+
+    answerer: Any  # the Answerer (typed loosely: it imports this module)
+    question: str
+    top_k: int | None
+    filters: dict[str, Any] | None
+    rerank: bool | None
+    refining: bool
+    max_iterations: int
+    callbacks: list[Any]
+    trace: list[TraceStep] = field(default_factory=list)
+    iterations: int = 1
+
+    def step(self, name: str, iteration: int, **data: Any) -> None:
+        """Record a step of the trace."""
+        self.trace.append(TraceStep(name, iteration, data))
+
+    def retrieve(self, query: str, iteration: int, top_k: int | None = None) -> tuple[list[Hit], float]:
+        """Search for ``query`` with this query's filters and reranking; the step goes in the trace."""
+        hits, seconds = self.answerer.retrieve(query, top_k or self.top_k, self.filters, self.rerank)
+        self.step("retrieve", iteration, query=query, filters=self.filters, chunks=len(hits))
+        return hits, seconds
+
+    def ground(self, question: str, search: str | None = None, history: list[Turn] | None = None) -> Grounding:
+        """The single-shot grounding: one search (for ``search``, default the question)."""
+        hits, seconds = self.retrieve(search or question, 1)
+        return self.answerer.grounding(question, hits, self.filters, seconds, history=history)
+
+    def finished(self, answer: Answer) -> Answer:
+        """``answer`` with this run's trace (ending in its ``answer`` or ``refuse`` step) and rounds."""
+        final = "refuse" if answer.refused else "answer"
+        if not self.trace or self.trace[-1].step not in {"answer", "refuse"}:
+            detail: dict[str, Any] = {"citations": len(answer.citations)} if not answer.refused else {
+                "reason": answer.text}
+            self.step(final, self.iterations, **detail)
+        answer.trace = list(self.trace)
+        answer.iterations = self.iterations
+        return answer
+

@@ -1,0 +1,31 @@
+"""What ``RAGWire.get_stats`` reports about a collection: size, model, engine and location."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def collection_summary(collection: Any, opened: Any, name: str) -> dict[str, Any]:
+    """The stats of ``collection`` (read through ``opened()``, the checked reader) named ``name``."""
+    if not collection.exists():
+        return {
+            "collection_name": name, "total_documents": 0, "vector_size": None, "indexed": 0,
+            "engine": collection.engine.name, "location": collection.engine.location,
+            "embedding_model": None, "sources": 0,
+        }
+    with opened() as coll:
+        meta = coll.meta()
+        total = coll.count()
+        indexed = coll.indexed_vectors()
+        return {
+            "collection_name": name,
+            "total_documents": total,
+            "vector_size": meta.dimension if meta else None,
+            # Before the HNSW build, search is exact over every stored vector; after it,
+            # Edge counts dense and sparse vectors separately, so cap at the chunk count.
+            "indexed": min(indexed, total) if indexed else total,
+            "engine": coll.engine.name,
+            "location": coll.engine.location,
+            "embedding_model": meta.embedding_model if meta else None,
+            "sources": coll.source_count(),
+        }
