@@ -186,7 +186,8 @@ class RAGWire:
         if not self.collection.exists():
             return 0
         with self.parts.store.opened(check=False) as coll, coll.writing():
-            source = file_path if str(file_path).startswith(("s3://",)) else source_id(file_path)
+            # a sync source's identity (s3://…, local://name/…) is the stored source as it is
+            source = file_path if str(file_path).startswith(("s3://", "local://")) else source_id(file_path)
             return coll.delete_source(str(source))
 
     def sync(self, sources: list[Any] | None = None, delete_missing: bool = True,
@@ -351,6 +352,33 @@ class RAGWire:
 
         return collection_summary(self.collection, lambda: self.parts.store.opened(check=False),
                                   self.config.vectorstore.collection_name)
+
+    def list_documents(self) -> list[Any]:
+        """Every stored source: file, type, chunks, pages, metadata status, OCR flag, when ingested.
+
+        Returns:
+            :class:`~ragwire.retrieval.inventory.DocumentInfo` values sorted by file name
+            (``to_dict()`` gives JSON); empty when the collection does not exist yet.
+        """
+        if not self.collection.exists():
+            return []
+        from .retrieval.inventory import list_documents
+
+        with self.parts.store.opened(check=False) as coll:
+            return list_documents(coll)
+
+    def document_chunks(self, source: str) -> list[dict[str, Any]]:
+        """The stored chunks of one source (as :meth:`list_documents` names it), in reading order.
+
+        Returns:
+            ``{"id", "text", "metadata"}`` per chunk; empty when the source is not stored.
+        """
+        if not self.collection.exists():
+            return []
+        from .retrieval.inventory import document_chunks
+
+        with self.parts.store.opened(check=False) as coll:
+            return document_chunks(coll, str(source))
 
     def discover_metadata_fields(self) -> list[str]:
         """Every metadata field on a stored chunk, system fields included."""

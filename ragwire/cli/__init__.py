@@ -12,6 +12,7 @@
     model.py    model prepare
     mcp.py      mcp serve
     migrate.py  migrate
+    serve.py    serve (the HTTP API and web page)
 
 Importing this package is cheap: each command imports the library's heavy parts when it runs.
 """
@@ -35,9 +36,10 @@ from .model import model, prepare
 from .options import parse_filters
 from .output import pages, score_text
 from .search import query, retrieve
+from .serve import serve
 from .sync import sync
 
-for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync, eval_command, model, mcp):
+for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync, eval_command, model, mcp, serve):
     main.add_command(_command)
 main.add_command(migrate)
 
@@ -67,6 +69,7 @@ __all__ = [
     "reingest",
     "retrieve",
     "score_text",
+    "serve",
     "stats",
     "sync",
 ]

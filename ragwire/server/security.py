@@ -251,11 +251,20 @@ class ServerGuard:
 
     A Host not on the allow-list gets ``421``, an Origin not on it ``403``, a missing or
     wrong token ``401``; each with a JSON body saying what to change.  Lifespan events pass.
+    ``public_paths`` (exact paths, or prefixes written ``/static/*``) need no token, only the
+    Host and Origin checks: a web page's own HTML and scripts, which hold no data and
+    ask for the token themselves.
     """
 
-    def __init__(self, app: Any, policy: ServerPolicy) -> None:
+    def __init__(self, app: Any, policy: ServerPolicy, public_paths: Iterable[str] = ()) -> None:
         self.app = app
         self.policy = policy
+        self.public_paths = tuple(public_paths)
+
+    def _public(self, path: str) -> bool:
+        if "/." in path or "\\" in path:
+            return False  # "/static/../api/…" is never public, whatever a router makes of it
+        return any(path.startswith(p[:-1]) if p.endswith("/*") else path == p for p in self.public_paths)
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -285,6 +294,7 @@ class ServerGuard:
         if origin is not None and not self.policy.origin_allowed(origin):
             return 403, (f"origin {origin!r} is not allowed: start the server with {ALLOWED_HOST_FLAG} "
                          "for the page's host"), []
-        if not self.policy.token_matches(_header(scope, b"authorization")):
+        if not self._public(str(scope.get("path") or "")) and \
+                not self.policy.token_matches(_header(scope, b"authorization")):
             return 401, "unauthorized: send Authorization: Bearer <token>", [(b"www-authenticate", b"Bearer")]
         return None

@@ -204,3 +204,28 @@ def test_a_busy_port_is_one_server_error_naming_the_port():
     sock = bind_socket("localhost", 0)
     assert sock.getsockname()[0] == "127.0.0.1"
     sock.close()
+
+
+@pytest.mark.parametrize(("path", "public"), [
+    ("/", True), ("/static/app.js", True), ("/docs", True),
+    ("/api/stats", False),  # guards: "/" as a prefix made every path public
+    ("/static/../api/stats", False), ("/static/.%2e/api", False), ("/docs/x", False), ("/staticx", False),
+])
+def test_public_paths_skip_only_the_token_never_the_host_check(path, public):
+    guard = ServerGuard(None, POLICY, public_paths=("/", "/static/*", "/docs"))
+    assert guard._public(path) is public
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    for headers, status in [({"host": "127.0.0.1:8000"}, 200 if public else 401), ({"host": "evil.example"}, 421)]:
+        sent.clear()
+        scope = {"type": "http", "path": path, "headers": [(k.encode(), v.encode()) for k, v in headers.items()]}
+        asyncio.run(ServerGuard(app, POLICY, public_paths=("/", "/static/*", "/docs"))(scope, None, send))
+        assert sent[0]["status"] == status, (path, headers)

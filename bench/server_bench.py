@@ -1,0 +1,176 @@
+"""`ragwire serve` under load: p50/p95 of /api/retrieve and /api/query at 1, 8 and 32 concurrent clients.
+
+Ingests ``examples/docs`` (or, with ``--scifact N``, N SciFact abstracts: several
+minutes of embedding for 5,000) into a temporary embedded store, measures the same
+retrieve and extractive query through the Python API in this process (the baseline),
+then starts ``ragwire serve`` as a subprocess and sends the requests over HTTP from
+N client threads.  The ratio server/direct at one client is what the HTTP layer adds;
+at 8 and 32 clients requests queue behind the one pipeline lock (the embedded engine
+is one process's at a time), so p50 grows with the queue.  Also: the page-image render
+of a cited PDF passage, direct and through the endpoint.
+
+    nice -n 10 python bench/server_bench.py                  # examples/docs
+    nice -n 10 python bench/server_bench.py --requests 64
+    nice -n 10 python bench/server_bench.py --scifact 5000   # builds the 5k collection first
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+common.go_offline()
+
+REPO = common.BENCH_DIR.parent
+QUERIES = ["How long does the warranty last?", "How long does a full charge take?", "What does error E-4711 mean?",
+           "Who do I call for a repair?", "Which parts wear out?", "What is in the onboarding checklist?"]
+PASSAGE = "The warranty lasts 24 months from the date the robot is delivered to your site."
+
+
+def start_server(config: Path, log: Path) -> tuple[str, subprocess.Popen]:
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    handle = log.open("w")
+    process = subprocess.Popen([sys.executable, "-m", "ragwire.cli", "serve", "--config", str(config), "--port", "0"],
+                               env=env, stdout=handle, stderr=subprocess.STDOUT)
+    handle.close()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        match = re.search(r"ragwire serve on (http://\S+/)", log.read_text())
+        if match:
+            return match.group(1), process
+        if process.poll() is not None:
+            raise SystemExit(log.read_text())
+        time.sleep(0.1)
+    raise SystemExit("the server did not start")
+
+
+def post(url: str, path: str, body: dict) -> float:
+    address = urlsplit(url)
+    conn = http.client.HTTPConnection(address.hostname, address.port, timeout=300)
+    start = time.perf_counter()
+    conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+    response = conn.getresponse()
+    response.read()
+    elapsed = time.perf_counter() - start
+    conn.close()
+    assert response.status == 200, response.status
+    return elapsed
+
+
+def load(url: str, path: str, make_body, clients: int, requests: int) -> list[float]:
+    """``requests`` requests spread over ``clients`` threads, each sending one after another."""
+    times: list[float] = []
+    lock = threading.Lock()
+    counter = iter(range(requests))
+
+    def client() -> None:
+        while True:
+            with lock:
+                i = next(counter, None)
+            if i is None:
+                return
+            elapsed = post(url, path, make_body(i))
+            with lock:
+                times.append(elapsed)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=48, help="requests per endpoint and concurrency level")
+    parser.add_argument("--scifact", type=int, default=0, metavar="N", help="use N SciFact abstracts instead")
+    args = parser.parse_args()
+
+    from ragwire import RAGWire
+    from ragwire.web.pages import render_page
+
+    work = Path(tempfile.mkdtemp(prefix="server-bench-"))
+    config = common.write_config(work, chunk_size=1000, chunk_overlap=100, batch_size=32, workers=1)
+    queries = list(QUERIES)
+    if args.scifact:
+        files = common.pick_files(common.ensure_files(None, common.DEFAULT_BEIR), args.scifact)
+        folder = common.copy_files(files, work / "docs")
+        queries = common.load_queries(common.DEFAULT_BEIR, 50)
+    else:
+        folder = REPO / "examples" / "docs"
+    rag = RAGWire(config)
+    t = time.perf_counter()
+    rag.ingest_directory(folder)
+    ingest_s = time.perf_counter() - t
+    rag.close()
+    # the baseline reads the store as the server will: freshly opened, model loaded, warmed up
+    rag = RAGWire(config)
+    for question in queries[:3]:
+        rag.query(question)
+    direct_retrieve = common.timed_calls(lambda: rag.retrieve(queries[1]), 20)
+    direct_query = common.timed_calls(lambda: rag.query(queries[0]), 10)
+    rag.close()
+    pdf = REPO / "examples" / "docs" / "warranty-policy.pdf"
+    render = common.timed_calls(lambda: render_page(pdf, 1, PASSAGE), 10)
+
+    url, process = start_server(config, work / "serve.log")
+    rows: list[tuple[str, object]] = []
+    summary: dict[str, object] = {"corpus": "scifact-%d" % args.scifact if args.scifact else "examples/docs",
+                                  "ingest_s": round(ingest_s, 1), "load_average": common.load_average(),
+                                  "code": common.code_version()}
+    try:
+        post(url, "/api/query", {"question": queries[0]})  # the server's model load
+        for path, key in (("/api/retrieve", "query"), ("/api/query", "question")):
+            for clients in (1, 8, 32):
+                times = load(url, path, lambda i, key=key: {key: queries[i % len(queries)]}, clients, args.requests)
+                p50, p95 = common.percentile(times, 50), common.percentile(times, 95)
+                rows.append((f"{path} x{clients} p50 / p95 ms", f"{p50 * 1000:.1f} / {p95 * 1000:.1f}"))
+                summary[f"{path}_{clients}"] = {"p50_ms": round(p50 * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
+        address = urlsplit(url)
+        source = str(pdf.resolve())
+        image_times = []
+        for _ in range(10):
+            conn = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+            start = time.perf_counter()
+            conn.request("GET", "/api/page-image?" + urlencode({"source": source, "page": 1, "text": PASSAGE}))
+            response = conn.getresponse()
+            response.read()
+            image_times.append(time.perf_counter() - start)
+            assert response.status == 200 and response.getheader("x-ragwire-passage") == "found"
+            conn.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+    d_r, d_q = common.percentile(direct_retrieve, 50), common.percentile(direct_query, 50)
+    s_r, s_q = summary["/api/retrieve_1"]["p50_ms"] / 1000, summary["/api/query_1"]["p50_ms"] / 1000  # type: ignore[index]
+    rows[:0] = [
+        ("ingest (s)", ingest_s),
+        ("direct rag.retrieve p50 ms (baseline)", d_r * 1000), ("direct rag.query p50 ms (baseline)", d_q * 1000),
+        ("server/direct retrieve at 1 client", s_r / d_r), ("server/direct query at 1 client", s_q / d_q),
+        ("page image render p50 ms (direct)", common.percentile(render, 50) * 1000),
+        ("page image endpoint p50 ms", common.percentile(image_times, 50) * 1000),
+    ]
+    summary.update(direct_retrieve_p50_ms=round(d_r * 1000, 1), direct_query_p50_ms=round(d_q * 1000, 1),
+                   render_p50_ms=round(common.percentile(render, 50) * 1000, 1),
+                   page_image_endpoint_p50_ms=round(common.percentile(image_times, 50) * 1000, 1))
+    common.print_table(f"ragwire serve over {summary['corpus']} ({args.requests} requests per row)", rows)
+    common.print_summary(summary)
+
+
+if __name__ == "__main__":
+    main()

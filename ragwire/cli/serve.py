@@ -1,0 +1,47 @@
+"""``ragwire serve``: the HTTP API and the web page over the collection."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import MissingDependencyError
+from .app import open_rag
+from .errors import handle_errors
+from .options import config_option
+
+
+@click.command("serve")
+@config_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (default: this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True, help="Port (0: any free one).")
+@click.option("--token", default=None,
+              help="Require Authorization: Bearer TOKEN on every API request (default: $RAGWIRE_SERVER_TOKEN).")
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME[:PORT]",
+              help="Another host name clients reach the server by (Host/Origin allow-list); repeatable.")
+@click.option("--allow-unauthenticated", is_flag=True,
+              help="Serve a --host other than loopback without a token (only behind something that authenticates).")
+@click.option("--sync-every", default=None, metavar="DURATION",
+              help="Run the configured sync in this process every DURATION (30s, 10m, 1h).")
+@click.option("--upload-dir", type=click.Path(file_okay=False), default=None,
+              help="Folder uploads are written to and ingested from (default: uploads off).")
+@click.option("--max-upload-mb", type=click.FloatRange(min=0.001), default=20.0, show_default=True,
+              help="The largest upload accepted.")
+@handle_errors
+def serve(config: str, host: str, port: int, token: str | None, allowed_hosts: tuple[str, ...],
+          allow_unauthenticated: bool, sync_every: str | None, upload_dir: str | None, max_upload_mb: float) -> None:
+    """Serve the HTTP API (/api, OpenAPI at /docs) and the web page (/) for asking, searching and checking citations.
+
+    A --host other than loopback needs a token (docs/server.md)."""
+    try:
+        import fastapi  # noqa: F401 - checked before the collection is opened
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise MissingDependencyError("ragwire serve", "FastAPI and uvicorn", "server") from exc
+    from ..web import parse_duration
+    from ..web import serve as run
+
+    if sync_every is not None:
+        parse_duration(sync_every)  # a typo fails before the model loads
+    run(config, host=host, port=port, token=token, allowed_hosts=allowed_hosts,
+        allow_unauthenticated=allow_unauthenticated, sync_every=sync_every, upload_dir=upload_dir,
+        max_upload_mb=max_upload_mb, rag=lambda: open_rag(config))

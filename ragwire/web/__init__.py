@@ -1,0 +1,16 @@
+"""``ragwire serve``: the HTTP API and the web page (needs: pip install "ragwire[server]").
+
+    api.py      the FastAPI app: /api/* routes, the page at /, OpenAPI at /docs
+    service.py  the public-API calls behind the routes, one at a time; uploads; --sync-every
+    pages.py    a stored PDF page as PNG with the cited passage's boxes
+    serve.py    security checks, socket, uvicorn
+    static/     the page: plain HTML, CSS and one ES module (no build step)
+
+Importing this package imports nothing heavy; FastAPI loads when the app is built.
+"""
+
+from __future__ import annotations
+
+from .serve import INSTALL_HINT, TOKEN_ENV, build_asgi, parse_duration, serve
+
+__all__ = ["INSTALL_HINT", "TOKEN_ENV", "build_asgi", "parse_duration", "serve"]

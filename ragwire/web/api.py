@@ -1,0 +1,194 @@
+"""The FastAPI app: the JSON/SSE API under ``/api``, the page at ``/``, OpenAPI docs at ``/docs``.
+
+Routes only translate HTTP to :class:`~ragwire.web.service.Service` calls and errors to
+status codes; the security rules (Host, Origin, token) wrap the app in
+:func:`ragwire.web.serve.build_asgi`, from :mod:`ragwire.server.security`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from ragwire import __version__
+from ragwire.errors import NotFoundError, ProviderError, RagwireError, StoreLockedError
+
+from .service import Service, UploadRefused
+
+STATIC = Path(__file__).with_name("static")
+_FORM_OVERHEAD = 64 * 1024  # multipart boundaries and part headers
+# Document text reaches the page only as data (textContent), and this forbids every
+# inline script, handler and foreign origin should anything slip through.
+PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
+            "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+# FastAPI's /docs page loads Swagger UI from its CDN with an inline start script.
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+            "object-src 'none'; frame-ancestors 'none'")
+
+
+class QueryBody(BaseModel):
+    question: str = Field(min_length=1, description="The question to answer from the documents.")
+    top_k: int | None = Field(default=None, ge=1, le=50, description="Passages to use (default retriever.top_k).")
+    filters: dict[str, Any] | None = Field(default=None, description='Metadata filters, e.g. {"year": 2024}.')
+    refine: bool | None = Field(default=None, description="Refine the query (when this ragwire supports it).")
+
+
+class RetrieveBody(BaseModel):
+    query: str = Field(min_length=1, description="The search text.")
+    top_k: int | None = Field(default=None, ge=1, le=100)
+    filters: dict[str, Any] | None = None
+    search_type: str | None = Field(default=None, description="similarity, bm25, hybrid or mmr.")
+
+
+def _error(status: int, exc: BaseException) -> JSONResponse:
+    return JSONResponse({"error": " ".join(str(exc).split())}, status_code=status)
+
+
+def _sse(event: str, data: Any) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def create_app(service: Service) -> FastAPI:
+    """The FastAPI app over ``service`` (no security wrapper: see :func:`ragwire.web.serve.build_asgi`)."""
+    app = FastAPI(title="ragwire", version=__version__, description="Ask, search and check citations.")
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Any) -> Response:
+        response = await call_next(request)
+        docs = request.url.path.startswith(("/docs", "/redoc"))
+        response.headers.setdefault("content-security-policy", DOCS_CSP if docs else PAGE_CSP)
+        response.headers.setdefault("x-content-type-options", "nosniff")
+        response.headers.setdefault("referrer-policy", "no-referrer")
+        return response
+
+    @app.exception_handler(RagwireError)
+    async def ragwire_error(_request: Request, exc: RagwireError) -> JSONResponse:
+        if isinstance(exc, UploadRefused):
+            return _error(exc.status, exc)
+        if isinstance(exc, NotFoundError):
+            return _error(404, exc)
+        if isinstance(exc, StoreLockedError):
+            return _error(503, exc)
+        if isinstance(exc, ProviderError):
+            return _error(502, exc)
+        return _error(400, exc)
+
+    @app.exception_handler(ValueError)
+    async def value_error(_request: Request, exc: ValueError) -> JSONResponse:
+        return _error(400, exc)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.post("/api/query", summary="Answer a question, citing sources (JSON, or SSE with Accept: text/event-stream)")
+    async def query(body: QueryBody, request: Request) -> Any:
+        args = (body.question, body.top_k, body.filters, body.refine)
+        if "text/event-stream" not in request.headers.get("accept", ""):
+            return await asyncio.to_thread(service.query, *args)
+        return StreamingResponse(_stream(service, args), media_type="text/event-stream",
+                                 headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+
+    @app.post("/api/retrieve", summary="Ranked chunks with readable scores")
+    def retrieve(body: RetrieveBody) -> dict[str, Any]:
+        results = service.retrieve(body.query, body.top_k, body.filters, body.search_type)
+        return {"query": body.query, "results": results}
+
+    @app.get("/api/stats", summary="The collection: chunks, documents, engine, model")
+    def stats() -> dict[str, Any]:
+        return service.stats()
+
+    @app.get("/api/fields", summary="Filter fields with their stored values")
+    def fields(limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
+        return {"fields": service.fields(limit)}
+
+    @app.get("/api/documents", summary="Every stored source")
+    def documents() -> dict[str, Any]:
+        return {"documents": service.documents(),
+                "upload": {"enabled": service.upload_dir is not None,
+                           "max_mb": service.max_upload_bytes / 2**20, "types": list(service.extensions)}}
+
+    @app.delete("/api/documents", summary="Delete a stored source's chunks")
+    def delete(source: str = Query(..., description="The source, as GET /api/documents lists it.")) -> dict[str, Any]:
+        return {"source": source, "deleted": service.delete(source)}
+
+    @app.post("/api/documents", summary="Upload files (multipart field 'files') and ingest them",
+              openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
+                  "type": "object", "properties": {"files": {"type": "array",
+                                                             "items": {"type": "string", "format": "binary"}}}}}}}})
+    async def upload(request: Request) -> JSONResponse:
+        # The limits apply before the body is read: a declared length over the limit (one
+        # request, all its files) is refused unread, and so is a body of unknown length.
+        length = request.headers.get("content-length")
+        if length is None or not length.isdigit():
+            raise UploadRefused("send the upload with a Content-Length", 411)
+        service.uploads_on()
+        if int(length) > service.max_upload_bytes + _FORM_OVERHEAD:
+            raise UploadRefused(f"the upload is over the {service.max_upload_bytes / 2**20:g} MB limit "
+                                "(--max-upload-mb)", 413)
+        form = await request.form(max_files=20, max_fields=20)
+        files: list[tuple[str, bytes]] = []
+        try:
+            uploads = [item for item in form.getlist("files") if not isinstance(item, str)]
+            if not uploads:
+                raise UploadRefused("no files: send them in the multipart field 'files'")
+            checked = [(service.check_upload(item.filename or "", item.size), item) for item in uploads]
+            for name, item in checked:
+                data = await item.read(service.max_upload_bytes + 1)
+                service.check_upload(name, len(data))
+                files.append((name, data))
+        finally:
+            await form.close()
+        return JSONResponse(await asyncio.to_thread(service.save_and_ingest, files), status_code=201)
+
+    @app.get("/api/source", summary="A stored document and its chunks")
+    def source(source: str = Query(...)) -> dict[str, Any]:
+        return service.source(source)
+
+    @app.get("/api/page-image", summary="A stored PDF page as PNG, the passage highlighted",
+             responses={200: {"content": {"image/png": {}}}})
+    def page_image(source: str = Query(...), page: int = Query(1, ge=1),
+                   text: str = Query("", max_length=8000, description="The passage to highlight.")) -> Response:
+        image = service.page_image(source, page, text)
+        return Response(image.png, media_type="image/png", headers={
+            "x-ragwire-page": str(image.page), "x-ragwire-pages": str(image.pages),
+            "x-ragwire-passage": "found" if image.found else "not-found", "cache-control": "no-store"})
+
+    return app
+
+
+async def _stream(service: Service, args: tuple) -> AsyncIterator[bytes]:
+    """SSE events ``token`` ({"text"}), then ``answer`` (Answer.to_dict()) or ``error`` ({"error"}).
+
+    The pipeline runs in a thread that always finishes, so a client that goes away
+    never leaves the lock held.
+    """
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+    def work() -> None:
+        try:
+            for piece in service.query_stream(*args):
+                item = ("token", {"text": piece}) if isinstance(piece, str) else ("answer", piece)
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+        except Exception as exc:  # reported to the client as an event; the server goes on
+            loop.call_soon_threadsafe(queue.put_nowait, ("error", {"error": " ".join(str(exc).split())}))
+        loop.call_soon_threadsafe(queue.put_nowait, ("end", None))
+
+    threading.Thread(target=work, name="ragwire-stream", daemon=True).start()
+    while True:
+        event, data = await queue.get()
+        if event == "end":
+            return
+        yield _sse(event, data)

@@ -1,0 +1,123 @@
+"""``ragwire serve``: the checks of :mod:`ragwire.server.security`, the socket, then uvicorn."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ragwire.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+TOKEN_ENV = "RAGWIRE_SERVER_TOKEN"
+INSTALL_HINT = 'The web server needs FastAPI and uvicorn. Install them with: pip install "ragwire[server]"'
+# What the page needs without a token: its HTML, scripts and styles (no data), and the API's description.
+PUBLIC_PATHS = ("/", "/static/*", "/docs", "/docs/oauth2-redirect", "/openapi.json")
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|hr|d)?\s*$", re.IGNORECASE)
+_UNIT_S = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> float:
+    """Seconds of ``30s``, ``10m``, ``1.5h``, ``1d`` (a bare number is seconds).
+
+    Raises:
+        ConfigError: not a duration, or under 1 second.
+    """
+    match = _DURATION.match(str(text))
+    if not match:
+        raise ConfigError(f"--sync-every {text!r}: write a duration such as 30s, 10m, 1h or 1d")
+    seconds = float(match.group(1)) * _UNIT_S[(match.group(2) or "s").lower()]
+    if seconds < 1:
+        raise ConfigError(f"--sync-every {text!r}: sync at most once a second")
+    return seconds
+
+
+def check_installed() -> None:
+    """Raises ImportError with the install command when FastAPI or uvicorn is missing."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(INSTALL_HINT) from exc
+
+
+def build_asgi(service: Any, policy: Any) -> Any:
+    """The app of :func:`ragwire.web.api.create_app` behind the shared :class:`ServerGuard`."""
+    from ragwire.server.security import ServerGuard
+
+    from .api import create_app
+
+    return ServerGuard(create_app(service), policy, public_paths=PUBLIC_PATHS)
+
+
+def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", port: int = 8080,
+          token: str | None = None, allowed_hosts: Iterable[str] = (), allow_unauthenticated: bool = False,
+          sync_every: str | float | None = None, upload_dir: str | Path | None = None,
+          max_upload_mb: float | None = None, rag: Any = None,
+          on_ready: Callable[[str], None] | None = None) -> None:
+    """Serve the API and the page for ``config_path`` until stopped.
+
+    The rules of :mod:`ragwire.server.security` are checked before the collection opens:
+    a bind other than loopback needs a token (or ``allow_unauthenticated``), an empty
+    token is refused, and every request's Host and Origin must be on the allow-list.
+
+    Args:
+        config_path: Path to ``config.yaml``.
+        host: Interface to bind; the default accepts local connections only.
+        port: Port to listen on.
+        token: Every API request needs ``Authorization: Bearer <token>``; when None,
+            ``$RAGWIRE_SERVER_TOKEN`` is used if set.
+        allowed_hosts: More names clients reach the server by (``name`` or ``name:port``).
+        allow_unauthenticated: Serve a non-loopback ``host`` without a token.
+        sync_every: Run the configured sync this often (``10m``, or seconds), in this process.
+        upload_dir: Folder uploads are written to and ingested from; None: uploads off.
+        max_upload_mb: The largest upload (default 20 MB).
+        rag: A ready :class:`~ragwire.RAGWire`, or a function returning one (called after the checks).
+        on_ready: Called with the URL once the socket is bound (default: print it to stderr).
+
+    Raises:
+        ImportError: FastAPI or uvicorn is not installed.
+        ServerError: a setting the rules refuse, or the port is taken.
+        ConfigError: a malformed ``sync_every``.
+    """
+    from ragwire.server.listen import bind_socket
+    from ragwire.server.security import access_note, server_policy
+
+    check_installed()
+    every = parse_duration(str(sync_every)) if sync_every is not None else None
+    policy = server_policy(host, token_flag=token, token_env=TOKEN_ENV, allowed_hosts=allowed_hosts,
+                           allow_unauthenticated=allow_unauthenticated)
+    sock = bind_socket(host, port)
+    try:
+        import uvicorn
+
+        from .service import DEFAULT_MAX_UPLOAD_MB, Service
+
+        if rag is None:
+            from ragwire import RAGWire
+
+            pipeline = RAGWire(config_path)
+        else:
+            pipeline = rag() if callable(rag) else rag
+        service = Service(pipeline, upload_dir=upload_dir,
+                          max_upload_mb=DEFAULT_MAX_UPLOAD_MB if max_upload_mb is None else max_upload_mb)
+        app = build_asgi(service, policy)
+        if every is not None:
+            service.sync_every(every)
+        sock.listen(2048)  # connections wait in the backlog from now on, so the URL printed below works at once
+        shown = f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{sock.getsockname()[1]}/"
+        message = f"ragwire serve on {url} ({access_note(host, policy)})"
+        if on_ready is not None:
+            on_ready(message)
+        else:
+            print(message, file=sys.stderr, flush=True)
+        try:
+            uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)).run(sockets=[sock])
+        finally:
+            service.stop()
+    finally:
+        sock.close()

@@ -1,0 +1,428 @@
+// The ragwire page: plain DOM, no build step. Document text only ever enters the page
+// through textContent, never as markup, and the server's CSP forbids inline script.
+
+const $ = (id) => document.getElementById(id);
+const state = { token: sessionStorage.getItem("ragwire-token") || "", answer: null, question: "", filters: null,
+  documents: [] };
+const MARKS_KEY = "ragwire-marks";
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else if (key === "testid") node.dataset.testid = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = !message;
+  if (message) setTimeout(() => { if (box.textContent === message) box.hidden = true; }, 8000);
+}
+
+function headers(extra = {}) {
+  const out = { ...extra };
+  if (state.token) out.Authorization = `Bearer ${state.token}`;
+  return out;
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, { ...options, headers: headers(options.headers || {}) });
+  if (response.status === 401) {
+    $("token-form").hidden = false;
+    throw new Error("this server needs a token");
+  }
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try { const body = await response.json(); message = body.error || body.detail || message; } catch (e) { /* not JSON */ }
+    throw new Error(typeof message === "string" ? message : JSON.stringify(message));
+  }
+  return response;
+}
+
+const getJSON = async (path, options) => (await api(path, options)).json();
+const postJSON = (path, body, extra = {}) => api(path, { method: "POST", body: JSON.stringify(body),
+  headers: { "Content-Type": "application/json", ...extra } });
+
+// -- tabs, filters, stats ---------------------------------------------------------------
+function selectTab(name) {
+  for (const button of document.querySelectorAll("nav button")) button.setAttribute("aria-selected", String(button.dataset.tab === name));
+  for (const section of document.querySelectorAll(".tab")) section.hidden = section.id !== `tab-${name}`;
+  if (name === "documents") loadDocuments().catch((e) => showError(e.message));
+}
+
+async function loadStats() {
+  const stats = await getJSON("/api/stats");
+  $("stats").textContent = `${stats.collection_name}: ${stats.sources} documents, ${stats.total_documents} chunks`;
+}
+
+async function loadFilters() {
+  const { fields } = await getJSON("/api/fields");
+  const box = $("filters");
+  box.replaceChildren();
+  for (const field of fields) {
+    if (!field.values.length) continue;
+    const select = el("select", { testid: `filter-${field.name}`, "data-field": field.name });
+    select.append(el("option", { value: "", text: "any" }));
+    field.values.forEach((value, i) => select.append(el("option", { value: String(i), text: String(value) })));
+    select.values = field.values;
+    box.append(el("label", {}, el("span", { text: field.name }), select));
+  }
+}
+
+function currentFilters() {
+  const out = {};
+  for (const select of $("filters").querySelectorAll("select")) {
+    if (select.value !== "") out[select.dataset.field] = select.values[Number(select.value)];
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+// -- asking -------------------------------------------------------------------------------
+const MARKER = /\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g;
+
+function markerNumbers(body) {
+  const out = [];
+  for (const part of body.split(",")) {
+    const [a, b] = part.split(/[–-]/).map((x) => Number(x.trim()));
+    if (b && b >= a && b - a < 50) for (let n = a; n <= b; n++) out.push(n); else out.push(a);
+  }
+  return out;
+}
+
+function renderAnswer(answer) {
+  const box = $("answer");
+  box.replaceChildren();
+  box.classList.toggle("refusal", Boolean(answer.refused));
+  box.dataset.refused = String(Boolean(answer.refused));
+  const byIndex = new Map(answer.citations.map((c) => [c.index, c]));
+  if (answer.refused) box.append(el("strong", { text: "No answer in the documents. " }));
+  let last = 0;
+  for (const match of answer.text.matchAll(MARKER)) {
+    box.append(document.createTextNode(answer.text.slice(last, match.index)));
+    for (const n of markerNumbers(match[1])) {
+      const citation = byIndex.get(n);
+      if (citation) box.append(chip(citation, answer));
+    }
+    last = match.index + match[0].length;
+  }
+  box.append(document.createTextNode(answer.text.slice(last)));
+  const list = $("citations");
+  list.replaceChildren();
+  for (const citation of answer.citations) {
+    list.append(el("li", {}, chip(citation, answer), document.createTextNode(" " + location(citation))));
+  }
+  const trace = answer.trace;
+  $("trace-box").hidden = trace === undefined || trace === null;
+  if (trace !== undefined && trace !== null) {
+    $("trace").textContent = typeof trace === "string" ? trace : JSON.stringify(trace, null, 2);
+  }
+}
+
+function chip(citation, answer) {
+  return el("button", { type: "button", class: "chip", testid: "citation", "data-index": String(citation.index),
+    title: location(citation), text: String(citation.index), onclick: () => openSource(citation, answer) });
+}
+
+function location(c) {
+  const where = [c.file_name || c.source];
+  if (c.heading_path) where.push(c.heading_path);
+  if (c.page_number) where.push(c.page_end && c.page_end !== c.page_number ? `pages ${c.page_number}–${c.page_end}` : `page ${c.page_number}`);
+  return where.join(" › ");
+}
+
+async function ask(event) {
+  event.preventDefault();
+  const question = $("question").value.trim();
+  if (!question) return;
+  state.question = question;
+  state.filters = currentFilters();
+  state.answer = null;
+  $("answer-box").hidden = false;
+  $("answer").replaceChildren();
+  $("answer").classList.remove("refusal");
+  delete $("answer").dataset.refused;
+  $("answer").dataset.streamed = "0";
+  $("answer").dataset.state = "streaming";
+  $("citations").replaceChildren();
+  $("mark-status").textContent = "";
+  $("wrong-expected").hidden = true;
+  closeSource();
+  try {
+    const response = await postJSON("/api/query", { question, filters: state.filters },
+      { Accept: "text/event-stream" });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        handleEvent(buffer.slice(0, cut));
+        buffer = buffer.slice(cut + 2);
+      }
+    }
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    $("answer").dataset.state = "done";
+  }
+}
+
+function handleEvent(block) {
+  let event = "message";
+  const data = [];
+  for (const line of block.split("\n")) {
+    if (line.startsWith("event:")) event = line.slice(6).trim();
+    else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+  }
+  const payload = JSON.parse(data.join("\n") || "null");
+  if (event === "token") {
+    const box = $("answer");
+    box.append(document.createTextNode(payload.text));
+    box.dataset.streamed = String(Number(box.dataset.streamed || 0) + 1);  // pieces shown before the answer
+  }
+  else if (event === "answer") { state.answer = payload; renderAnswer(payload); }
+  else if (event === "error") showError(payload.error);
+}
+
+// -- the source panel ---------------------------------------------------------------------
+function quotedSentences(answer, index) {
+  // the answer's sentences that cite [index], markers removed
+  const sentences = answer.text.split(/(?<=[.!?])\s+/);
+  return sentences.filter((s) => [...s.matchAll(MARKER)].some((m) => markerNumbers(m[1]).includes(index)))
+    .map((s) => s.replace(MARKER, "").replace(/\s+([.,;:!?])/g, "$1").trim()).filter((s) => s.length > 3);
+}
+
+function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+function highlightInto(box, text, sentences) {
+  const ranges = [];
+  for (const sentence of sentences) {
+    const words = sentence.split(/\s+/).filter(Boolean).map(escapeRegExp);
+    if (!words.length) continue;
+    const match = new RegExp(words.join("\\s+"), "i").exec(text);
+    if (match) ranges.push([match.index, match.index + match[0].length]);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  box.replaceChildren();
+  let last = 0;
+  for (const [start, end] of ranges) {
+    if (start < last) continue;
+    box.append(document.createTextNode(text.slice(last, start)), el("mark", { text: text.slice(start, end) }));
+    last = end;
+  }
+  box.append(document.createTextNode(text.slice(last)));
+  return ranges.length;
+}
+
+let imageUrl = null;
+
+async function openSource(citation, answer) {
+  const panel = $("source-panel");
+  panel.hidden = false;
+  document.body.classList.add("panel-open");
+  $("source-file").textContent = citation.file_name || citation.source;
+  $("source-location").textContent = location(citation);
+  const sentences = quotedSentences(answer, citation.index);
+  const found = highlightInto($("source-text"), citation.text, sentences);
+  panel.dataset.highlights = String(found);
+  const image = $("page-image");
+  image.hidden = true;
+  image.removeAttribute("src");
+  const status = $("page-status");
+  status.classList.remove("missing");
+  status.textContent = "";
+  const isPdf = (citation.metadata && citation.metadata.file_type === "pdf") || /\.pdf$/i.test(citation.file_name || "");
+  if (!isPdf) return;
+  status.textContent = "Drawing the page…";
+  const passage = sentences.length ? sentences.join(" ") : citation.text;
+  const query = new URLSearchParams({ source: citation.source, page: String(citation.page_number || 1), text: passage });
+  try {
+    const response = await api(`/api/page-image?${query}`);
+    const blob = await response.blob();
+    if (imageUrl) URL.revokeObjectURL(imageUrl);
+    imageUrl = URL.createObjectURL(blob);
+    image.src = imageUrl;
+    image.hidden = false;
+    const page = response.headers.get("x-ragwire-page");
+    if (response.headers.get("x-ragwire-passage") === "found") {
+      status.textContent = `Passage highlighted on page ${page}.`;
+      image.dataset.passage = "found";
+    } else {
+      status.textContent = `Passage not found on the page (page ${page} shown without highlight).`;
+      status.classList.add("missing");
+      image.dataset.passage = "not-found";
+    }
+  } catch (e) {
+    status.textContent = `No page image: ${e.message}`;
+    status.classList.add("missing");
+  }
+}
+
+function closeSource() {
+  $("source-panel").hidden = true;
+  document.body.classList.remove("panel-open");
+}
+
+// -- marking answers, the golden set -----------------------------------------------------
+function marks() { return JSON.parse(localStorage.getItem(MARKS_KEY) || "[]"); }
+
+function saveMark(entry) {
+  const list = marks().filter((m) => m.query !== entry.query);
+  list.push(entry);
+  localStorage.setItem(MARKS_KEY, JSON.stringify(list));
+  showMarks();
+}
+
+function showMarks() {
+  const n = marks().length;
+  $("golden-count").textContent = `${n} marked question${n === 1 ? "" : "s"}`;
+}
+
+function fileName(source) { return String(source).split(/[\\/]/).pop(); }
+
+function markRight() {
+  const answer = state.answer;
+  if (!answer) return;
+  const entry = { query: state.question };
+  if (answer.refused) entry.answerable = false;
+  else entry.expected = [...new Set(answer.citations.map((c) => fileName(c.source)))];
+  if (state.filters) entry.filters = state.filters;
+  saveMark(entry);
+  $("mark-status").textContent = "marked right";
+}
+
+async function markWrong() {
+  if (!state.answer) return;
+  const select = $("wrong-expected");
+  if (!state.documents.length) await loadDocuments().catch(() => {});
+  select.replaceChildren(el("option", { value: "", text: "Which document answers it?" }),
+    el("option", { value: "-", text: "No document answers it" }));
+  for (const doc of state.documents) select.append(el("option", { value: doc.file_name, text: doc.file_name }));
+  select.hidden = false;
+  $("mark-status").textContent = "marked wrong: pick the right document to add it to the golden set";
+}
+
+function chooseExpected() {
+  const value = $("wrong-expected").value;
+  if (!value) return;
+  const entry = { query: state.question };
+  if (value === "-") entry.answerable = false; else entry.expected = [value];
+  if (state.filters) entry.filters = state.filters;
+  saveMark(entry);
+  $("mark-status").textContent = "marked wrong; added with the right document";
+}
+
+function exportGolden() {
+  const golden = { match_field: "source", match_mode: "basename", queries: marks() };
+  const blob = new Blob([JSON.stringify(golden, null, 2) + "\n"], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: "golden.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+// -- search -------------------------------------------------------------------------------
+async function search(event) {
+  event.preventDefault();
+  const body = { query: $("search-query").value.trim(), filters: currentFilters(),
+    search_type: $("search-type").value || null };
+  try {
+    const { results } = await (await postJSON("/api/retrieve", body)).json();
+    const list = $("search-results");
+    list.replaceChildren();
+    if (!results.length) list.append(el("li", { testid: "no-results", text: "No chunks match." }));
+    for (const r of results) {
+      list.append(el("li", { testid: "search-result", "data-source": r.source },
+        el("div", { class: "result-head" }, el("strong", { text: `#${r.rank}` }), el("span", { text: r.location }),
+          el("span", { class: "score", testid: "score", text: r.score_label })),
+        el("p", { class: "result-text", text: r.text })));
+    }
+  } catch (e) { showError(e.message); }
+}
+
+// -- documents ----------------------------------------------------------------------------
+async function loadDocuments() {
+  const { documents, upload } = await getJSON("/api/documents");
+  state.documents = documents;
+  const body = $("documents").querySelector("tbody");
+  body.replaceChildren();
+  for (const d of documents) {
+    const ocr = d.ocr === null || d.ocr === undefined ? "" : d.ocr ? "yes" : "no";
+    body.append(el("tr", { testid: "document-row", "data-source": d.source },
+      el("td", { text: d.file_name, title: d.source }), el("td", { text: d.file_type }), el("td", { text: String(d.chunks) }),
+      el("td", { text: d.pages ? String(d.pages) : "" }), el("td", { text: d.metadata_status || "" }), el("td", { text: ocr }),
+      el("td", { text: d.ingested_at || "" }),
+      el("td", {}, el("button", { type: "button", testid: "delete-document", text: "Delete",
+        onclick: () => deleteDocument(d) }))));
+  }
+  $("upload-limits").textContent = upload.enabled
+    ? `up to ${upload.max_mb} MB: ${upload.types.join(" ")}` : "uploads are off (start the server with --upload-dir)";
+}
+
+async function deleteDocument(doc) {
+  if (!confirm(`Delete ${doc.file_name} from the collection?`)) return;
+  try {
+    await api(`/api/documents?${new URLSearchParams({ source: doc.source })}`, { method: "DELETE" });
+    await Promise.all([loadDocuments(), loadStats()]);
+  } catch (e) { showError(e.message); }
+}
+
+async function upload(files) {
+  if (!files.length) return;
+  const form = new FormData();
+  for (const file of files) form.append("files", file, file.name);
+  const status = $("upload-status");
+  status.textContent = `Uploading and ingesting ${files.length} file(s)…`;
+  status.dataset.state = "busy";
+  try {
+    const result = await (await api("/api/documents", { method: "POST", body: form })).json();
+    const errors = (result.result.errors || []).map((e) => (typeof e === "string" ? e : JSON.stringify(e)));
+    status.textContent = `Ingested ${result.files.join(", ")}: ${result.result.chunks_created} chunks` +
+      (errors.length ? `; errors: ${errors.join("; ")}` : "");
+    await Promise.all([loadDocuments(), loadStats(), loadFilters()]);
+  } catch (e) {
+    status.textContent = `Upload refused: ${e.message}`;
+  } finally {
+    status.dataset.state = "done";
+  }
+}
+
+// -- start ---------------------------------------------------------------------------------
+async function start() {
+  try { await Promise.all([loadStats(), loadFilters()]); } catch (e) { showError(e.message); }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll("nav button")) button.addEventListener("click", () => selectTab(button.dataset.tab));
+  $("ask-form").addEventListener("submit", ask);
+  $("search-form").addEventListener("submit", search);
+  $("close-source").addEventListener("click", closeSource);
+  $("mark-right").addEventListener("click", markRight);
+  $("mark-wrong").addEventListener("click", markWrong);
+  $("wrong-expected").addEventListener("change", chooseExpected);
+  $("export-golden").addEventListener("click", exportGolden);
+  $("clear-golden").addEventListener("click", () => { localStorage.removeItem(MARKS_KEY); showMarks(); });
+  $("upload-input").addEventListener("change", (e) => { upload([...e.target.files]); e.target.value = ""; });
+  const zone = $("dropzone");
+  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (e) => { e.preventDefault(); zone.classList.remove("over"); upload([...e.dataTransfer.files]); });
+  $("token-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    state.token = $("token").value.trim();
+    sessionStorage.setItem("ragwire-token", state.token);
+    $("token-form").hidden = true;
+    start();
+  });
+  showMarks();
+  start();
+});

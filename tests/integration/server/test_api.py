@@ -1,0 +1,227 @@
+"""The HTTP API of `ragwire serve`, against the real server process on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from .conftest import start_server, stop
+
+pytestmark = pytest.mark.timeout(300)
+
+PDF = "warranty-policy.pdf"
+
+
+def multipart(files: list[tuple[str, bytes]]) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    parts = []
+    for name, data in files:
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="{name}"\r\n'
+                     "Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n")
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def sse_events(raw: bytes) -> list[tuple[str, dict]]:
+    events = []
+    for block in raw.decode().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "event" in lines:
+            events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+def test_query_returns_the_answer_dict_with_citations_file_page_and_usage(server):
+    answer = server.json("POST", "/api/query", {"question": "How long does the warranty last?", "top_k": 3})
+    assert not answer["refused"] and "24 months" in answer["text"]
+    cited = answer["citations"][0]
+    assert cited["file_name"] == PDF and cited["page_number"] == 1 and "[1]" in answer["text"]
+    assert {"usage", "mode", "sources", "filters_used"} <= set(answer)
+
+
+def test_query_streams_server_sent_events_ending_in_the_answer(server):
+    status, headers, raw = server.request("POST", "/api/query", {"question": "How long does a full charge take?"},
+                                          headers={"Accept": "text/event-stream"})
+    assert status == 200 and headers["content-type"].startswith("text/event-stream")
+    events = sse_events(raw)
+    kinds = [kind for kind, _ in events]
+    assert kinds[-1] == "answer" and "token" in kinds[:-1]
+    streamed = "".join(data["text"] for kind, data in events if kind == "token")
+    final = events[-1][1]
+    assert "three hours" in streamed and final["text"].startswith(streamed.strip()[:20])
+    assert final["citations"][0]["file_name"] == "charging.md"
+
+
+def test_a_question_the_documents_cannot_answer_comes_back_refused(server):
+    answer = server.json("POST", "/api/query", {"question": "What is the airspeed velocity of an unladen swallow?"})
+    assert answer["refused"] and not answer["citations"]
+
+
+def test_retrieve_ranks_chunks_with_readable_scores_and_applies_filters(server):
+    found = server.json("POST", "/api/retrieve", {"query": "battery pack covered months", "top_k": 4})["results"]
+    assert [r["rank"] for r in found] == list(range(1, len(found) + 1)) and found[0]["file_name"] == PDF
+    assert found[0]["score_label"].startswith("fused ") and "page 1" in found[0]["location"]
+    only = server.json("POST", "/api/retrieve", {"query": "charging station", "top_k": 4,
+                                                "filters": {"title": "Northwind Robotics Limited Warranty"}})["results"]
+    assert only and {r["file_name"] for r in only} == {PDF}
+    dense = server.json("POST", "/api/retrieve", {"query": "charging station", "search_type": "similarity"})["results"]
+    assert dense[0]["score_type"] == "cosine"
+
+
+def test_bad_request_bodies_get_a_400_or_422_saying_what_is_wrong(server):
+    status, _, raw = server.request("POST", "/api/retrieve", {"query": "x", "filters": {"no_such_field": 1}})
+    assert status == 400 and "no_such_field" in json.loads(raw)["error"]
+    status, _, _ = server.request("POST", "/api/query", {"question": ""})
+    assert status == 422
+
+
+def test_stats_fields_and_documents_describe_the_collection(server):
+    stats = server.json("GET", "/api/stats")
+    assert stats["sources"] >= 4 and stats["vector_size"] == 384
+    fields = {f["name"]: f["values"] for f in server.json("GET", "/api/fields")["fields"]}
+    assert "Northwind Robotics Limited Warranty" in fields["title"]
+    docs = server.documents()
+    pdf = docs[PDF]
+    assert pdf["file_type"] == "pdf" and pdf["pages"] == 2 and pdf["chunks"] >= 2
+    assert pdf["metadata_status"] and pdf["ingested_at"].startswith("20")
+    assert docs["charging.md"]["pages"] is None
+
+
+def test_page_image_is_a_png_with_the_passage_found_or_said_not_found(server):
+    from urllib.parse import urlencode
+
+    source = server.documents()[PDF]["source"]
+    quote = "The warranty lasts 24 months from the date the robot is delivered to your site."
+    status, headers, png = server.request("GET", "/api/page-image?" + urlencode({"source": source, "page": 2, "text": quote}))
+    assert status == 200 and headers["content-type"] == "image/png" and png.startswith(b"\x89PNG"), png[:300]
+    # the page is a hint: the sentence is on page 1, so page 1 is drawn with it
+    assert headers["x-ragwire-passage"] == "found" and headers["x-ragwire-page"] == "1"
+    status, headers, _ = server.request("GET", "/api/page-image?" + urlencode(
+        {"source": source, "page": 1, "text": "Nothing like this sentence is printed anywhere in the policy."}))
+    assert status == 200 and headers["x-ragwire-passage"] == "not-found"
+    status, _, _ = server.request("GET", "/api/page-image?" + urlencode({"source": source, "page": 9}))
+    assert status == 400
+
+
+def test_page_and_source_endpoints_serve_only_stored_sources(server):
+    from urllib.parse import urlencode
+
+    stored = server.documents()[PDF]["source"]
+    for source in ["/etc/passwd", str(server.corpus / ".." / "corpus" / PDF), "../../etc/passwd", str(server.config)]:
+        for path in ("/api/page-image", "/api/source"):
+            status, _, raw = server.request("GET", f"{path}?" + urlencode({"source": source, "page": 1}))
+            assert status == 404 and b"not a document of this collection" in raw, (path, source)
+    status, _, _ = server.request("GET", "/static/..%2f..%2fserve.py")
+    assert status == 404
+    chunks = server.json("GET", "/api/source?" + urlencode({"source": stored}))
+    assert chunks["document"]["file_name"] == PDF and "24 months" in chunks["chunks"][0]["text"] + chunks["chunks"][1]["text"]
+
+
+def test_every_response_carries_a_content_security_policy(server):
+    for path in ("/", "/api/stats", "/static/app.js"):
+        _, headers, _ = server.request("GET", path)
+        assert "script-src 'self'" in headers["content-security-policy"] and "unsafe-inline" not in \
+            headers["content-security-policy"], path
+        assert headers["x-content-type-options"] == "nosniff"
+    status, _, raw = server.request("GET", "/openapi.json")
+    assert status == 200 and "/api/query" in json.loads(raw)["paths"]
+    status, _, raw = server.request("GET", "/docs")
+    assert status == 200 and b"swagger" in raw.lower()
+
+
+def test_an_oversized_upload_is_refused_with_nothing_written(server):
+    import http.client
+    from urllib.parse import urlsplit
+
+    before = server.documents()
+    # declared over the 0.5 MB limit: refused from the headers, before a byte of the body is read
+    address = urlsplit(server.url)
+    conn = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+    conn.putrequest("POST", "/api/documents")
+    conn.putheader("Content-Type", "multipart/form-data; boundary=x")
+    conn.putheader("Content-Length", str(5 * 2**20))
+    conn.endheaders()
+    refused = conn.getresponse()
+    assert refused.status == 413 and "limit" in json.loads(refused.read())["error"]
+    conn.close()
+    # a file over the limit inside a request that is not: refused once its size is known
+    body, kind = multipart([("big.txt", b"lorem ipsum " * 48_000)])  # 576 kB
+    status, _, raw = server.request("POST", "/api/documents", data=body, headers={"Content-Type": kind})
+    assert status == 413 and "over the 0.5 MB upload limit" in json.loads(raw)["error"]
+    body, kind = multipart([("notes.exe", b"MZ")])
+    status, _, _ = server.request("POST", "/api/documents", data=body, headers={"Content-Type": kind})
+    assert status == 415
+    body, kind = multipart([("../escape.txt", b"text")])
+    status, _, _ = server.request("POST", "/api/documents", data=body, headers={"Content-Type": kind})
+    assert status == 400
+    assert not server.uploads.exists() or not any(server.uploads.iterdir())
+    assert server.documents() == before
+
+
+def test_an_upload_is_written_ingested_and_deleted_by_source(server):
+    text = b"# Mezzanine\n\nThe mezzanine gate code changes every Monday and is QUOKKA-5512.\n"
+    body, kind = multipart([("mezzanine.md", text)])
+    status, _, raw = server.request("POST", "/api/documents", data=body, headers={"Content-Type": kind})
+    assert status == 201, raw
+    assert (server.uploads / "mezzanine.md").read_bytes() == text
+    found = server.json("POST", "/api/retrieve", {"query": "mezzanine gate code", "top_k": 1})["results"]
+    assert found[0]["file_name"] == "mezzanine.md"
+    source = server.documents()["mezzanine.md"]["source"]
+    from urllib.parse import urlencode
+
+    gone = server.json("DELETE", "/api/documents?" + urlencode({"source": source}))
+    assert gone["deleted"] >= 1 and "mezzanine.md" not in server.documents()
+    status, _, _ = server.request("DELETE", "/api/documents?" + urlencode({"source": source}))
+    assert status == 404
+
+
+def test_ragwire_sync_runs_beside_the_server_and_the_next_request_sees_it(server):
+    (server.corpus / "espresso.md").write_text(
+        "# Espresso corner\n\nThe espresso machine is descaled every 14 days with kit QUOKKA-7731.\n", encoding="utf-8")
+    # the server lets go of the store vectorstore.hold_open_s (2 s) after a request; a cron
+    # sync beside a busy server waits for that with --wait
+    done = subprocess.run([sys.executable, "-m", "ragwire.cli", "sync", "--config", str(server.config),
+                           "--wait", "60"], env=server.env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert "espresso.md" in server.documents()
+    found = server.json("POST", "/api/retrieve", {"query": "espresso descaling kit", "top_k": 1})["results"]
+    assert found[0]["file_name"] == "espresso.md"
+
+
+def test_a_token_server_answers_401_without_it_and_serves_the_page_to_ask_for_it(server, tmp_path):
+    log = tmp_path / "token.log"
+    url, process = start_server(server.config, server.env, log, "--token", "s3cret-token")
+    try:
+        from .conftest import Server
+
+        other = Server(url, process, server.config, server.corpus, server.uploads, server.env, log)
+        for method, path in [("GET", "/api/stats"), ("GET", "/api/documents"), ("POST", "/api/query"),
+                             ("GET", "/static/../api/stats")]:
+            status, headers, _ = other.request(method, path, {} if method == "POST" else None)
+            assert status == 401 and headers["www-authenticate"] == "Bearer", path
+        status, _, _ = other.request("GET", "/api/stats", headers={"Authorization": "Bearer wrong-token"})
+        assert status == 401
+        status, _, page = other.request("GET", "/")
+        assert status == 200 and b'data-testid="question"' in page
+        status, _, _ = other.request("GET", "/api/fields", headers={"Authorization": "Bearer s3cret-token"})
+        assert status == 200
+        status, _, _ = other.request("GET", "/", headers={"Host": "evil.example"})
+        assert status == 421
+    finally:
+        stop(process)
+
+
+def test_a_non_loopback_bind_without_a_token_is_refused_before_anything_loads(server):
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "ragwire.cli", "serve", "--config", str(server.config),
+                           "--host", "0.0.0.0", "--port", "0"], env=server.env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode != 0 and "refusing to serve on 0.0.0.0 without a token" in done.stderr
+    assert time.monotonic() - started < 30
+    done = subprocess.run([sys.executable, "-m", "ragwire.cli", "serve", "--config", str(server.config),
+                           "--sync-every", "soon"], env=server.env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "--sync-every 'soon'" in done.stderr

@@ -1,0 +1,173 @@
+"""The web page of `ragwire serve`, driven in a real headless Chromium (Selenium + chromium-driver).
+
+Skipped, with the reason, where Chromium, chromium-driver or selenium is missing; CI
+installs them (`.ci/run`).  Set UPDATE_DOCS_SCREENSHOT=1 to refresh docs/img/server.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ragwire.eval.golden import GoldenSet
+
+from .conftest import REPO
+
+pytestmark = pytest.mark.timeout(300)
+
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+DRIVER = shutil.which("chromedriver")
+if CHROMIUM is None or DRIVER is None:
+    pytest.skip("needs Chromium and chromium-driver (apt-get install chromium chromium-driver)", allow_module_level=True)
+webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install selenium)")
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+WAIT_S = 60
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,900", "--disable-extensions"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(DRIVER), options=options)
+    try:
+        driver.get(server.url)
+        yield driver
+    finally:
+        driver.quit()
+
+
+def by_testid(testid: str) -> tuple[str, str]:
+    return By.CSS_SELECTOR, f'[data-testid="{testid}"]'
+
+
+def wait(driver):
+    return WebDriverWait(driver, WAIT_S)
+
+
+def listed(driver) -> list[str]:
+    """The file names the documents tab lists now."""
+    return driver.execute_script(
+        """return [...document.querySelectorAll('[data-testid="document-row"]')].map((r) => r.cells[0].textContent)""")
+
+
+def results(driver) -> list[list[str]]:
+    """``[file name, score label]`` of each search result shown now, best first."""
+    return driver.execute_script("""return [...document.querySelectorAll('[data-testid="search-result"]')].map(
+        (r) => [r.dataset.source.split('/').pop(), r.querySelector('[data-testid="score"]').textContent])""")
+
+
+def ask(driver, question: str) -> None:
+    """Type the question, submit it, and wait until the answer has finished streaming."""
+    driver.find_element(*by_testid("tab-ask")).click()
+    box = driver.find_element(*by_testid("question"))
+    box.clear()
+    box.send_keys(question + "\n")
+    wait(driver).until(lambda d: d.find_element(*by_testid("answer")).get_attribute("data-state") == "done"
+                       and d.find_element(*by_testid("answer")).get_attribute("data-refused") is not None)
+
+
+def test_a_question_streams_an_answer_whose_citation_opens_the_highlighted_passage_and_page(server, browser):
+    ask(browser, "How long does the warranty last?")
+    answer = browser.find_element(*by_testid("answer"))
+    assert "24 months" in answer.text and answer.get_attribute("data-refused") == "false"
+    # the streamed pieces were shown as text before the final answer turned markers into chips
+    assert int(answer.get_attribute("data-streamed")) >= 1
+    chip = answer.find_element(*by_testid("citation"))
+    chip.click()
+    panel = wait(browser).until(EC.visibility_of_element_located(by_testid("source-panel")))
+    assert panel.find_element(*by_testid("source-file")).text == "warranty-policy.pdf"
+    assert "page 1" in panel.find_element(*by_testid("source-location")).text
+    marks = [m.text for m in panel.find_elements(By.CSS_SELECTOR, '[data-testid="source-text"] mark')]
+    assert any("24 months" in m for m in marks), marks
+    image = wait(browser).until(EC.visibility_of_element_located(by_testid("page-image")))
+    wait(browser).until(lambda d: image.get_attribute("data-passage"))
+    assert image.get_attribute("data-passage") == "found"
+    assert browser.execute_script("return arguments[0].naturalWidth", image) > 400
+    assert "highlighted on page 1" in panel.find_element(*by_testid("page-status")).text
+    shot = Path(server.log).parent / "server.png"
+    browser.save_screenshot(str(shot))
+    if os.environ.get("UPDATE_DOCS_SCREENSHOT"):
+        target = REPO / "docs" / "img" / "server.png"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, target)
+
+    # mark it right; the marked questions are a golden set `ragwire eval` reads
+    browser.find_element(*by_testid("mark-right")).click()
+    marks_json = browser.execute_script("return localStorage.getItem('ragwire-marks')")
+    golden = GoldenSet.from_data({"queries": json.loads(marks_json), "match_mode": "basename"})
+    assert [(e.query, e.expected) for e in golden] == [("How long does the warranty last?", ("warranty-policy.pdf",))]
+    assert "1 marked question" in browser.find_element(*by_testid("golden-count")).text
+
+
+def test_a_document_whose_text_is_an_xss_payload_is_shown_as_text_and_runs_nothing(browser):
+    ask(browser, "What is the lidar calibration code for the AR-7?")
+    answer = browser.find_element(*by_testid("answer"))
+    answer.find_element(*by_testid("citation")).click()
+    panel = wait(browser).until(EC.visibility_of_element_located(by_testid("source-panel")))
+    text = panel.find_element(*by_testid("source-text")).text
+    assert "<script>window.__xss = 'script ran'</script>" in text and "onerror=" in text, text
+    assert browser.execute_script("return window.__xss === undefined")
+    assert not panel.find_elements(By.CSS_SELECTOR, "script, img:not([data-testid=page-image])")
+    assert not answer.find_elements(By.CSS_SELECTOR, "script, img")
+
+
+def test_a_question_the_documents_cannot_answer_is_shown_as_a_refusal(browser):
+    ask(browser, "What is the airspeed velocity of an unladen swallow?")
+    answer = browser.find_element(*by_testid("answer"))
+    assert answer.get_attribute("data-refused") == "true" and "refusal" in answer.get_attribute("class")
+    assert answer.text.startswith("No answer in the documents.")
+    assert not answer.find_elements(*by_testid("citation"))
+
+
+def test_the_search_tab_ranks_chunks_with_scores_and_a_filter_narrows_them(browser):
+    browser.find_element(*by_testid("tab-search")).click()
+    query = browser.find_element(*by_testid("search-query"))
+    query.clear()
+    query.send_keys("charging station battery\n")
+    wait(browser).until(lambda d: results(d))
+    sources = {name for name, _ in results(browser)}
+    assert "charging.md" in sources and len(sources) > 1
+    assert results(browser)[0][1].startswith("fused ")
+    Select(browser.find_element(*by_testid("filter-title"))).select_by_visible_text("Northwind Robotics Limited Warranty")
+    browser.find_element(*by_testid("search-button")).click()
+    wait(browser).until(lambda d: {name for name, _ in results(d)} == {"warranty-policy.pdf"})
+    Select(browser.find_element(*by_testid("filter-title"))).select_by_visible_text("any")
+
+
+def test_an_uploaded_file_is_ingested_and_searchable_and_delete_removes_a_document(server, browser, tmp_path):
+    upload = tmp_path / "loading-dock.md"
+    upload.write_text("# Loading dock\n\nThe loading dock shutter opens with the yellow key kept in box QUOKKA-2207.\n",
+                      encoding="utf-8")
+    browser.find_element(*by_testid("tab-documents")).click()
+    wait(browser).until(lambda d: d.find_elements(*by_testid("document-row")))
+    browser.find_element(*by_testid("upload-input")).send_keys(str(upload))
+    status = browser.find_element(*by_testid("upload-status"))
+    wait(browser).until(lambda d: status.get_attribute("data-state") == "done")
+    assert status.text.startswith("Ingested loading-dock.md"), status.text
+    wait(browser).until(lambda d: "loading-dock.md" in listed(d))
+
+    browser.find_element(*by_testid("tab-search")).click()
+    query = browser.find_element(*by_testid("search-query"))
+    query.clear()
+    query.send_keys("which key opens the loading dock shutter\n")
+    wait(browser).until(lambda d: results(d) and results(d)[0][0] == "loading-dock.md")
+
+    browser.find_element(*by_testid("tab-documents")).click()
+    wait(browser).until(lambda d: "forklift-rota.md" in listed(d))
+    browser.execute_script("""[...document.querySelectorAll('[data-testid="document-row"]')]
+        .find((row) => row.cells[0].textContent === 'forklift-rota.md')
+        .querySelector('[data-testid="delete-document"]').click()""")
+    wait(browser).until(EC.alert_is_present()).accept()
+    wait(browser).until(lambda d: "forklift-rota.md" not in listed(d))
+    assert "forklift-rota.md" not in server.documents()
