@@ -353,51 +353,40 @@ class RAGWire:
         return collection_summary(self.collection, lambda: self.parts.store.opened(check=False),
                                   self.config.vectorstore.collection_name)
 
-    def list_documents(self) -> list[Any]:
-        """Every stored source: file, type, chunks, pages, metadata status, OCR flag, when ingested.
-
-        Returns:
-            :class:`~ragwire.retrieval.inventory.DocumentInfo` values sorted by file name
-            (``to_dict()`` gives JSON); empty when the collection does not exist yet.
-        """
+    def _read_stored(self, read: Any, empty: Any) -> Any:
+        """``read(collection)`` through the checked reader; ``empty`` before the collection exists."""
         if not self.collection.exists():
-            return []
+            return empty
+        with self.parts.store.opened(check=False) as coll:
+            return read(coll)
+
+    def list_documents(self) -> list[Any]:
+        """Every stored source (:class:`~ragwire.retrieval.inventory.DocumentInfo`, sorted by file):
+        file, type, chunks, pages, metadata status, OCR flag, when ingested; ``to_dict()`` gives JSON."""
         from .retrieval.inventory import list_documents
 
-        with self.parts.store.opened(check=False) as coll:
-            return list_documents(coll)
+        return self._read_stored(list_documents, [])
 
     def document_chunks(self, source: str) -> list[dict[str, Any]]:
-        """The stored chunks of one source (as :meth:`list_documents` names it), in reading order.
-
-        Returns:
-            ``{"id", "text", "metadata"}`` per chunk; empty when the source is not stored.
-        """
-        if not self.collection.exists():
-            return []
+        """``{"id", "text", "metadata"}`` per stored chunk of ``source`` (as :meth:`list_documents`
+        names it), in reading order; empty when the source is not stored."""
         from .retrieval.inventory import document_chunks
 
-        with self.parts.store.opened(check=False) as coll:
-            return document_chunks(coll, str(source))
+        return self._read_stored(lambda coll: document_chunks(coll, str(source)), [])
 
     def discover_metadata_fields(self) -> list[str]:
         """Every metadata field on a stored chunk, system fields included."""
-        if not self.collection.exists():
-            return []
-        with self.parts.store.opened(check=False) as coll:
-            return sorted(coll.sample_metadata())
+        return self._read_stored(lambda coll: sorted(coll.sample_metadata()), [])
 
     @property
     def filter_fields(self) -> list[str]:
         """Fields to filter on: the metadata schema's (with an LLM), then the stored file
         properties and any other metadata of your own, never ragwire's system fields."""
-        stored: set[str] = set()
-        if self.collection.exists():
-            from .store.filters import known_fields
+        from .store.filters import known_fields
 
-            with self.parts.store.opened(check=False) as coll:
-                # the indexes name every field a document brought; one chunk shows only its own
-                stored = set(known_fields(coll.indexes())) | set(coll.sample_metadata())
+        # the indexes name every field a document brought; one chunk shows only its own
+        stored: set[str] = self._read_stored(
+            lambda coll: set(known_fields(coll.indexes())) | set(coll.sample_metadata()), set())
         schema = self.metadata.schema.names if self.metadata.enabled else []
         return list(dict.fromkeys([*schema, *sorted(f for f in stored if f not in SYSTEM_FIELDS)]))
 
