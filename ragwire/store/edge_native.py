@@ -23,7 +23,17 @@ def native_cond(cond: Cond) -> Any:
         return q.FieldCondition(key=cond.key, range=q.RangeFloat(**cond.range))
     if cond.any_of is not None:
         return q.FieldCondition(key=cond.key, match=q.MatchAny(list(cond.any_of)))
-    return q.FieldCondition(key=cond.key, match=q.MatchValue(cond.value))
+    return q.FieldCondition(key=cond.key, match=q.MatchValue(_match_value(cond.value)))
+
+
+def _match_value(value: Any) -> Any:
+    # qdrant-edge-py 0.9 reads a Python bool as the integer 1 or 0 (bool is an int subclass),
+    # so a bool filter never matched; numpy's bool is not an int and arrives as a bool.
+    if isinstance(value, bool):
+        import numpy
+
+        return numpy.bool_(value)
+    return value
 
 
 def native_filter(flt: Filter | None) -> Any:

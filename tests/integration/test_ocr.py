@@ -79,8 +79,9 @@ def test_a_scanned_pdf_is_ingested_and_keyword_search_finds_its_text_on_its_page
     meta = hits[0].metadata
     assert (meta["page_number"], meta["ocr"], meta["ocr_engine"]) == (2, True, "tesseract")
     assert 0.5 < meta["ocr_confidence"] <= 1
-    ocrd = rag.retrieve("invoice", top_k=5, filters={"ocr_engine": "tesseract"})
+    ocrd = rag.retrieve("invoice", top_k=5, filters={"ocr": True})
     assert {d.metadata["page_number"] for d in ocrd} == {1, 2}
+    assert rag.retrieve("invoice", top_k=5, filters={"ocr_engine": "tesseract"}) == ocrd
 
 
 @needs_tesseract

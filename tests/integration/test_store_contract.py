@@ -119,6 +119,16 @@ def test_list_filter_means_any_of_and_dict_means_range(collection, bm25):
     assert collection.count(build_filter({"year": 2022, "kind": "k1"})) == 1
 
 
+def test_bool_filters_match_true_and_false(collection, bm25):
+    ingest(collection, bm25, "/d/scan.txt", "h1", ["scanned page", "second scanned page"], extra={"ocr": True})
+    ingest(collection, bm25, "/d/text.txt", "h2", ["text page"], extra={"ocr": False})
+    assert collection.count(build_filter({"ocr": True})) == 2
+    assert collection.count(build_filter({"ocr": False})) == 1
+    assert collection.count(build_filter({"ocr": [True, False]})) == 3
+    hits = collection.search(dense=fake_dense("text page"), flt=build_filter({"ocr": True}), limit=5)
+    assert {h.payload["metadata"]["source"] for h in hits} == {"/d/scan.txt"}
+
+
 def test_sparse_search_finds_an_exact_identifier(collection, bm25):
     ingest(collection, bm25, "/d/a.txt", "h1", ["The fault E-4711 means lidar drift", "Charging takes three hours"])
     hits = collection.search(sparse=sparse_of(bm25, "E-4711", query=True), limit=1)
