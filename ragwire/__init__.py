@@ -19,7 +19,6 @@ from .errors import (
     StoreLockedError,
 )
 from .hashing import sha256_chunk, sha256_file_from_path, sha256_text
-from .loaders import MarkItDownLoader, PageLoader
 from .logs import get_logger, setup_colored_logging, setup_logging
 from .pipeline import RAGWire
 from .providers import get_embedding
@@ -30,6 +29,8 @@ Config = RagwireConfig
 # LangChain's retriever machinery costs ~0.6 s to import, its text splitters ~0.15 s (a query
 # needs neither); load these on first use.
 _LAZY = {
+    "MarkItDownLoader": "ragwire.loaders",
+    "PageLoader": "ragwire.loaders",
     "PageSplitter": "ragwire.splitting",
     "get_code_splitter": "ragwire.splitting",
     "get_markdown_splitter": "ragwire.splitting",

@@ -8,7 +8,6 @@ refused :class:`Answer`, never an exception; an LLM that cannot be reached is a
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -158,6 +157,8 @@ class Answerer:
         """
         run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks)
         if run.refining:
+            import asyncio  # only the async path needs it; a cold synchronous query skips the import
+
             return await asyncio.to_thread(self.query, question, top_k, filters, rerank, refine=True,
                                            max_iterations=run.max_iterations, callbacks=callbacks)
         with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:

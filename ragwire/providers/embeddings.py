@@ -14,7 +14,7 @@ import os
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ragwire.config import DEFAULT_EMBEDDING_MODELS, EMBEDDING_PROVIDERS, EmbeddingProvider, EmbeddingsConfig
 from ragwire.errors import ConfigError, ProviderError
@@ -162,7 +162,8 @@ def _onnx(cfg: EmbeddingsConfig) -> Embeddings:
         path = onnx_quantize.cached_variant(name, cfg.quantize)
     else:
         path = onnx_export.cached_export(name)
-    return OnnxEmbeddings(path, batch_size=cfg.batch_size or DEFAULT_BATCH_SIZE)
+    # An Embeddings by registration, not by inheritance (see OnnxEmbeddings' docstring).
+    return cast("Embeddings", OnnxEmbeddings(path, batch_size=cfg.batch_size or DEFAULT_BATCH_SIZE))
 
 
 def _ollama(cfg: EmbeddingsConfig) -> Embeddings:

@@ -10,11 +10,10 @@ normalisation when ``modules.json`` lists a Normalize module.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any
-
-from langchain_core.embeddings import Embeddings
 
 from ragwire.errors import ProviderError
 from ragwire.providers._config import require
@@ -26,8 +25,14 @@ _FALLBACK_MAX_LENGTH = 512
 _POOLING_MODES = ("mean", "cls", "max")
 
 
-class OnnxEmbeddings(Embeddings):
+class OnnxEmbeddings:
     """LangChain embeddings over an ONNX export of a sentence-transformers model.
+
+    Not a subclass of ``langchain_core``'s ``Embeddings`` in the class statement:
+    that import costs a cold ``ragwire query`` about 0.2 s, and nothing on the query
+    path needs it.  Instances are registered as a virtual subclass as soon as
+    LangChain is loaded (:func:`register_with_langchain`), so ``isinstance`` checks
+    in LangChain code and in applications that use LangChain hold.
 
     Args:
         path: the export folder.
@@ -55,6 +60,8 @@ class OnnxEmbeddings(Embeddings):
         self._tokenizer: Any = None
         self._inputs: list[str] = []
         self.max_length, self.pooling, self.normalize = _read_st_config(self.path)
+        if "langchain_core.embeddings" in sys.modules:
+            register_with_langchain()
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed ``texts``; vectors come back in the order of ``texts``."""
@@ -74,6 +81,18 @@ class OnnxEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """Embed one query (the same way as a document: these models are symmetric)."""
         return self.embed_documents([text])[0]
+
+    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+        """:meth:`embed_documents` in a worker thread, as LangChain's base class does."""
+        import asyncio
+
+        return await asyncio.to_thread(self.embed_documents, texts)
+
+    async def aembed_query(self, text: str) -> list[float]:
+        """:meth:`embed_query` in a worker thread."""
+        import asyncio
+
+        return await asyncio.to_thread(self.embed_query, text)
 
     def _run(self, encodings: list[Any]) -> Any:
         import numpy as np
@@ -128,6 +147,18 @@ class OnnxEmbeddings(Embeddings):
             self._inputs = [i.name for i in session.get_inputs()]
             self._tokenizer = tokenizer
             self._session = session
+
+
+def register_with_langchain() -> None:
+    """Make :class:`OnnxEmbeddings` a virtual subclass of LangChain's ``Embeddings`` (idempotent).
+
+    Called where LangChain is imported anyway (the VectorStore and retriever adapters),
+    and by the constructor when LangChain is already loaded.
+    """
+    from langchain_core.embeddings import Embeddings
+
+    if not issubclass(OnnxEmbeddings, Embeddings):
+        Embeddings.register(OnnxEmbeddings)
 
 
 def _read_st_config(path: Path) -> tuple[int, str, bool]:

@@ -10,7 +10,6 @@ inspected through ``sys.modules`` so this module imports none of them.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import email.utils
 import errno
@@ -196,13 +195,17 @@ async def acall_with_retries(
     backoff: float = 0.5,
     max_backoff: float = 30.0,
     what: str = "call",
-    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    sleep: Callable[[float], Awaitable[Any]] | None = None,
     **kwargs: Any,
 ) -> T:
     """:func:`call_with_retries` for a coroutine function: the same policy, awaiting between attempts.
 
-    The backoff sleeps with ``asyncio.sleep``, so other tasks run meanwhile.
+    The backoff sleeps with ``asyncio.sleep`` (unless ``sleep`` is given), so other tasks run meanwhile.
     """
+    if sleep is None:
+        import asyncio  # here, not at the top: a cold synchronous query never needs it
+
+        sleep = asyncio.sleep
     attempts = _attempts(retries)
     for attempt in range(attempts):
         try:

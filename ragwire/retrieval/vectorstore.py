@@ -15,9 +15,13 @@ from pydantic import ConfigDict, ValidationError
 
 from ..errors import ConfigError, StoreError
 from ..hashing import sha256_text
+from ..providers.onnx import register_with_langchain
 from ..store import ChunkRecord, Collection, open_collection
 from ..store.filters import Cond, Filter, meta_path
 from .search import SEARCH_TYPES, Searcher
+
+# LangChain is loaded from here on: the packaged ONNX embedder counts as its Embeddings.
+register_with_langchain()
 
 
 class RagwireVectorStore(VectorStore):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import subprocess
@@ -194,10 +195,22 @@ def test_a_cli_search_with_the_onnx_provider_imports_neither_torch_nor_sentence_
         "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
         "heavy = ('torch', 'sentence_transformers', 'transformers')\n"
         "print('HEAVY=' + ','.join(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
+        # Cold-start guard: these cost a fresh process ~0.25 s and the search path needs none of them.
+        "slow = ('langchain_core.embeddings', 'langchain_core.runnables', 'asyncio', 'markitdown',\n"
+        "        'ragwire.loaders.markitdown_loader')\n"
+        "print('SLOW=' + ','.join(m for m in slow if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "garden.md" in out.stdout
-    assert out.stdout.strip().splitlines()[-1] == "HEAVY="
+    assert out.stdout.strip().splitlines()[-2:] == ["HEAVY=", "SLOW="]
+
+
+def test_the_onnx_embedder_is_a_langchain_embeddings_once_langchain_is_loaded(onnx_dir):
+    from langchain_core.embeddings import Embeddings
+
+    emb = get_embedding({"provider": "onnx"})
+    assert isinstance(emb, Embeddings)
+    assert asyncio.run(emb.aembed_query("tomatoes")) == emb.embed_query("tomatoes")
 
 
 def test_unknown_provider_suggests_onnx():
