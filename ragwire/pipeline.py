@@ -6,15 +6,13 @@ this module is the public API, and each method hands its call to a part.
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-import ragwire.telemetry as telemetry
+import ragwire.runs as runs
 
 from .components import Parts, build
 from .config import RagwireConfig, load_config
-from .errors import ConfigError
 from .fields import SYSTEM_FIELDS
 from .logs import get_logger
 
@@ -92,43 +90,8 @@ class RAGWire:
         self.parts.close()
 
     # -- ingestion -----------------------------------------------------------
-    def _runner(self, coll):
-        from .ingest import IngestRunner, IngestSettings
-
-        settings = IngestSettings.from_config(self.config)
-        hook = self.metadata.prepare_ingest(coll)
-        return IngestRunner(coll, self.parts.bulk_embedding, self.sparse_encoder, settings, extract_metadata=hook)
-
     def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
-        with telemetry.span("ragwire ingest", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:
-            stats = self._ingest_files(file_paths, force, not_walked)
-            telemetry.set_counts(span, stats)
-            return stats
-
-    def _ingest_files(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None) -> dict[str, Any]:
-        from .errors import IngestAborted, MissingDependencyError, ProviderError
-        from .ingest import IngestStats
-
-        if isinstance(file_paths, (str, Path)):
-            file_paths = [file_paths]
-        try:
-            with contextlib.ExitStack() as stack:
-                try:
-                    coll = stack.enter_context(self.parts.store.opened(create=bool(file_paths)))
-                except (ProviderError, MissingDependencyError) as exc:
-                    # Creating the store needs the model, and it cannot load: the run's failure,
-                    # reported like the same failure later in a run.  (A store or config
-                    # problem keeps its own type: it is not about this run's files.)
-                    nothing = IngestStats(total=len(file_paths), aborted=" ".join(str(exc).split()))
-                    raise IngestAborted(f"ingest stopped before the first file: {nothing.aborted}",
-                                        nothing.to_dict()) from exc
-                stats = self._runner(coll).run(file_paths, force=force)
-        except IngestAborted as exc:
-            if not_walked is not None:
-                exc.stats["not_walked"] = [{"file": f, "reason": r} for f, r in not_walked]
-            raise
-        stats.not_walked = not_walked
-        return stats.to_dict()
+        return runs.ingest(self.parts, file_paths, force=force, not_walked=not_walked)
 
     def ingest_documents(self, file_paths: list[str] | list[Path]) -> dict[str, Any]:
         """Ingest files; unchanged files are skipped, changed ones replaced.
@@ -207,28 +170,8 @@ class RAGWire:
             ValueError: no sources are configured or passed (a ``ConfigError``).
             IngestAborted: the run itself failed (store unreachable, model not loadable); nothing was deleted.
         """
-        with telemetry.span("ragwire sync", telemetry.run_attributes(self.config.vectorstore.collection_name)) as span:
-            stats = self._sync(sources, delete_missing, dry_run)
-            telemetry.set_counts(span, stats.to_dict())
-            return stats
-
-    def _sync(self, sources: list[Any] | None, delete_missing: bool, dry_run: bool) -> SyncStats:
-        from .sync import make_sources, reconcile
-
-        configs = self.config.sources if sources is None else list(sources)
-        where = self.config_path.name
-        if not configs:
-            raise ConfigError(f"sources: nothing to sync; add a sources: list to {where} or pass sources=[...]",
-                              source=where)
-        built = make_sources(configs, self.config.loader, where=where)
-        if dry_run and not self.collection.exists():
-            return reconcile(built, None, delete_missing=delete_missing, dry_run=True)
-        with self.parts.store.opened(create=not dry_run) as coll:
-            if dry_run:
-                return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=True)
-            # One hold of the writer lease for the ingest and the deletes: one sync at a time.
-            with coll.writing():
-                return reconcile(built, self._runner(coll), delete_missing=delete_missing, dry_run=False)
+        return runs.sync(self.parts, self.config_path.name, sources, delete_missing=delete_missing,
+                         dry_run=dry_run)
 
     def migrate(self, to_config: str | Path, *, batch_size: int = 256, restart: bool = False,
                 verify_queries: int = 10, progress: bool = False) -> MigrateStats:

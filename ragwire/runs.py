@@ -1,0 +1,105 @@
+"""Ingest and sync runs over the built parts: open the store for the run, hand the files or
+sources to the ingest runner or the reconciler, and trace the run.
+
+The facade (:mod:`ragwire.pipeline`) calls these in a line each; they take the typed
+:class:`~ragwire.components.Parts` and config, never the facade.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import ragwire.telemetry as telemetry
+
+from .config import RagwireConfig
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .components import Parts
+    from .ingest import IngestRunner
+    from .sync import SyncStats
+
+
+def runner(parts: Parts, coll: Any) -> IngestRunner:
+    """The ingest runner of these parts over an opened collection (metadata extraction hooked in)."""
+    from .ingest import IngestRunner, IngestSettings
+
+    settings = IngestSettings.from_config(parts.config)
+    hook = parts.metadata.prepare_ingest(coll)
+    return IngestRunner(coll, parts.bulk_embedding, parts.sparse_encoder, settings, extract_metadata=hook)
+
+
+def ingest(parts: Parts, file_paths: Any, *, force: bool,
+           not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """Ingest ``file_paths`` (one path or a list) and return the spec's stats dict.
+
+    Raises:
+        IngestAborted: the run itself failed; ``exc.stats`` holds what was done before.
+    """
+    attributes = telemetry.run_attributes(parts.config.vectorstore.collection_name)
+    with telemetry.span("ragwire ingest", attributes) as span:
+        stats = _ingest_files(parts, file_paths, force, not_walked)
+        telemetry.set_counts(span, stats)
+        return stats
+
+
+def _ingest_files(parts: Parts, file_paths: Any, force: bool,
+                  not_walked: list[tuple[str, str]] | None) -> dict[str, Any]:
+    from .errors import IngestAborted, MissingDependencyError, ProviderError
+    from .ingest import IngestStats
+
+    if isinstance(file_paths, (str, Path)):
+        file_paths = [file_paths]
+    try:
+        with contextlib.ExitStack() as stack:
+            try:
+                coll = stack.enter_context(parts.store.opened(create=bool(file_paths)))
+            except (ProviderError, MissingDependencyError) as exc:
+                # Creating the store needs the model, and it cannot load: the run's failure,
+                # reported like the same failure later in a run.  (A store or config
+                # problem keeps its own type: it is not about this run's files.)
+                nothing = IngestStats(total=len(file_paths), aborted=" ".join(str(exc).split()))
+                raise IngestAborted(f"ingest stopped before the first file: {nothing.aborted}",
+                                    nothing.to_dict()) from exc
+            stats = runner(parts, coll).run(file_paths, force=force)
+    except IngestAborted as exc:
+        if not_walked is not None:
+            exc.stats["not_walked"] = [{"file": f, "reason": r} for f, r in not_walked]
+        raise
+    stats.not_walked = not_walked
+    return stats.to_dict()
+
+
+def sync(parts: Parts, config_name: str, sources: list[Any] | None, *, delete_missing: bool,
+         dry_run: bool) -> SyncStats:
+    """Reconcile the collection with ``sources`` (default: the config's), traced as one run.
+
+    Raises:
+        ConfigError: no sources are configured or passed.
+    """
+    attributes = telemetry.run_attributes(parts.config.vectorstore.collection_name)
+    with telemetry.span("ragwire sync", attributes) as span:
+        stats = _sync(parts, config_name, sources, delete_missing, dry_run)
+        telemetry.set_counts(span, stats.to_dict())
+        return stats
+
+
+def _sync(parts: Parts, where: str, sources: list[Any] | None, delete_missing: bool, dry_run: bool) -> SyncStats:
+    from .sync import make_sources, reconcile
+
+    config: RagwireConfig = parts.config
+    configs = config.sources if sources is None else list(sources)
+    if not configs:
+        raise ConfigError(f"sources: nothing to sync; add a sources: list to {where} or pass sources=[...]",
+                          source=where)
+    built = make_sources(configs, config.loader, where=where)
+    if dry_run and not parts.collection.exists():
+        return reconcile(built, None, delete_missing=delete_missing, dry_run=True)
+    with parts.store.opened(create=not dry_run) as coll:
+        if dry_run:
+            return reconcile(built, runner(parts, coll), delete_missing=delete_missing, dry_run=True)
+        # One hold of the writer lease for the ingest and the deletes: one sync at a time.
+        with coll.writing():
+            return reconcile(built, runner(parts, coll), delete_missing=delete_missing, dry_run=False)
