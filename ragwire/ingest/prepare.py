@@ -5,13 +5,24 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError, LoaderError
 from ..hashing import sha256_chunk, sha256_text
 from ..loaders import Loaded, raised_outside_ragwire
 from ..loaders.scan import ocr_chunk_fields, ocr_shaped
+
+
+class ChunkToWrite(NamedTuple):
+    """A chunk as it will be stored: its text and every field of its payload metadata.
+
+    Made from the splitter's :class:`~ragwire.splitting.Chunk` (its location fields),
+    the file's metadata and the fields ragwire writes itself (:mod:`ragwire.fields`).
+    """
+
+    text: str
+    metadata: dict[str, Any]
 
 
 @dataclass
@@ -22,7 +33,7 @@ class Prepared:
     path: Path
     source: str
     file_hash: str
-    chunks: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    chunks: list[ChunkToWrite] = field(default_factory=list)
     error: str | None = None
     # The class name of the exception that failed the file, and whether a later run may succeed.
     error_type: str = ""
@@ -89,7 +100,7 @@ def prepare_file(
     dedup_chunks: bool,
     extract_metadata: Callable[[str], tuple[dict[str, Any], bool]] | None = None,
 ) -> Prepared:
-    """Fill ``item.chunks`` with (text, metadata); on failure set ``item.error`` instead of raising."""
+    """Fill ``item.chunks`` with :class:`ChunkToWrite`; on failure set ``item.error`` instead of raising."""
     from ..splitting import split_text
 
     try:
@@ -134,8 +145,8 @@ def prepare_file(
             chunk_id = f"{item.file_hash[:16]}_{i}"
             meta: dict[str, Any] = {
                 **extracted,
-                **piece.metadata,
-                **ocr_chunk_fields(pages, piece.metadata),
+                **piece.location,
+                **ocr_chunk_fields(pages, piece.location),
                 **item.extra_metadata,
                 "source": item.source,
                 "file_name": item.path.name,
@@ -149,7 +160,7 @@ def prepare_file(
                 "created_at": created_at,
             }
             meta["metadata_status"] = status
-            item.chunks.append((piece.text, meta))
+            item.chunks.append(ChunkToWrite(piece.text, meta))
     except (IngestError, LoaderError) as exc:
         item.fail(str(exc), exc)
     except Exception as exc:  # a converter bug must fail this file, not the batch

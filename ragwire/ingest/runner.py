@@ -184,18 +184,18 @@ class IngestRunner:
         if item.replacing:
             # Read only the stored vectors this file's chunks can use, one file at a time,
             # so memory stays bounded however many changed files are planned.
-            wanted = {meta["content_hash"] for _, meta in item.chunks}
+            wanted = {chunk.metadata["content_hash"] for chunk in item.chunks}
             item.reuse = self._store_call(
                 self.collection.stored_vectors, item.source, wanted,
                 vectors_fingerprint=self.settings.vectors_fingerprint,
             )
         missing = 0
-        for ci, (text, meta) in enumerate(item.chunks):
-            reused = item.reuse.get(meta["content_hash"])
+        for ci, chunk in enumerate(item.chunks):
+            reused = item.reuse.get(chunk.metadata["content_hash"])
             if reused is not None and (self.sparse is None or reused[1] is not None):
                 self._vectors[(item.index, ci)] = reused
             else:
-                self._todo.append((item, ci, text))
+                self._todo.append((item, ci, chunk.text))
                 missing += 1
         self._missing[item.index] = missing
 

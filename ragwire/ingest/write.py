@@ -26,11 +26,13 @@ def write_document(collection: Collection, settings: IngestSettings, doc: Prepar
     # Rewriting content that is stored already: fresh ids, so the visible version is
     # never overwritten before the new one is complete.
     salt = run_id if doc.same_content_stored else ""
-    for ci, (text, meta) in enumerate(doc.chunks):
+    for ci, chunk in enumerate(doc.chunks):
         dense, sparse = vectors[ci]
-        if doc.reuse.get(meta["content_hash"]) is not None and doc.reuse[meta["content_hash"]][0] is dense:
+        stored = doc.reuse.get(chunk.metadata["content_hash"])
+        if stored is not None and stored[0] is dense:
             reused += 1
-        records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), text, meta, dense, sparse))
+        records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), chunk.text, chunk.metadata,
+                                   dense, sparse))
     ing = settings.ingestion
 
     # Every step is idempotent (fixed ids, filters), so a retried write cannot duplicate.

@@ -1,7 +1,7 @@
 """split_text: one entry point from text (or pages) to chunks, for every splitter strategy.
 
-Each :class:`Piece` carries the metadata its strategy knows: ``heading_path`` for
-"markdown", ``page_number`` / ``page_total`` / ``page_label`` for "page", and, for
+Each :class:`Chunk` carries where it lies, as far as its strategy knows: ``heading_path``
+for "markdown", ``page_number`` / ``page_total`` / ``page_label`` for "page", and, for
 the other strategies when the loader gave pages, ``page_number`` / ``page_end``.
 """
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ragwire.fields import LOCATION_FIELDS
 from ragwire.splitting.factories import check_chunking, get_code_splitter, get_markdown_splitter, get_splitter
 from ragwire.splitting.markdown import split_sections
 from ragwire.splitting.page_ranges import page_ranges
@@ -24,11 +25,43 @@ HEADING_SEPARATOR = " > "
 
 
 @dataclass(frozen=True)
-class Piece:
-    """A chunk of text and what is known about where it came from."""
+class Chunk:
+    """A chunk of text and where in its document it lies (each field None when unknown).
+
+    ``metadata`` gives the known fields as the dict stored with the chunk.
+    """
 
     text: str
-    metadata: dict[str, Any] = field(default_factory=dict)
+    heading_path: str | None = None
+    page_number: int | None = None
+    page_end: int | None = None
+    page_total: int | None = None
+    page_label: str | None = None
+    # Where each page after the first begins within ``text`` (a chunk that spans pages),
+    # so a quoted sentence can name its own page.
+    page_starts: tuple[int, ...] | None = None
+
+    @classmethod
+    def at(cls, text: str, where: Mapping[str, Any]) -> Chunk:
+        """A chunk of ``text`` placed by the location fields of ``where`` (other keys ignored)."""
+        known = {name: where[name] for name in LOCATION_FIELDS if where.get(name) is not None}
+        if "page_starts" in known:
+            known["page_starts"] = tuple(known["page_starts"])
+        return cls(text, **known)
+
+    @property
+    def location(self) -> dict[str, Any]:
+        """The known location fields, by name, as they are stored (``page_starts`` a list)."""
+        known = {name: getattr(self, name) for name in LOCATION_FIELDS if getattr(self, name) is not None}
+        if "page_starts" in known:
+            known["page_starts"] = list(known["page_starts"])
+        return known
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """What this chunk's location adds to its stored metadata (a fresh dict)."""
+        return self.location
+
 
 
 def split_text(
@@ -42,8 +75,8 @@ def split_text(
     max_heading_level: int = 2,
     pages: Sequence[Mapping[str, Any]] | None = None,
     file_type: str | None = None,
-) -> list[Piece]:
-    """Split a document into pieces with the given strategy.
+) -> list[Chunk]:
+    """Split a document into chunks with the given strategy.
 
     Strategies:
         ``markdown``: sections under headings (fenced code ignored), each piece with its
@@ -81,47 +114,47 @@ def split_text(
             texts = get_code_splitter(chunk_size, chunk_overlap).split_text(text)
         else:
             texts = get_splitter(chunk_size, chunk_overlap, separators).split_text(text)
-        pieces = _merge_tiny([Piece(chunk) for chunk in texts if chunk.strip()], chunk_size)
+        pieces = _merge_tiny([Chunk(chunk) for chunk in texts if chunk.strip()], chunk_size)
     return _with_page_ranges(pieces, pages) if pages else pieces
 
 
-def _page_local(chunks: Sequence[Mapping[str, Any]], chunk_size: int, chunk_overlap: int) -> list[Piece]:
+def _page_local(chunks: Sequence[Mapping[str, Any]], chunk_size: int, chunk_overlap: int) -> list[Chunk]:
     """Each page as one piece, or as several when it is longer than ``chunk_size``.
 
     One vector per long page would embed only its opening (all-MiniLM-L6-v2 reads 256
     tokens), so the rest of the page could never be found by meaning.
     """
     splitter = get_markdown_splitter(chunk_size, chunk_overlap)
-    pieces: list[Piece] = []
+    pieces: list[Chunk] = []
     for chunk in chunks:
         metadata = _page_metadata(chunk)
         parts = [chunk["text"]] if len(chunk["text"]) <= chunk_size else splitter.split_text(chunk["text"])
-        pieces.extend(Piece(part.strip(), dict(metadata)) for part in parts if part.strip())
+        pieces.extend(Chunk.at(part.strip(), metadata) for part in parts if part.strip())
     return pieces
 
 
-def _with_page_ranges(pieces: list[Piece], pages: Sequence[Mapping[str, Any]]) -> list[Piece]:
+def _with_page_ranges(pieces: list[Chunk], pages: Sequence[Mapping[str, Any]]) -> list[Chunk]:
     try:
         ranges = page_ranges([piece.text for piece in pieces], pages)
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # odd pages: lose the page fields, never the file
         logger.warning("page ranges skipped: unusable pages (%s: %s)", type(exc).__name__, exc)
         return pieces
-    return [Piece(piece.text, {**piece.metadata, **found}) for piece, found in zip(pieces, ranges, strict=True)]
+    return [Chunk.at(piece.text, {**piece.location, **found}) for piece, found in zip(pieces, ranges, strict=True)]
 
 
-def _merge_tiny(pieces: list[Piece], chunk_size: int) -> list[Piece]:
+def _merge_tiny(pieces: list[Chunk], chunk_size: int) -> list[Chunk]:
     """Fold a very short piece (a lone title line, say) into the next one of the same section.
 
     A title cut off from its text is a poor chunk: it matches queries but says nothing.
     The merged chunk may exceed ``chunk_size`` by at most a tenth of it.
     """
     limit = max(chunk_size // 10, 1)
-    out: list[Piece] = []
-    carry: Piece | None = None
+    out: list[Chunk] = []
+    carry: Chunk | None = None
     for piece in pieces:
         if carry is not None:
-            if carry.metadata == piece.metadata:
-                piece = Piece(f"{carry.text}\n\n{piece.text}", piece.metadata)
+            if carry.location == piece.location:
+                piece = replace(piece, text=f"{carry.text}\n\n{piece.text}")
             else:
                 out.append(carry)
             carry = None
@@ -141,15 +174,14 @@ def _page_metadata(chunk: Mapping[str, Any]) -> dict[str, Any]:
     return metadata
 
 
-def _markdown_pieces(text: str, chunk_size: int, chunk_overlap: int) -> list[Piece]:
+def _markdown_pieces(text: str, chunk_size: int, chunk_overlap: int) -> list[Chunk]:
     splitter = get_markdown_splitter(chunk_size, chunk_overlap)
-    pieces: list[Piece] = []
+    pieces: list[Chunk] = []
 
     def emit(content: str, trail: list[tuple[int, str]]) -> None:
-        path = HEADING_SEPARATOR.join(title for _, title in trail if title)
-        metadata = {"heading_path": path} if path else {}
+        path = HEADING_SEPARATOR.join(title for _, title in trail if title) or None
         parts = [content] if len(content) <= chunk_size else splitter.split_text(content)
-        pieces.extend(Piece(part, dict(metadata)) for part in parts if part.strip())
+        pieces.extend(Chunk(part, heading_path=path) for part in parts if part.strip())
 
     trail: list[tuple[int, str]] = []  # (level, title) of the headings above the current section
     carried = ""  # headings with no text of their own travel into the next section

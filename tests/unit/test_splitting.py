@@ -8,8 +8,8 @@ import pytest
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from ragwire.splitting import (
+    Chunk,
     PageSplitter,
-    Piece,
     get_code_splitter,
     get_markdown_splitter,
     get_splitter,
@@ -46,7 +46,7 @@ Start the app.
 """
 
 
-def _markdown(text: str, chunk_size: int = 1000, chunk_overlap: int = 0) -> list[Piece]:
+def _markdown(text: str, chunk_size: int = 1000, chunk_overlap: int = 0) -> list[Chunk]:
     return split_text(text, strategy="markdown", chunk_size=chunk_size, chunk_overlap=chunk_overlap)
 
 
@@ -62,7 +62,7 @@ def test_markdown_pieces_carry_their_heading_path():
         "Guide > Install > Windows",
         "Guide > Usage",
     ]
-    assert pieces[0] == Piece("Text before any heading.", {})
+    assert pieces[0] == Chunk("Text before any heading.")
 
 
 def test_hash_lines_inside_code_fences_are_not_headings():
@@ -92,7 +92,7 @@ def test_oversized_sections_are_split_within_chunk_size_and_keep_the_path():
     # A lone heading line is folded into the next piece, which may grow by a tenth.
     assert all(len(p.text) <= 330 for p in pieces)
     assert calibration[0].text.startswith("# Manual\n\n## Calibration\n\nSentence number 0")
-    assert pieces[-1] == Piece("## Short\n\nTiny section.", {"heading_path": "Manual > Short"})
+    assert pieces[-1] == Chunk("## Short\n\nTiny section.", heading_path="Manual > Short")
 
 
 def test_deeper_heading_after_shallower_resets_the_path():
@@ -102,7 +102,7 @@ def test_deeper_heading_after_shallower_resets_the_path():
 
 
 def test_text_without_headings_has_no_heading_path():
-    assert _markdown("just prose\n\nmore prose") == [Piece("just prose\n\nmore prose", {})]
+    assert _markdown("just prose\n\nmore prose") == [Chunk("just prose\n\nmore prose")]
 
 
 def test_whitespace_only_input_gives_no_pieces():
@@ -323,3 +323,18 @@ def test_a_lone_title_line_is_folded_into_the_text_that_follows():
         pieces = split_text(text, strategy=strategy, chunk_size=400, chunk_overlap=40)
         assert pieces[0].text.startswith("Vitamin D and bone density\n\nFinding 0"), strategy
         assert all(len(p.text) > 40 for p in pieces), strategy
+
+
+def test_a_chunk_has_a_typed_field_for_every_location_field_ragwire_writes():
+    from dataclasses import fields
+
+    from ragwire.fields import LOCATION_FIELDS
+
+    assert {f.name for f in fields(Chunk)} - {"text"} == set(LOCATION_FIELDS)
+
+
+def test_a_chunk_round_trips_its_stored_location_and_ignores_other_keys():
+    stored = {"page_number": 1, "page_end": 2, "page_total": 2, "page_starts": [0, 1069], "source": "/x.pdf"}
+    chunk = Chunk.at("text", stored)
+    assert chunk.page_starts == (0, 1069) and chunk.heading_path is None
+    assert chunk.metadata == {"page_number": 1, "page_end": 2, "page_total": 2, "page_starts": [0, 1069]}
