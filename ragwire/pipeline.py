@@ -102,7 +102,8 @@ class RAGWire:
 
         Returns:
             Stats: total, processed, skipped, failed, chunks_created, metadata_failed,
-            replaced, embedded_chunks, reused_chunks, errors.  processed + skipped + failed == total.
+            replaced, embedded_chunks, reused_chunks, errors, metadata_usage (LLM calls, tokens and
+            cost of metadata extraction).  processed + skipped + failed == total.
 
         Raises:
             IngestAborted: the run itself failed (the store stayed unreachable, the model

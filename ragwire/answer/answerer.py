@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 import ragwire.telemetry as telemetry
 from ragwire.config import GenerationConfig, LLMPricing
 from ragwire.errors import ConfigError
+from ragwire.providers import calls
+from ragwire.providers.usage import merged
 from ragwire.retrieval.hit import Hit
 from ragwire.retrieval.retriever import RetrieveOptions, SupportsRetrieve
 
-from . import calls, generative, refine_llm, refine_offline
+from . import generative, refine_llm, refine_offline
 from . import refine as refinement
 from .chat import offline_query, to_turns
 from .context import build_context
@@ -31,7 +33,6 @@ from .finishing import (
     Grounding,
     extracted,
     finish,
-    merged,
     refuse_early,
 )
 from .prompt import Turn
@@ -336,8 +337,7 @@ class Answerer:
     def _close(self, answer: Answer, run: refinement.Run, span: Any) -> Answer:
         """The answer with its cost, trace id and trace; the query span gets the totals."""
         usage = answer.usage
-        if self.pricing is not None:
-            usage.cost = self.pricing.cost(usage.prompt_tokens, usage.completion_tokens)
+        usage.price(self.pricing)
         answer.trace_id = telemetry.trace_id(span)
         telemetry.set_attributes(span, {
             **telemetry.usage_attributes(usage.prompt_tokens, usage.completion_tokens),

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ragwire.providers.usage import merged
 from ragwire.retrieval.hit import Hit
 
 from .citations import resolve
@@ -121,19 +122,3 @@ def searched(grounding: Grounding) -> str:
     chunks = len(grounding.hits)
     files = len({h.metadata.get("source") or h.metadata.get("file_name") for h in grounding.hits})
     return f"{chunks} chunk{'s' if chunks != 1 else ''} from {files} file{'s' if files != 1 else ''}"
-
-
-def merged(a: Usage, b: Usage) -> Usage:
-    """Sum two usages; a token count (or cost) stays None only when neither side has one."""
-
-    def add(x: Any, y: Any) -> Any:
-        return None if x is None and y is None else (x or 0) + (y or 0)
-
-    return Usage(
-        prompt_tokens=add(a.prompt_tokens, b.prompt_tokens),
-        completion_tokens=add(a.completion_tokens, b.completion_tokens),
-        retrieval_s=a.retrieval_s + b.retrieval_s,
-        generation_s=a.generation_s + b.generation_s,
-        llm_calls=a.llm_calls + b.llm_calls,
-        cost=add(a.cost, b.cost),
-    )

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 import ragwire.telemetry as telemetry
 from ragwire.config import GenerationConfig
 from ragwire.errors import ProviderError
+from ragwire.providers import calls
+from ragwire.providers.calls import reported_usage
 from ragwire.providers.retry import call_with_retries, classify
+from ragwire.providers.usage import merged
 
-from . import calls
-from .calls import reported_usage
-from .finishing import Grounding, finish, merged
+from .finishing import Grounding, finish
 from .prompt import (
     REWRITE_SYSTEM_PROMPT,
     Turn,
@@ -67,8 +68,11 @@ def stream_answer(llm: BaseChatModel, sent: list[BaseMessage], grounding: Ground
 def _stream(llm: BaseChatModel, sent: list[BaseMessage], grounding: Grounding, *, retries: int,
             what: str, callbacks: Sequence[Any] | None) -> Iterator[str | Answer]:
     config = calls.run_config(callbacks)
+    attempts = 0  # each one is a request sent: a call, as calls.invoke counts them
 
     def open_stream() -> tuple[Iterator[Any], Any]:
+        nonlocal attempts
+        attempts += 1
         # The request goes out on the first next(); retrying it is safe until a piece arrived.
         pieces = iter(llm.stream(sent, config=config) if config else llm.stream(sent))  # type: ignore[arg-type]
         return pieces, next(pieces, None)
@@ -77,7 +81,7 @@ def _stream(llm: BaseChatModel, sent: list[BaseMessage], grounding: Grounding, *
     pieces, first = call_with_retries(open_stream, retries=retries, what=what)
     shown = StreamFilter({s.index for s in grounding.sources})
     reply: list[str] = []
-    reported = Usage(llm_calls=1)
+    reported = Usage(llm_calls=attempts)
     chunk = first
     try:
         while chunk is not None:

@@ -13,8 +13,10 @@ import json
 import re
 from typing import Any
 
-from .calls import invoke
-from .finishing import merged, refusal, refuse_early, searched
+from ragwire.providers.calls import invoke
+from ragwire.providers.usage import merged
+
+from .finishing import refusal, refuse_early, searched
 from .generative import text_of
 from .prompt import sources_block
 from .refine import Run, interleave, split_parts

@@ -6,7 +6,10 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from ..providers.usage import Usage  # one accounting for every LLM call; re-exported for Answer.usage
 from ..retrieval.hit import format_location
+
+__all__ = ["Answer", "Citation", "Mode", "TraceStep", "Usage"]
 
 Mode = Literal["generative", "extractive"]
 
@@ -40,30 +43,6 @@ class Citation:
         """``file, page N``, ``file, pages N–M``, ``file › heading path`` or just the file name."""
         return format_location(self.file_name or self.source, heading_path=self.heading_path,
                                page_number=self.page_number, page_end=self.page_end, page_label=self.page_label)
-
-
-@dataclass
-class Usage:
-    """Tokens when the provider reports them, and the seconds each stage took.
-
-    Summed over every LLM call the query made (a chat's rewrite, refinement's
-    classify and judge calls, the answer).  ``cost`` is in the currency of
-    ``llm.pricing`` and None without pricing (never a guessed price).
-    """
-
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    retrieval_s: float = 0.0
-    generation_s: float = 0.0
-    llm_calls: int = 0
-    cost: float | None = None
-
-    @property
-    def total_tokens(self) -> int | None:
-        """Prompt plus completion tokens; None when the provider reported neither."""
-        if self.prompt_tokens is None and self.completion_tokens is None:
-            return None
-        return (self.prompt_tokens or 0) + (self.completion_tokens or 0)
 
 
 @dataclass

@@ -11,7 +11,7 @@ import click
 from .app import open_rag
 from .errors import handle_errors
 from .options import config_option, json_option
-from .output import echo_json
+from .output import echo_json, extraction_line
 
 
 def print_stats(label: str, stats: dict[str, Any], as_json: bool) -> None:
@@ -25,6 +25,9 @@ def print_stats(label: str, stats: dict[str, Any], as_json: bool) -> None:
         f"({stats['embedded_chunks']} embedded, {stats['reused_chunks']} reused)"
         + (f", {stats['replaced']} replaced" if stats["replaced"] else "")
     )
+    extraction = extraction_line(stats.get("metadata_usage"))
+    if extraction:
+        click.echo(f"  {extraction}")
     for error in stats["errors"]:
         click.echo(f"  failed: {error['error']}", err=True)
     for left in stats.get("not_walked", []):

@@ -1,8 +1,9 @@
-"""How results are printed: JSON for scripts, and the readable location and score of a retrieved chunk."""
+"""How results are printed: JSON for scripts, what LLM calls cost, and the readable location and score of a chunk."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -11,6 +12,21 @@ import click
 def echo_json(data: Any, **kwargs: Any) -> None:
     """Print ``data`` as indented JSON on stdout (``kwargs`` go to :func:`json.dumps`)."""
     click.echo(json.dumps(data, indent=2, **kwargs))
+
+
+def extraction_line(usage: Mapping[str, Any] | None) -> str | None:
+    """``metadata extraction: 3 LLM calls, 120 tokens (90 prompt, 30 completion), cost 0.000032``
+    from a stats dict's ``metadata_usage``; None when no extraction call was made."""
+    if not usage or not usage.get("llm_calls"):
+        return None
+    calls = usage["llm_calls"]
+    if usage.get("total_tokens") is None:
+        tokens = "tokens not reported"
+    else:
+        tokens = (f"{usage['total_tokens']} tokens ({usage.get('prompt_tokens') or 0} prompt, "
+                  f"{usage.get('completion_tokens') or 0} completion)")
+    cost = "" if usage.get("cost") is None else f", cost {usage['cost']:.6f}"
+    return f"metadata extraction: {calls} LLM call{'s' if calls != 1 else ''}, {tokens}{cost}"
 
 
 def pages(meta: dict[str, Any]) -> str:

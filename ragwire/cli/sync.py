@@ -10,7 +10,7 @@ from ..errors import StoreLockedError
 from .app import open_rag
 from .errors import EXIT_LOCKED, EXIT_PARTIAL, handle_errors
 from .options import config_option, json_option
-from .output import echo_json
+from .output import echo_json, extraction_line
 
 
 @click.command()
@@ -36,6 +36,9 @@ def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool
         click.echo(f"  warning: {warning}", err=True)
     for error in stats.errors:
         click.echo(f"  failed: {error['file']}: {error['error']}", err=True)
+    extraction = extraction_line(stats.metadata_usage.accounting())
+    if extraction:
+        click.echo(f"  {extraction}", err=True)
     # The last line of stderr is the one-line summary a scheduler's log keeps.
     click.echo(stats.summary(), err=True)
     if stats.partial:

@@ -5,13 +5,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError, LoaderError
 from ..hashing import sha256_chunk, sha256_text
 from ..loaders import Loaded, raised_outside_ragwire
 from ..loaders.scan import ocr_chunk_fields, ocr_shaped
+from ..providers.usage import Usage
+
+if TYPE_CHECKING:
+    from ..metadata.service import Hook
 
 
 class ChunkToWrite(NamedTuple):
@@ -39,6 +43,8 @@ class Prepared:
     error_type: str = ""
     retryable: bool = False
     metadata_failed: bool = False
+    # What the file's LLM metadata extraction used (no calls when none ran).
+    metadata_usage: Usage = field(default_factory=Usage)
     # A page needed OCR (or the file is an image): the OCR settings shape this document.
     ocr_shaped: bool = False
     replacing: bool = False
@@ -98,7 +104,7 @@ def prepare_file(
     loader: Any,
     splitter: SplitterConfig,
     dedup_chunks: bool,
-    extract_metadata: Callable[[str], tuple[dict[str, Any], bool]] | None = None,
+    extract_metadata: Hook | None = None,
 ) -> Prepared:
     """Fill ``item.chunks`` with :class:`ChunkToWrite`; on failure set ``item.error`` instead of raising."""
     from ..splitting import split_text
@@ -135,10 +141,11 @@ def prepare_file(
         extracted: dict[str, Any] = file_properties(item.path, text, file_type)
         status = "skipped"
         if extract_metadata is not None:
-            values, ok = extract_metadata(text)
-            extracted.update(values)
-            item.metadata_failed = not ok
-            status = "extracted" if ok else "failed"
+            found = extract_metadata(text)
+            extracted.update(found.values)
+            item.metadata_failed = not found.ok
+            item.metadata_usage = found.usage
+            status = "extracted" if found.ok else "failed"
         created_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         total = len(pieces)
         for i, piece in enumerate(pieces):

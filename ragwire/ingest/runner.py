@@ -12,7 +12,7 @@ import uuid
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError
 from ..loaders.guard import set_progress_listener
@@ -26,6 +26,8 @@ from .settings import IngestSettings
 from .stats import FileOutcome, IngestStats
 from .write import write_document
 
+if TYPE_CHECKING:
+    from ..metadata.service import Hook
 __all__ = ["IngestItem", "IngestRunner", "source_id"]
 
 log = get_logger(__name__)
@@ -50,7 +52,7 @@ class IngestRunner:
         embedding: Any,
         sparse: Any | None,
         settings: IngestSettings,
-        extract_metadata: Callable[[str], tuple[dict[str, Any], bool]] | None = None,
+        extract_metadata: Hook | None = None,
         progress: bool | None = None,
     ) -> None:
         self.collection = collection
@@ -155,6 +157,8 @@ class IngestRunner:
                 while queue:
                     item = queue.popleft().result()
                     submit_next()
+                    if isinstance(item, Prepared):
+                        stats.count_extraction(item.metadata_usage)
                     self._accept(item)
                     self._embed(final=False)
                     self._drain(stats, run_id)
@@ -163,6 +167,12 @@ class IngestRunner:
             except _Abort:
                 for future in queue:
                     future.cancel()
+                # Files prepared but never reached still made their extraction calls.
+                for future in queue:
+                    if not future.cancelled() and future.exception() is None:
+                        done = future.result()
+                        if isinstance(done, Prepared):
+                            stats.count_extraction(done.metadata_usage)
                 raise
         if self._written_points and self._written_points >= self.settings.optimize_after_points:
             if self.collection.engine.optimize():
@@ -244,8 +254,11 @@ class IngestRunner:
 
     @staticmethod
     def _fail(doc: Prepared | Planned, message: str, stats: IngestStats) -> None:
-        stats.record(FileOutcome(str(doc.path), "failed", message, getattr(doc, "error_type", ""),
-                                 getattr(doc, "retryable", False)))
+        outcome = FileOutcome(str(doc.path), "failed", message, getattr(doc, "error_type", ""),
+                              getattr(doc, "retryable", False))
+        if isinstance(doc, Prepared):
+            outcome.metadata_usage = doc.metadata_usage
+        stats.record(outcome)
         log.warning("%s", message, extra=REPORTED)
 
     # -- embedding across documents ----------------------------------------

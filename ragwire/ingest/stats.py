@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..providers.usage import Usage, add_into
+
 Status = Literal["processed", "skipped", "failed"]
 
 
@@ -31,6 +33,8 @@ class FileOutcome:
     reused: int = 0
     replaced: bool = False
     metadata_failed: bool = False
+    # The file's LLM metadata extraction (no calls when none ran); sync sums it per source.
+    metadata_usage: Usage = field(default_factory=Usage)
 
 
 @dataclass
@@ -42,9 +46,20 @@ class IngestStats:
     # Set by folder ingests only: candidates the walk left out, with the reason.
     not_walked: list[tuple[str, str]] | None = None
     aborted: str | None = None
+    # Every metadata extraction of the run, priced by llm.pricing (see count_extraction).
+    metadata_usage: Usage = field(default_factory=Usage)
 
     def record(self, outcome: FileOutcome) -> None:
         self.outcomes.append(outcome)
+
+    def count_extraction(self, usage: Usage) -> None:
+        """Add one prepared file's extraction usage.
+
+        Counted once per prepared file when it is prepared, not when its outcome is
+        recorded: the calls were made (and billed) even when the file then fails to
+        embed or a run that stops never records it.
+        """
+        add_into(self.metadata_usage, usage)
 
     def _count(self, status: Status) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -82,7 +97,8 @@ class IngestStats:
         return sum(1 for o in self.outcomes if o.status == "processed" and o.metadata_failed)
 
     def to_dict(self) -> dict[str, Any]:
-        """The spec's stats dict (plus ragwire's ``embedded_chunks``/``reused_chunks``, and
+        """The spec's stats dict (plus ragwire's ``embedded_chunks``/``reused_chunks``,
+        ``metadata_usage`` — LLM calls, tokens and cost of metadata extraction — and
         ``error_type``/``retryable`` in each ``errors`` entry).
 
         An aborted run also carries ``aborted`` (the one-line reason) and
@@ -102,6 +118,7 @@ class IngestStats:
                 {"file": o.path, "error": o.reason, "error_type": o.error_type, "retryable": o.retryable}
                 for o in self.outcomes if o.status == "failed"
             ],
+            "metadata_usage": self.metadata_usage.accounting(),
         }
         if self.not_walked is not None:
             out["not_walked"] = [{"file": f, "reason": r} for f, r in self.not_walked]

@@ -1,8 +1,10 @@
 """Ask a chat model for a document's metadata, grounded on the values already stored, and normalise it.
 
-One structured-output call per document (``llm.with_structured_output(model)``);
-failures of any kind (network, HTTP, a reply that is not JSON for the schema)
-become one-line :class:`~ragwire.errors.ProviderError`s naming the LLM.
+One structured-output call per document (``llm.with_structured_output(model)``),
+made through :func:`ragwire.providers.calls.invoke` like every other LLM call, so
+its tokens and attempts are counted by the same rule; failures of any kind
+(network, HTTP, a reply that is not JSON for the schema) become one-line
+:class:`~ragwire.errors.ProviderError`s naming the LLM.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from ragwire.errors import ProviderError
-from ragwire.providers.retry import call_with_retries, reason
+from ragwire.providers.calls import invoke
+from ragwire.providers.retry import reason
+from ragwire.providers.usage import Usage
 from ragwire.store.filters import finite_number
 
 from .schema import FieldSpec, FinancialMetadata, MetadataSchema
@@ -93,13 +97,16 @@ class MetadataExtractor:
         """The fields this extractor fills."""
         return self.schema.fields
 
-    def extract(self, text: str, stored_values: Mapping[str, Sequence[Any]] | None = None) -> dict[str, Any]:
+    def extract(self, text: str, stored_values: Mapping[str, Sequence[Any]] | None = None, *,
+                usage: Usage | None = None) -> dict[str, Any]:
         """Extract the schema's fields from ``text``.
 
         Args:
             text: the document text (only the first ``max_chars`` characters are used).
             stored_values: field → values already in the collection; the LLM is asked
                 to reuse their spelling.
+            usage: a running total the call's tokens and attempts are added to,
+                also when it fails (an ingest reports them as ``metadata_usage``).
 
         Returns:
             The normalised values (see :func:`normalise`); fields without a value are left out.
@@ -114,16 +121,18 @@ class MetadataExtractor:
         hint = stored_values_block(self.fields, stored_values)
         if hint:
             system = f"{system}\n\n{hint}"
-        raw = self.ask(system, user, "metadata extraction")
+        raw = self.ask(system, user, "metadata extraction", usage=usage)
         return normalise(self.fields, raw)
 
-    def extract_batch(self, texts: Sequence[str], stored_values: Mapping[str, Sequence[Any]] | None = None
-                      ) -> list[dict[str, Any]]:
+    def extract_batch(self, texts: Sequence[str], stored_values: Mapping[str, Sequence[Any]] | None = None, *,
+                      usage: Usage | None = None) -> list[dict[str, Any]]:
         """:meth:`extract` for each text in turn; the first failure raises."""
-        return [self.extract(text, stored_values) for text in texts]
+        return [self.extract(text, stored_values, usage=usage) for text in texts]
 
-    def ask(self, system: str, user: str, step: str) -> dict[str, Any]:
+    def ask(self, system: str, user: str, step: str, *, usage: Usage | None = None) -> dict[str, Any]:
         """One structured-output call; the reply as a plain dict (not yet normalised).
+
+        ``usage``, when given, gets the call's tokens and attempts added (see :meth:`extract`).
 
         Raises:
             ProviderError: see :meth:`extract`.
@@ -134,11 +143,13 @@ class MetadataExtractor:
         model = self.schema.reply_model  # any value per field: normalise checks each one
         try:
             structured = self.llm.with_structured_output(model, include_raw=True)
-            result = call_with_retries(
-                structured.invoke,
+            result, _ = invoke(
+                self.llm,
                 [SystemMessage(content=system), HumanMessage(content=user)],
                 retries=self.retries,
                 what=what,
+                runnable=structured,
+                tally=usage,
             )
         except ProviderError:
             raise

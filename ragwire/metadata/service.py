@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import ProviderError
+from ..providers.usage import Usage
 from .extractor import MetadataExtractor
 from .filters import extract_filters, filter_context
 from .schema import FinancialMetadata, MetadataSchema
@@ -26,8 +28,22 @@ log = logging.getLogger("ragwire.metadata")
 # What a file says about itself, stored on every chunk without an LLM (see properties.py).
 PROPERTY_FIELDS = ("title", "author", "created", "modified", "year", "page_count", "language")
 
-# A hook for ingest: document text → (values, extraction succeeded).
-Hook = Callable[[str], tuple[dict[str, Any], bool]]
+
+@dataclass
+class Extraction:
+    """One document's LLM metadata: the values, whether the call succeeded, and what it used.
+
+    ``usage`` counts every attempt sent (a failed extraction's too) and is priced by
+    ``llm.pricing``; an ingest sums it into ``metadata_usage``.
+    """
+
+    values: dict[str, Any]
+    ok: bool
+    usage: Usage = field(default_factory=Usage)
+
+
+# A hook for ingest: document text → its Extraction.
+Hook = Callable[[str], Extraction]
 
 # A value of each schema type, for indexing a field by its declared type before any is stored.
 _INDEX_SAMPLE = {"str": "x", "list[str]": ["x"], "int": 0, "list[int]": [0], "float": 0.5, "bool": False}
@@ -129,13 +145,18 @@ class MetadataService:
         if not self.enabled:
             return None
         extractor = self.extractor
+        pricing = self.config.llm.pricing
 
-        def extract(text: str) -> tuple[dict[str, Any], bool]:
+        def extract(text: str) -> Extraction:
+            # One tally per document: the hook runs in several threads at once.
+            usage = Usage()
             try:
-                return extractor.extract(text, stored), True
+                found = Extraction(extractor.extract(text, stored, usage=usage), True, usage)
             except ProviderError as exc:
                 log.warning("metadata extraction failed, document stored without it: %s", exc)
-                return {}, False
+                found = Extraction({}, False, usage)
+            usage.price(pricing)
+            return found
 
         return extract
 

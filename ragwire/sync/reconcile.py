@@ -20,6 +20,7 @@ from ..errors import SourceError
 from ..hashing import sha256_file_from_path
 from ..ingest import IngestItem, IngestRunner
 from ..logs import REPORTED, get_logger
+from ..providers.usage import add_into
 from ..store import OWNER_FIELDS
 from .base import Listing, Source, SourceEntry
 from .stats import SyncStats
@@ -122,6 +123,8 @@ def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats
     # The runner records one outcome per item, in input order.
     for (key, entry), outcome in zip(owners, result.outcomes, strict=True):
         mine = stats.source(key)
+        # A file that failed after its extraction made the calls all the same.
+        add_into(mine.metadata_usage, outcome.metadata_usage)
         if outcome.status == "failed":
             mine.failed += 1
             mine.errors.append({"file": entry.location, "error": outcome.reason})

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ..providers.usage import Usage, add_into
+
 _COUNTS = ("listed", "processed", "skipped", "replaced", "deleted", "deleted_chunks", "failed",
            "refused", "chunks_created", "embedded_chunks", "reused_chunks", "downloaded")
 
@@ -37,11 +39,14 @@ class SourceStats:
     refused_files: list[dict[str, str]] = field(default_factory=list)
     # Identities a dry run found would be deleted, or a real run deleted.
     deleted_sources: list[str] = field(default_factory=list)
+    # LLM metadata extraction of this source's files: calls, tokens, cost (llm.pricing).
+    metadata_usage: Usage = field(default_factory=Usage)
 
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "key"}
         out["refused_files"] = list(self.refused_files)
         out["unlisted"] = list(self.unlisted)
+        out["metadata_usage"] = self.metadata_usage.accounting()
         return out
 
     @property
@@ -114,6 +119,14 @@ class SyncStats:
         return self._sum("downloaded")
 
     @property
+    def metadata_usage(self) -> Usage:
+        """LLM metadata extraction summed over the sources (no calls on a dry run)."""
+        total = Usage()
+        for source in self.sources.values():
+            add_into(total, source.metadata_usage)
+        return total
+
+    @property
     def warnings(self) -> list[str]:
         return [w for s in self.sources.values() for w in s.warnings]
 
@@ -139,7 +152,8 @@ class SyncStats:
         return line
 
     def to_dict(self) -> dict[str, Any]:
-        """The spec's SyncStats dict, plus ``sources`` (per-source breakdown) and ``dry_run``."""
+        """The spec's SyncStats dict, plus ``sources`` (per-source breakdown), ``dry_run`` and
+        ``metadata_usage`` (LLM calls, tokens and cost of metadata extraction)."""
         out: dict[str, Any] = {name: self._sum(name) for name in _COUNTS}
         out.update(
             dry_run=self.dry_run,
@@ -147,5 +161,6 @@ class SyncStats:
             errors=self.errors,
             refused_files=[r for s in self.sources.values() for r in s.refused_files],
             sources={key: s.to_dict() for key, s in self.sources.items()},
+            metadata_usage=self.metadata_usage.accounting(),
         )
         return out

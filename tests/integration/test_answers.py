@@ -230,6 +230,21 @@ def test_aquery_sends_its_request_from_the_event_loop_thread(stub, monkeypatch):
     assert [c.index for c in answer.citations] == [2]
 
 
+@pytest.mark.parametrize("how", ["query", "aquery", "stream"])
+def test_a_retried_answer_call_counts_every_attempt_sent(stub, how):
+    stub.script_failures([500])
+    stub.chat_reply = "Fact two holds [2]."
+    answerer = Answerer(_fixed(_docs(3)), _llm(stub.openai_url), retries=1)
+    if how == "query":
+        answer = answerer.query("What holds?")
+    elif how == "aquery":
+        answer = asyncio.run(answerer.aquery("What holds?"))
+    else:
+        answer = list(answerer.stream("What holds?"))[-1]
+    assert [c.index for c in answer.citations] == [2]
+    assert answer.usage.llm_calls == 2 == len(stub.requests_to("/chat/completions"))
+
+
 def _optional(name: str) -> Any:
     try:
         return __import__(name)
