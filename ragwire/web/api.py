@@ -39,7 +39,8 @@ class QueryBody(BaseModel):
     question: str = Field(min_length=1, description="The question to answer from the documents.")
     top_k: int | None = Field(default=None, ge=1, le=50, description="Passages to use (default retriever.top_k).")
     filters: dict[str, Any] | None = Field(default=None, description='Metadata filters, e.g. {"year": 2024}.')
-    refine: bool | None = Field(default=None, description="Refine the query (when this ragwire supports it).")
+    refine: bool | None = Field(default=None, description="Plan, search each part, judge and search again "
+                                "(default generation.refine); the answer's trace shows the steps.")
 
 
 class RetrieveBody(BaseModel):

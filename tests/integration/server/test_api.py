@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -40,7 +41,8 @@ def test_query_returns_the_answer_dict_with_citations_file_page_and_usage(server
     assert not answer["refused"] and "24 months" in answer["text"]
     cited = answer["citations"][0]
     assert cited["file_name"] == PDF and cited["page_number"] == 1 and "[1]" in answer["text"]
-    assert {"usage", "mode", "sources", "filters_used"} <= set(answer)
+    assert {"usage", "mode", "sources", "filters_used", "trace"} <= set(answer)
+    assert re.fullmatch(r"[0-9a-f]{32}", answer["trace_id"]) and answer["usage"]["retrieval_s"] > 0
 
 
 def test_query_streams_server_sent_events_ending_in_the_answer(server):
@@ -53,7 +55,23 @@ def test_query_streams_server_sent_events_ending_in_the_answer(server):
     streamed = "".join(data["text"] for kind, data in events if kind == "token")
     final = events[-1][1]
     assert "three hours" in streamed and final["text"].startswith(streamed.strip()[:20])
-    assert final["citations"][0]["file_name"] == "charging.md"
+    assert final["citations"][0]["file_name"] == "charging.md" and final["citations"][0]["heading_path"] == "Docking"
+
+
+def test_refine_runs_the_refinement_loop_over_json_and_over_the_stream(server):
+    # guards refine being refused on the stream, which the page always uses
+    question = "How long does the warranty last, and how long does a full charge take?"
+    answer = server.json("POST", "/api/query", {"question": question, "refine": True})
+    steps = [step["step"] for step in answer["trace"]]
+    assert steps[:2] == ["classify", "plan"] and "judge" in steps, steps
+    assert {c["file_name"] for c in answer["citations"]} >= {PDF, "charging.md"}
+    _, _, raw = server.request("POST", "/api/query", {"question": question, "refine": True},
+                               headers={"Accept": "text/event-stream"})
+    events = sse_events(raw)
+    assert [kind for kind, _ in events] == ["token", "answer"]
+    assert [step["step"] for step in events[-1][1]["trace"]] == steps
+    plain = server.json("POST", "/api/query", {"question": question})
+    assert [step["step"] for step in plain["trace"]] == ["retrieve", "answer"]
 
 
 def test_a_question_the_documents_cannot_answer_comes_back_refused(server):
@@ -88,6 +106,7 @@ def test_stats_fields_and_documents_describe_the_collection(server):
     pdf = docs[PDF]
     assert pdf["file_type"] == "pdf" and pdf["pages"] == 2 and pdf["chunks"] >= 2
     assert pdf["metadata_status"] and pdf["ingested_at"].startswith("20")
+    assert pdf["ocr"] is None  # a text PDF: no chunk was read by OCR
     assert docs["charging.md"]["pages"] is None
 
 

@@ -130,6 +130,24 @@ def test_a_question_the_documents_cannot_answer_is_shown_as_a_refusal(browser):
     assert not answer.find_elements(*by_testid("citation"))
 
 
+def test_a_refined_answer_shows_its_trace_behind_a_toggle_and_a_plain_one_none(browser):
+    question = "How long does the warranty last, and how long does a full charge take?"
+    ask(browser, question)
+    assert not browser.find_element(*by_testid("trace")).is_displayed()
+    browser.find_element(*by_testid("refine")).click()
+    try:
+        ask(browser, question)
+        toggle = browser.find_element(*by_testid("trace"))
+        assert toggle.is_displayed() and not browser.find_element(By.ID, "trace").is_displayed()  # closed
+        toggle.find_element(By.TAG_NAME, "summary").click()
+        lines = browser.find_element(By.ID, "trace").text.splitlines()
+        assert lines[0].startswith("[0] classify") and lines[1].startswith("[0] plan"), lines
+        assert any(line.startswith("[1] judge") for line in lines) and lines[-1].startswith("trace "), lines
+        assert len(browser.find_element(*by_testid("answer")).find_elements(*by_testid("citation"))) >= 2
+    finally:
+        browser.find_element(*by_testid("refine")).click()
+
+
 def test_the_search_tab_ranks_chunks_with_scores_and_a_filter_narrows_them(browser):
     browser.find_element(*by_testid("tab-search")).click()
     query = browser.find_element(*by_testid("search-query"))
