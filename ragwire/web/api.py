@@ -47,7 +47,8 @@ class RetrieveBody(BaseModel):
     query: str = Field(min_length=1, description="The search text.")
     top_k: int | None = Field(default=None, ge=1, le=100)
     filters: dict[str, Any] | None = None
-    search_type: str | None = Field(default=None, description="similarity, bm25, hybrid or mmr.")
+    search_type: str | None = Field(default=None, description="similarity, mmr, hybrid or keyword "
+                                     "(default retriever.search_type).")
 
 
 def _error(status: int, exc: BaseException) -> JSONResponse:

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from .conftest import start_server, stop
+from .conftest import REPO, start_server, stop
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -88,6 +88,19 @@ def test_retrieve_ranks_chunks_with_readable_scores_and_applies_filters(server):
     assert only and {r["file_name"] for r in only} == {PDF}
     dense = server.json("POST", "/api/retrieve", {"query": "charging station", "search_type": "similarity"})["results"]
     assert dense[0]["score_type"] == "cosine"
+
+
+def test_every_search_type_the_page_offers_is_one_the_api_accepts(server):
+    # guards the page offering a search type (bm25) the Python API does not know
+    page = (REPO / "ragwire" / "web" / "static" / "index.html").read_text(encoding="utf-8")
+    select = re.search(r'<select id="search-type".*?</select>', page, re.DOTALL).group(0)
+    offered = [v for v in re.findall(r'value="([^"]*)"', select) if v]
+    assert set(offered) == {"similarity", "mmr", "hybrid", "keyword"}
+    for search_type in offered:
+        status, _, raw = server.request("POST", "/api/retrieve", {"query": "charging station", "search_type": search_type})
+        assert status == 200 and json.loads(raw)["results"], (search_type, raw[:300])
+    status, _, raw = server.request("POST", "/api/retrieve", {"query": "charging station", "search_type": "bm25"})
+    assert status == 400 and "keyword" in json.loads(raw)["error"]
 
 
 def test_bad_request_bodies_get_a_400_or_422_saying_what_is_wrong(server):
