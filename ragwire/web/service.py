@@ -144,7 +144,16 @@ class Service:
         if path is None or not path.is_file():
             raise NotFoundError(f"{document['file_name']}: the file is not on this machine (any more): "
                                 "only local PDFs are drawn")
-        return render_page(path, page, passage)
+        return render_page(path, page, passage, **self._ocr(document))
+
+    def _ocr(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """The OCR engine for the scanned pages of a document read by OCR (the loader's settings); else none."""
+        settings = self.rag.config.loader.ocr_settings()
+        if not document.get("ocr") or settings.engine is None:
+            return {}
+        from ragwire.loaders.ocr import get_engine
+
+        return {"ocr": get_engine(settings), "ocr_dpi": settings.dpi}
 
     def delete(self, source: str) -> int:
         self.stored(source)

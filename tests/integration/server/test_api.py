@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from .conftest import REPO, start_server, stop
+from .conftest import REPO, SCAN, SCAN_TEXT, TESSERACT, start_server, stop
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -137,6 +137,29 @@ def test_page_image_is_a_png_with_the_passage_found_or_said_not_found(server):
     assert status == 200 and headers["x-ragwire-passage"] == "not-found"
     status, _, _ = server.request("GET", "/api/page-image?" + urlencode({"source": source, "page": 9}))
     assert status == 400
+
+
+@pytest.mark.skipif(not TESSERACT, reason="the tesseract binary is not installed (apt-get install tesseract-ocr)")
+def test_a_scanned_page_is_listed_as_ocrd_and_drawn_with_the_engines_boxes_around_the_passage(server):
+    from urllib.parse import urlencode
+
+    scan = server.documents()[SCAN]
+    assert scan["ocr"] is True and scan["pages"] == 1
+    status, headers, png = server.request("GET", "/api/page-image?" + urlencode(
+        {"source": scan["source"], "page": 1, "text": SCAN_TEXT + " [1]"}))
+    assert status == 200 and png.startswith(b"\x89PNG") and headers["x-ragwire-passage"] == "found"
+    from io import BytesIO
+
+    from PIL import Image
+
+    # the line is drawn at (30, 100) px of a 100-dpi scan, shown at 1.5 x 72 dpi: the box's orange outline is there
+    image = Image.open(BytesIO(png)).convert("RGB")
+    orange = [(x, y) for x in range(0, image.width, 2) for y in range(0, image.height, 2)
+              if image.getpixel((x, y)) == (230, 120, 0)]
+    assert orange and all(25 <= x <= 850 * 1.08 and 90 <= y <= 160 for x, y in orange), orange[:5]
+    status, headers, _ = server.request("GET", "/api/page-image?" + urlencode(
+        {"source": scan["source"], "page": 1, "text": "Nothing like this sentence was ever scanned at all."}))
+    assert status == 200 and headers["x-ragwire-passage"] == "not-found"
 
 
 def test_page_and_source_endpoints_serve_only_stored_sources(server):
