@@ -125,6 +125,8 @@ def test_a_document_whose_text_is_an_xss_payload_is_shown_as_text_and_runs_nothi
     answer = browser.find_element(*by_testid("answer"))
     answer.find_element(*by_testid("citation")).click()
     panel = wait(browser).until(EC.visibility_of_element_located(by_testid("source-panel")))
+    # a Markdown source is located by its heading path (a PDF by its page)
+    assert panel.find_element(*by_testid("source-location")).text == "lidar-calibration.md › Lidar calibration"
     text = panel.find_element(*by_testid("source-text")).text
     assert "<script>window.__xss = 'script ran'</script>" in text and "onerror=" in text, text
     assert browser.execute_script("return window.__xss === undefined")
