@@ -1,4 +1,4 @@
-"""Build small text PDFs by hand (no reportlab): one Helvetica text stream per page."""
+"""Build small PDFs: text ones by hand (no reportlab), one Helvetica text stream per page; scans with Pillow."""
 
 from __future__ import annotations
 
@@ -68,3 +68,25 @@ def write_pdf(
             writer.encrypt(password, algorithm="AES-128")
         writer.write(path)
     return path
+
+
+# Scans are drawn at this resolution, in large type, so an OCR engine reads them fast and surely.
+SCAN_DPI = 100
+
+
+def page_image(text: str):
+    """An 850x260 px image of one line of 36 px DejaVu Sans text, drawn at (30, 100)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (850, 260), 255)
+    ImageDraw.Draw(image).text((30, 100), text, font=ImageFont.truetype("DejaVuSans.ttf", 36), fill=0)
+    return image
+
+
+def write_scan(path: Path, lines: list[str]) -> Path:
+    """A PDF of page images only (one line a page, at :data:`SCAN_DPI`): no text layer at all."""
+    images = [page_image(line) for line in lines]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    images[0].save(path, save_all=True, append_images=images[1:], resolution=SCAN_DPI)
+    return path
+

@@ -9,7 +9,7 @@ import click
 from ..errors import MissingDependencyError
 from .app import open_rag
 from .errors import handle_errors
-from .options import config_option
+from .options import config_option, server_options
 
 
 @click.group()
@@ -22,14 +22,8 @@ def mcp() -> None:
 @click.option("--name", default="ragwire", show_default=True, help="Server name the MCP client shows.")
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
               help="stdio: the client starts this command; http: streamable HTTP at http://HOST:PORT/mcp.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind for http (default: this machine only).")
+@server_options("RAGWIRE_MCP_TOKEN", prefix="http: ")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port for http.")
-@click.option("--token", default=None,
-              help="http: require Authorization: Bearer TOKEN on every request (default: $RAGWIRE_MCP_TOKEN).")
-@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME[:PORT]",
-              help="http: another host name clients reach the server by (Host/Origin allow-list); repeatable.")
-@click.option("--allow-unauthenticated", is_flag=True,
-              help="http: serve a --host other than loopback without a token (only behind something that authenticates).")
 @handle_errors
 def mcp_serve(config: str, name: str, transport: Literal["stdio", "http"], host: str, port: int, token: str | None,
               allowed_hosts: tuple[str, ...], allow_unauthenticated: bool) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from ..server.security import ALLOW_UNAUTHENTICATED_FLAG, ALLOWED_HOST_FLAG, DEFAULT_HOST, TOKEN_FLAG
+
 CONFIG_HELP = "Path to config.yaml (default: ./config.yaml)."
 FILTER_HELP = "key=value (repeat a key for any of), key>=N, key<=N, key>N, key<N; repeatable."
 SEARCH_TYPES = ["similarity", "mmr", "hybrid", "keyword"]
@@ -37,6 +39,37 @@ def search_type_option(fn: Callable) -> Callable:
     """``--search-type``: overrides ``retriever.search_type``."""
     return click.option("--search-type", type=click.Choice(SEARCH_TYPES), default=None,
                         help="Override retriever.search_type.")(fn)
+
+
+def server_options(token_env: str, *, prefix: str = "") -> Callable[[Callable], Callable]:
+    """``--host``, ``--token``, ``--allowed-host`` and ``--allow-unauthenticated``: who may reach an
+    HTTP server, worded once for every server (the rules are :mod:`ragwire.server.security`'s).
+
+    Args:
+        token_env: The environment variable the token defaults to.
+        prefix: Put before each help text (``"http: "`` where only one transport uses them).
+    """
+    options = [
+        click.option("--host", default=DEFAULT_HOST, show_default=True,
+                     help=f"{prefix}Interface to bind; the default accepts this machine only. Any other "
+                          f"needs a token or {ALLOW_UNAUTHENTICATED_FLAG}."),
+        click.option(TOKEN_FLAG, "token", default=None,
+                     help=f"{prefix}Require Authorization: Bearer TOKEN (default: ${token_env}); an empty "
+                          "token is refused."),
+        click.option(ALLOWED_HOST_FLAG, "allowed_hosts", multiple=True, metavar="NAME[:PORT]",
+                     help=f"{prefix}Another host name clients reach the server by (Host/Origin allow-list); "
+                          "repeatable."),
+        click.option(ALLOW_UNAUTHENTICATED_FLAG, "allow_unauthenticated", is_flag=True,
+                     help=f"{prefix}Serve a --host other than loopback without a token (only behind "
+                          "something that authenticates)."),
+    ]
+
+    def apply(fn: Callable) -> Callable:
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return apply
 
 
 def _bad_filter(item: str, problem: str) -> click.BadParameter:

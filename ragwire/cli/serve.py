@@ -7,19 +7,13 @@ import click
 from ..errors import MissingDependencyError
 from .app import open_rag
 from .errors import handle_errors
-from .options import config_option
+from .options import config_option, server_options
 
 
 @click.command("serve")
 @config_option
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (default: this machine only).")
+@server_options("RAGWIRE_SERVER_TOKEN")
 @click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True, help="Port (0: any free one).")
-@click.option("--token", default=None,
-              help="Require Authorization: Bearer TOKEN on every API request (default: $RAGWIRE_SERVER_TOKEN).")
-@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME[:PORT]",
-              help="Another host name clients reach the server by (Host/Origin allow-list); repeatable.")
-@click.option("--allow-unauthenticated", is_flag=True,
-              help="Serve a --host other than loopback without a token (only behind something that authenticates).")
 @click.option("--sync-every", default=None, metavar="DURATION",
               help="Run the configured sync in this process every DURATION (30s, 10m, 1h).")
 @click.option("--upload-dir", type=click.Path(file_okay=False), default=None,

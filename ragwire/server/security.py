@@ -1,7 +1,7 @@
 """Who may reach a ragwire HTTP server: the bind policy, the bearer token, the Host/Origin allow-list.
 
-Every HTTP server of the project (``ragwire mcp serve --transport http`` today) applies the
-same rules, from here:
+Every HTTP server of the project (``ragwire serve`` and ``ragwire mcp serve --transport http``)
+applies the same rules, from here, and takes the same options (``ragwire.cli.options.server_options``):
 
 * a non-loopback bind needs a token, unless the caller says ``allow_unauthenticated``;
 * an empty token, from a flag or from the environment, is refused;
@@ -29,6 +29,8 @@ from ragwire.errors import ServerError
 
 log = logging.getLogger(__name__)
 
+DEFAULT_HOST = "127.0.0.1"
+TOKEN_FLAG = "--token"
 ALLOW_UNAUTHENTICATED_FLAG = "--allow-unauthenticated"
 ALLOWED_HOST_FLAG = "--allowed-host"
 # Host names that always mean this machine; what a local client puts in its Host header.
@@ -63,7 +65,7 @@ def is_loopback(host: str) -> bool:
     return address.is_loopback
 
 
-def resolve_token(flag_value: str | None, env_var: str, *, flag: str = "--token",
+def resolve_token(flag_value: str | None, env_var: str, *, flag: str = TOKEN_FLAG,
                   environ: Mapping[str, str] | None = None) -> str | None:
     """The bearer token from the command-line flag, else from ``env_var``; None when neither is set.
 
@@ -114,7 +116,7 @@ def check_bind(host: str, token: str | None, *, allow_unauthenticated: bool = Fa
         return  # access_note() says so at start-up
     raise ServerError(
         f"refusing to serve on {host or 'every interface'!s} without a token: anyone who can reach it "
-        f"could read the collection. Set {token_env} (or --token), bind to 127.0.0.1, or pass "
+        f"could read the collection. Set {token_env} (or {TOKEN_FLAG}), bind to {DEFAULT_HOST}, or pass "
         f"{ALLOW_UNAUTHENTICATED_FLAG} if something in front of the server authenticates")
 
 

@@ -39,14 +39,16 @@ class QueryBody(BaseModel):
     question: str = Field(min_length=1, description="The question to answer from the documents.")
     top_k: int | None = Field(default=None, ge=1, le=50, description="Passages to use (default retriever.top_k).")
     filters: dict[str, Any] | None = Field(default=None, description='Metadata filters, e.g. {"year": 2024}.')
-    refine: bool | None = Field(default=None, description="Refine the query (when this ragwire supports it).")
+    refine: bool | None = Field(default=None, description="Plan, search each part, judge and search again "
+                                "(default generation.refine); the answer's trace shows the steps.")
 
 
 class RetrieveBody(BaseModel):
     query: str = Field(min_length=1, description="The search text.")
     top_k: int | None = Field(default=None, ge=1, le=100)
     filters: dict[str, Any] | None = None
-    search_type: str | None = Field(default=None, description="similarity, bm25, hybrid or mmr.")
+    search_type: str | None = Field(default=None, description="similarity, mmr, hybrid or keyword "
+                                     "(default retriever.search_type).")
 
 
 def _error(status: int, exc: BaseException) -> JSONResponse:

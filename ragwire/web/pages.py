@@ -5,17 +5,22 @@ page number a chunk carries is a hint, not a position (a chunk may straddle page
 loader may count differently).  Text is compared with case, whitespace and line-break
 hyphens folded away; a sentence is highlighted only where it is found in full, and a
 passage with no sentence found is reported as not found rather than boxed somewhere
-near.
+near.  A scanned page (no text layer) is searched in the words the OCR engine reads
+from it and boxed with the engine's word boxes.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ragwire.errors import RagwireError
+from ragwire.loaders.scan import needs_ocr
 
 INSTALL_HINT = 'Page images need pypdfium2 and Pillow. Install them with: pip install "ragwire[server]"'
 # Sentences shorter than this match too easily somewhere else on a page.
@@ -83,11 +88,74 @@ def _locate(page_text: str, sentences: list[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def render_page(path: str | Path, page: int, passage: str = "", *, scale: float = 1.5) -> PageImage:
+Box = tuple[float, float, float, float]  # pixels of the drawn image: left, top, right, bottom
+
+
+def _text_layer_boxes(pdf_page: Any, sentences: list[str], scale: float) -> list[Box]:
+    """Boxes of the sentences found in full in the page's text layer (pdfium's character boxes)."""
+    textpage = pdf_page.get_textpage()
+    spans = _locate(textpage.get_text_range(0, textpage.count_chars()), sentences)
+    height = pdf_page.get_height()
+    boxes: list[Box] = []
+    for start, count in spans:
+        for i in range(textpage.count_rects(start, count)):
+            left, bottom, right, top = textpage.get_rect(i)
+            boxes.append((left * scale, (height - top) * scale, right * scale, (height - bottom) * scale))
+    return boxes
+
+
+_OCR_CACHE: OrderedDict[tuple, tuple[Any, ...]] = OrderedDict()
+_OCR_CACHE_PAGES = 32
+_OCR_LOCK = threading.Lock()
+
+
+def _ocr_words(path: Path, index: int, pdf_page: Any, ocr: Any, dpi: int) -> tuple[Any, ...]:
+    """The engine's words (text and box, in pixels at ``dpi``) of a page without a text layer; cached per file version."""
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size, index, getattr(ocr, "name", type(ocr).__name__), dpi)
+    with _OCR_LOCK:
+        if key in _OCR_CACHE:
+            _OCR_CACHE.move_to_end(key)
+            return _OCR_CACHE[key]
+    words = tuple(ocr.recognize(pdf_page.render(scale=dpi / 72, grayscale=True).to_pil()).words)
+    with _OCR_LOCK:
+        _OCR_CACHE[key] = words
+        while len(_OCR_CACHE) > _OCR_CACHE_PAGES:
+            _OCR_CACHE.popitem(last=False)
+    return words
+
+
+def _ocr_boxes(words: tuple[Any, ...], sentences: list[str], factor: float) -> list[Box]:
+    """Boxes of the words that make up each sentence found in full in the OCR'd text, scaled by ``factor``."""
+    starts, parts, at = [], [], 0
+    for word in words:
+        starts.append(at)
+        parts.append(word.text)
+        at += len(word.text) + 1
+    boxes: list[Box] = []
+    for start, count in _locate(" ".join(parts), sentences):
+        end = start + count
+        for word, first in zip(words, starts, strict=True):
+            if first < end and first + len(word.text) > start:
+                left, top, width, height = word.box
+                boxes.append((left * factor, top * factor, (left + width) * factor, (top + height) * factor))
+    return boxes
+
+
+def render_page(path: str | Path, page: int, passage: str = "", *, scale: float = 1.5, ocr: Any = None,
+                ocr_dpi: int = 300) -> PageImage:
     """Render ``page`` (1-based) of the PDF at ``path``, with ``passage`` highlighted if it is found.
 
     When the passage is not on ``page`` but on another page of the file, that page is
-    drawn instead (``PageImage.page`` says which).
+    drawn instead (``PageImage.page`` says which).  A page without a text layer (a scan)
+    is searched in what ``ocr`` reads from it, and boxed with the engine's word boxes;
+    to keep a request short only the cited page and its neighbours are OCR'd, each once
+    per file version.
+
+    Args:
+        ocr: An OCR engine (``recognize(image)`` giving words with boxes), for scanned
+            pages; None: a scanned page is drawn without a box.
+        ocr_dpi: The resolution the engine reads pages at.
 
     Raises:
         RagwireError: the file is not a readable PDF, or ``page`` is out of range.
@@ -107,24 +175,19 @@ def render_page(path: str | Path, page: int, passage: str = "", *, scale: float 
         if not 1 <= page <= total:
             raise RagwireError(f"{Path(path).name} has {total} page(s); page {page} does not exist")
         sentences = passage_sentences(passage)
-        drawn, spans = page, []
-        if sentences:
-            for candidate in [page, *[p for p in range(1, total + 1) if p != page]]:
-                textpage = pdf[candidate - 1].get_textpage()
-                spans = _locate(textpage.get_text_range(0, textpage.count_chars()), sentences)
-                if spans:
-                    drawn = candidate
-                    break
-        pdf_page = pdf[drawn - 1]
-        height = pdf_page.get_height()
-        boxes: list[tuple[float, float, float, float]] = []
-        if spans:
+        drawn, boxes = page, []
+        for candidate in [page, *[p for p in range(1, total + 1) if p != page]] if sentences else []:
+            pdf_page = pdf[candidate - 1]
             textpage = pdf_page.get_textpage()
-            for start, count in spans:
-                for i in range(textpage.count_rects(start, count)):
-                    left, bottom, right, top = textpage.get_rect(i)
-                    boxes.append((left * scale, (height - top) * scale, right * scale, (height - bottom) * scale))
-        image = pdf_page.render(scale=scale).to_pil().convert("RGB")
+            if not needs_ocr(textpage.get_text_range(0, textpage.count_chars())):
+                boxes = _text_layer_boxes(pdf_page, sentences, scale)
+            elif ocr is not None and abs(candidate - page) <= 1:
+                words = _ocr_words(Path(path), candidate - 1, pdf_page, ocr, ocr_dpi)
+                boxes = _ocr_boxes(words, sentences, scale / (ocr_dpi / 72))
+            if boxes:
+                drawn = candidate
+                break
+        image = pdf[drawn - 1].render(scale=scale).to_pil().convert("RGB")
         if boxes:
             overlay = ImageDraw.Draw(image, "RGBA")
             for left, top, right, bottom in boxes:

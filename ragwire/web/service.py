@@ -8,7 +8,6 @@ under the same lock.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import os
 import re
@@ -36,13 +35,6 @@ class UploadRefused(RagwireError):
         self.status = status
 
 
-def _accepts(fn: Any, name: str) -> bool:
-    try:
-        return name in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 class Service:
     """The pipeline behind the API, with the lock every call takes and the upload rules.
 
@@ -62,28 +54,26 @@ class Service:
         self._stop = threading.Event()
 
     # -- answers and search ----------------------------------------------------------
-    def _query_kwargs(self, fn: Any, top_k: int | None, filters: Mapping[str, Any] | None,
-                      refine: bool | None) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"top_k": top_k, "filters": filters or None}
-        if refine is not None:
-            if not _accepts(fn, "refine"):
-                raise RagwireError("refine: this ragwire version has no query refinement; drop the field")
-            kwargs["refine"] = refine
-        return kwargs
-
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
               refine: bool | None = None) -> dict[str, Any]:
         """``Answer.to_dict()`` of the question."""
         with self.lock:
-            kwargs = self._query_kwargs(self.rag.query, top_k, filters, refine)
-            return self.rag.query(question, **kwargs).to_dict()
+            return self.rag.query(question, top_k=top_k, filters=filters or None, refine=refine).to_dict()
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      refine: bool | None = None) -> Iterator[str | dict[str, Any]]:
-        """The answer's text pieces, then its ``to_dict()``; the caller must exhaust it (it holds the lock)."""
+        """The answer's text pieces, then its ``to_dict()``; the caller must exhaust it (it holds the lock).
+
+        A refined answer (``refine``, or ``generation.refine`` when None) is one piece: the
+        loop plans, searches and judges before anything is written.
+        """
         with self.lock:
-            kwargs = self._query_kwargs(self.rag.query_stream, top_k, filters, refine)
-            for piece in self.rag.query_stream(question, **kwargs):
+            if self.rag.config.generation.refine if refine is None else refine:
+                answer = self.rag.query(question, top_k=top_k, filters=filters or None, refine=True)
+                yield answer.text
+                yield answer.to_dict()
+                return
+            for piece in self.rag.query_stream(question, top_k=top_k, filters=filters or None):
                 yield piece if isinstance(piece, str) else piece.to_dict()
 
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
@@ -154,7 +144,16 @@ class Service:
         if path is None or not path.is_file():
             raise NotFoundError(f"{document['file_name']}: the file is not on this machine (any more): "
                                 "only local PDFs are drawn")
-        return render_page(path, page, passage)
+        return render_page(path, page, passage, **self._ocr(document))
+
+    def _ocr(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """The OCR engine for the scanned pages of a document read by OCR (the loader's settings); else none."""
+        settings = self.rag.config.loader.ocr_settings()
+        if not document.get("ocr") or settings.engine is None:
+            return {}
+        from ragwire.loaders.ocr import get_engine
+
+        return {"ocr": get_engine(settings), "ocr_dpi": settings.dpi}
 
     def delete(self, source: str) -> int:
         self.stored(source)

@@ -21,29 +21,13 @@ from ragwire.loaders import PageLoader
 from ragwire.loaders.ocr import OcrSettings, tesseract_languages
 from ragwire.loaders.page_loader import PageMapLoader
 from tests.integration.helpers import write_config
-from tests.pdfs import write_pdf
+from tests.pdfs import SCAN_DPI as DPI
+from tests.pdfs import page_image, write_pdf, write_scan
 
 needs_tesseract = pytest.mark.skipif(
     shutil.which("tesseract") is None, reason="the tesseract binary is not installed (apt-get install tesseract-ocr)"
 )
-DPI = 100
 TESSERACT = OcrSettings.choose("tesseract", dpi=DPI)
-
-
-def page_image(text: str):
-    from PIL import Image, ImageDraw, ImageFont
-
-    image = Image.new("L", (850, 260), 255)
-    ImageDraw.Draw(image).text((30, 100), text, font=ImageFont.truetype("DejaVuSans.ttf", 36), fill=0)
-    return image
-
-
-def write_scan(path: Path, lines: list[str]) -> Path:
-    """A PDF of page images only: no text layer at all."""
-    images = [page_image(line) for line in lines]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    images[0].save(path, save_all=True, append_images=images[1:], resolution=DPI)
-    return path
 
 
 def write_mixed(path: Path, tmp_path: Path) -> Path:

@@ -107,3 +107,13 @@ def test_no_import_circle_between_modules():
         if start not in state:
             visit(start, [start])
     assert not circles, "import circles:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_the_servers_use_the_public_api_not_the_stages_internals():
+    # the web page, HTTP API and MCP server reach the collection through RAGWire only
+    internals = ("ragwire.store", "ragwire.ingest", "ragwire.sync", "ragwire.components", "ragwire.pipeline",
+                 "ragwire.config")
+    wrong = sorted(f"{src} -> {dst}" for src, targets in graph().items()
+                   if src.startswith(("ragwire.web", "ragwire.mcp", "ragwire.server"))
+                   for dst in targets if dst.startswith(internals))
+    assert not wrong, "servers importing stage internals:\n" + "\n".join(wrong)

@@ -229,3 +229,21 @@ def test_public_paths_skip_only_the_token_never_the_host_check(path, public):
         scope = {"type": "http", "path": path, "headers": [(k.encode(), v.encode()) for k, v in headers.items()]}
         asyncio.run(ServerGuard(app, POLICY, public_paths=("/", "/static/*", "/docs"))(scope, None, send))
         assert sent[0]["status"] == status, (path, headers)
+
+
+def test_serve_and_mcp_serve_take_the_same_access_options_worded_alike():
+    # guards the two commands' --host/--token/--allowed-host/--allow-unauthenticated drifting apart
+    from ragwire.cli import mcp_serve, serve
+    from ragwire.mcp.server import TOKEN_ENV as MCP_TOKEN_ENV
+    from ragwire.web import TOKEN_ENV as SERVER_TOKEN_ENV
+
+    def access(command) -> dict[str, tuple]:
+        return {p.name: (p.opts, p.default, p.is_flag, p.multiple, p.help)
+                for p in command.params if p.name in ("host", "token", "allowed_hosts", "allow_unauthenticated")}
+
+    web, mcp = access(serve), access(mcp_serve)
+    assert set(web) == set(mcp) == {"host", "token", "allowed_hosts", "allow_unauthenticated"}
+    for name, (opts, default, is_flag, multiple, text) in web.items():
+        assert mcp[name][:4] == (opts, default, is_flag, multiple), name
+        assert mcp[name][4] == "http: " + text.replace(SERVER_TOKEN_ENV, MCP_TOKEN_ENV), name
+    assert web["host"][1] == "127.0.0.1" and f"${SERVER_TOKEN_ENV}" in web["token"][4]

@@ -117,11 +117,26 @@ function renderAnswer(answer) {
   for (const citation of answer.citations) {
     list.append(el("li", {}, chip(citation, answer), document.createTextNode(" " + location(citation))));
   }
-  const trace = answer.trace;
-  $("trace-box").hidden = trace === undefined || trace === null;
-  if (trace !== undefined && trace !== null) {
-    $("trace").textContent = typeof trace === "string" ? trace : JSON.stringify(trace, null, 2);
+  // a plain answer's trace is one search and the answer; a refined one also classifies, plans or judges
+  const trace = Array.isArray(answer.trace) ? answer.trace : [];
+  const refined = trace.some((s) => !["retrieve", "answer", "refuse"].includes(s.step));
+  $("trace-box").hidden = !refined;
+  $("trace").textContent = refined ? [...trace.map(describeStep),
+    `trace ${answer.trace_id || "-"}: ${answer.iterations} round${answer.iterations === 1 ? "" : "s"}`].join("\n") : "";
+}
+
+function describeStep(s) {
+  // one line a step, as `ragwire query --trace` prints it (TraceStep.describe)
+  const d = s.data || {};
+  const head = `[${s.iteration}] ${s.step.padEnd(9)}`;
+  if (s.step === "retrieve") {
+    const filters = d.filters && Object.keys(d.filters).length ? ` filters=${JSON.stringify(d.filters)}` : "";
+    return `${head} '${d.query}'${filters} → ${d.chunks || 0} chunks`;
   }
+  if (s.step === "judge") return `${head} ${d.decision}` + ((d.missing || []).length ? ` (missing: ${d.missing.join("; ")})` : "");
+  if (s.step === "classify") return `${head} ${d.kind} (by ${d.by || "router"})`;
+  if (s.step === "plan") return `${head} ` + (d.queries || []).map((q) => `'${q}'`).join(" | ");
+  return `${head} ${Object.entries(d).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ")}`.trimEnd();
 }
 
 function chip(citation, answer) {
@@ -152,10 +167,13 @@ async function ask(event) {
   $("citations").replaceChildren();
   $("mark-status").textContent = "";
   $("wrong-expected").hidden = true;
+  $("trace-box").hidden = true;
+  $("trace-box").open = false;
   closeSource();
   try {
-    const response = await postJSON("/api/query", { question, filters: state.filters },
-      { Accept: "text/event-stream" });
+    const body = { question, filters: state.filters };
+    if ($("refine").checked) body.refine = true;  // unchecked: generation.refine decides
+    const response = await postJSON("/api/query", body, { Accept: "text/event-stream" });
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";

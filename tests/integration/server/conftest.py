@@ -26,12 +26,17 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from tests.integration.helpers import write_config  # noqa: E402
+from tests.pdfs import SCAN_DPI, write_scan  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
 # A document whose text is an XSS payload: the page must show it as text and run none of it.
 XSS_DOC = ("# Lidar calibration\n\nThe lidar calibration code for the AR-7 is "
            "<script>window.__xss = 'script ran'</script> written next to "
            "<img src=x onerror=\"window.__xss = 'onerror ran'\"> on the service card.\n")
+# A scanned PDF (no text layer), read by Tesseract where it is installed (CI installs it).
+TESSERACT = shutil.which("tesseract") is not None
+SCAN = "pallet-scales-scan.pdf"
+SCAN_TEXT = "Pallet scales are checked every May."
 OBSOLETE_DOC = "# Forklift rota\n\nThe forklift rota for the night shift is pinned on the canteen door every Friday.\n"
 CORPUS = {
     "lidar-calibration.md": XSS_DOC,
@@ -114,14 +119,17 @@ def stop(process: subprocess.Popen) -> None:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory, ragwire_home) -> Any:
-    """The shared server over the corpus (the warranty PDF, an XSS-payload document and two notes)."""
+    """The shared server over the corpus (the warranty PDF, an XSS-payload document, two notes and a scan)."""
     root = tmp_path_factory.mktemp("serve")
     corpus = root / "corpus"
     corpus.mkdir()
     shutil.copy(REPO / "examples" / "docs" / "warranty-policy.pdf", corpus)
     for name, text in CORPUS.items():
         (corpus / name).write_text(text, encoding="utf-8")
-    config = write_config(root, sources=[{"type": "local", "path": str(corpus), "name": "corpus"}])
+    if TESSERACT:
+        write_scan(corpus / SCAN, [SCAN_TEXT])
+    config = write_config(root, sources=[{"type": "local", "path": str(corpus), "name": "corpus"}],
+                          loader={"ocr_dpi": SCAN_DPI})
     uploads = root / "uploads"
     env = server_env(root / "home", ragwire_home)
     log = root / "serve.log"
@@ -131,7 +139,7 @@ def server(tmp_path_factory, ragwire_home) -> Any:
     srv = Server(url, process, config, corpus, uploads, env, log)
     try:
         deadline = time.monotonic() + 240
-        while len(srv.documents()) < 1 + len(CORPUS):  # the first sync runs at start-up
+        while len(srv.documents()) < 1 + len(CORPUS) + bool(TESSERACT):  # the first sync runs at start-up
             assert process.poll() is None, log.read_text(encoding="utf-8")
             assert time.monotonic() < deadline, "the start-up sync did not finish: " + log.read_text(encoding="utf-8")
             time.sleep(0.3)

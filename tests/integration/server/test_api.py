@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -10,7 +11,7 @@ import uuid
 
 import pytest
 
-from .conftest import start_server, stop
+from .conftest import REPO, SCAN, SCAN_TEXT, TESSERACT, start_server, stop
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -40,7 +41,8 @@ def test_query_returns_the_answer_dict_with_citations_file_page_and_usage(server
     assert not answer["refused"] and "24 months" in answer["text"]
     cited = answer["citations"][0]
     assert cited["file_name"] == PDF and cited["page_number"] == 1 and "[1]" in answer["text"]
-    assert {"usage", "mode", "sources", "filters_used"} <= set(answer)
+    assert {"usage", "mode", "sources", "filters_used", "trace"} <= set(answer)
+    assert re.fullmatch(r"[0-9a-f]{32}", answer["trace_id"]) and answer["usage"]["retrieval_s"] > 0
 
 
 def test_query_streams_server_sent_events_ending_in_the_answer(server):
@@ -53,7 +55,23 @@ def test_query_streams_server_sent_events_ending_in_the_answer(server):
     streamed = "".join(data["text"] for kind, data in events if kind == "token")
     final = events[-1][1]
     assert "three hours" in streamed and final["text"].startswith(streamed.strip()[:20])
-    assert final["citations"][0]["file_name"] == "charging.md"
+    assert final["citations"][0]["file_name"] == "charging.md" and final["citations"][0]["heading_path"] == "Docking"
+
+
+def test_refine_runs_the_refinement_loop_over_json_and_over_the_stream(server):
+    # guards refine being refused on the stream, which the page always uses
+    question = "How long does the warranty last, and how long does a full charge take?"
+    answer = server.json("POST", "/api/query", {"question": question, "refine": True})
+    steps = [step["step"] for step in answer["trace"]]
+    assert steps[:2] == ["classify", "plan"] and "judge" in steps, steps
+    assert {c["file_name"] for c in answer["citations"]} >= {PDF, "charging.md"}
+    _, _, raw = server.request("POST", "/api/query", {"question": question, "refine": True},
+                               headers={"Accept": "text/event-stream"})
+    events = sse_events(raw)
+    assert [kind for kind, _ in events] == ["token", "answer"]
+    assert [step["step"] for step in events[-1][1]["trace"]] == steps
+    plain = server.json("POST", "/api/query", {"question": question})
+    assert [step["step"] for step in plain["trace"]] == ["retrieve", "answer"]
 
 
 def test_a_question_the_documents_cannot_answer_comes_back_refused(server):
@@ -72,6 +90,19 @@ def test_retrieve_ranks_chunks_with_readable_scores_and_applies_filters(server):
     assert dense[0]["score_type"] == "cosine"
 
 
+def test_every_search_type_the_page_offers_is_one_the_api_accepts(server):
+    # guards the page offering a search type (bm25) the Python API does not know
+    page = (REPO / "ragwire" / "web" / "static" / "index.html").read_text(encoding="utf-8")
+    select = re.search(r'<select id="search-type".*?</select>', page, re.DOTALL).group(0)
+    offered = [v for v in re.findall(r'value="([^"]*)"', select) if v]
+    assert set(offered) == {"similarity", "mmr", "hybrid", "keyword"}
+    for search_type in offered:
+        status, _, raw = server.request("POST", "/api/retrieve", {"query": "charging station", "search_type": search_type})
+        assert status == 200 and json.loads(raw)["results"], (search_type, raw[:300])
+    status, _, raw = server.request("POST", "/api/retrieve", {"query": "charging station", "search_type": "bm25"})
+    assert status == 400 and "keyword" in json.loads(raw)["error"]
+
+
 def test_bad_request_bodies_get_a_400_or_422_saying_what_is_wrong(server):
     status, _, raw = server.request("POST", "/api/retrieve", {"query": "x", "filters": {"no_such_field": 1}})
     assert status == 400 and "no_such_field" in json.loads(raw)["error"]
@@ -88,6 +119,7 @@ def test_stats_fields_and_documents_describe_the_collection(server):
     pdf = docs[PDF]
     assert pdf["file_type"] == "pdf" and pdf["pages"] == 2 and pdf["chunks"] >= 2
     assert pdf["metadata_status"] and pdf["ingested_at"].startswith("20")
+    assert pdf["ocr"] is None  # a text PDF: no chunk was read by OCR
     assert docs["charging.md"]["pages"] is None
 
 
@@ -105,6 +137,29 @@ def test_page_image_is_a_png_with_the_passage_found_or_said_not_found(server):
     assert status == 200 and headers["x-ragwire-passage"] == "not-found"
     status, _, _ = server.request("GET", "/api/page-image?" + urlencode({"source": source, "page": 9}))
     assert status == 400
+
+
+@pytest.mark.skipif(not TESSERACT, reason="the tesseract binary is not installed (apt-get install tesseract-ocr)")
+def test_a_scanned_page_is_listed_as_ocrd_and_drawn_with_the_engines_boxes_around_the_passage(server):
+    from urllib.parse import urlencode
+
+    scan = server.documents()[SCAN]
+    assert scan["ocr"] is True and scan["pages"] == 1
+    status, headers, png = server.request("GET", "/api/page-image?" + urlencode(
+        {"source": scan["source"], "page": 1, "text": SCAN_TEXT + " [1]"}))
+    assert status == 200 and png.startswith(b"\x89PNG") and headers["x-ragwire-passage"] == "found"
+    from io import BytesIO
+
+    from PIL import Image
+
+    # the line is drawn at (30, 100) px of a 100-dpi scan, shown at 1.5 x 72 dpi: the box's orange outline is there
+    image = Image.open(BytesIO(png)).convert("RGB")
+    orange = [(x, y) for x in range(0, image.width, 2) for y in range(0, image.height, 2)
+              if image.getpixel((x, y)) == (230, 120, 0)]
+    assert orange and all(25 <= x <= 850 * 1.08 and 90 <= y <= 160 for x, y in orange), orange[:5]
+    status, headers, _ = server.request("GET", "/api/page-image?" + urlencode(
+        {"source": scan["source"], "page": 1, "text": "Nothing like this sentence was ever scanned at all."}))
+    assert status == 200 and headers["x-ragwire-passage"] == "not-found"
 
 
 def test_page_and_source_endpoints_serve_only_stored_sources(server):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,13 +35,21 @@ WAIT_S = 60
 
 
 @pytest.fixture(scope="module")
-def browser(server):
+def downloads(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(server, downloads):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--window-size=1400,900", "--disable-extensions"):
         options.add_argument(arg)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=webdriver.ChromeService(DRIVER), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     try:
         driver.get(server.url)
         yield driver
@@ -115,6 +125,8 @@ def test_a_document_whose_text_is_an_xss_payload_is_shown_as_text_and_runs_nothi
     answer = browser.find_element(*by_testid("answer"))
     answer.find_element(*by_testid("citation")).click()
     panel = wait(browser).until(EC.visibility_of_element_located(by_testid("source-panel")))
+    # a Markdown source is located by its heading path (a PDF by its page)
+    assert panel.find_element(*by_testid("source-location")).text == "lidar-calibration.md › Lidar calibration"
     text = panel.find_element(*by_testid("source-text")).text
     assert "<script>window.__xss = 'script ran'</script>" in text and "onerror=" in text, text
     assert browser.execute_script("return window.__xss === undefined")
@@ -128,6 +140,46 @@ def test_a_question_the_documents_cannot_answer_is_shown_as_a_refusal(browser):
     assert answer.get_attribute("data-refused") == "true" and "refusal" in answer.get_attribute("class")
     assert answer.text.startswith("No answer in the documents.")
     assert not answer.find_elements(*by_testid("citation"))
+
+
+def test_a_refined_answer_shows_its_trace_behind_a_toggle_and_a_plain_one_none(browser):
+    question = "How long does the warranty last, and how long does a full charge take?"
+    ask(browser, question)
+    assert not browser.find_element(*by_testid("trace")).is_displayed()
+    browser.find_element(*by_testid("refine")).click()
+    try:
+        ask(browser, question)
+        toggle = browser.find_element(*by_testid("trace"))
+        assert toggle.is_displayed() and not browser.find_element(By.ID, "trace").is_displayed()  # closed
+        toggle.find_element(By.TAG_NAME, "summary").click()
+        lines = browser.find_element(By.ID, "trace").text.splitlines()
+        assert lines[0].startswith("[0] classify") and lines[1].startswith("[0] plan"), lines
+        assert any(line.startswith("[1] judge") for line in lines) and lines[-1].startswith("trace "), lines
+        assert len(browser.find_element(*by_testid("answer")).find_elements(*by_testid("citation"))) >= 2
+    finally:
+        browser.find_element(*by_testid("refine")).click()
+
+
+def test_marked_answers_export_as_a_golden_set_that_ragwire_eval_scores(server, browser, downloads):
+    browser.find_element(*by_testid("clear-golden")).click()
+    ask(browser, "How long does a full charge take?")
+    browser.find_element(*by_testid("mark-right")).click()
+    ask(browser, "What is the airspeed velocity of an unladen swallow?")
+    browser.find_element(*by_testid("mark-wrong")).click()
+    Select(browser.find_element(*by_testid("wrong-expected"))).select_by_visible_text("No document answers it")
+    assert "2 marked questions" in browser.find_element(*by_testid("golden-count")).text
+    browser.find_element(*by_testid("export-golden")).click()
+    exported = downloads / "golden.json"
+    wait(browser).until(lambda d: exported.is_file() and exported.stat().st_size > 0)
+    golden = json.loads(exported.read_text(encoding="utf-8"))
+    assert golden["queries"] == [{"query": "How long does a full charge take?", "expected": ["charging.md"]},
+                                 {"query": "What is the airspeed velocity of an unladen swallow?", "answerable": False}]
+    done = subprocess.run([sys.executable, "-m", "ragwire.cli", "eval", str(exported), "--config", str(server.config),
+                           "--json"], env=server.env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    scored = json.loads(done.stdout)
+    assert scored["queries"] == 2 and scored["errors"] == 0
+    assert scored["per_query"][0]["missed"] == [] and scored["metrics"]["hit_rate"] == 1.0, scored["metrics"]
 
 
 def test_the_search_tab_ranks_chunks_with_scores_and_a_filter_narrows_them(browser):
@@ -171,3 +223,23 @@ def test_an_uploaded_file_is_ingested_and_searchable_and_delete_removes_a_docume
     wait(browser).until(EC.alert_is_present()).accept()
     wait(browser).until(lambda d: "forklift-rota.md" not in listed(d))
     assert "forklift-rota.md" not in server.documents()
+
+
+def test_a_file_dropped_on_the_documents_tab_is_uploaded_and_ingested(server, browser):
+    browser.find_element(*by_testid("tab-documents")).click()
+    wait(browser).until(lambda d: d.find_elements(*by_testid("document-row")))
+    browser.execute_script("""
+        const data = new DataTransfer();
+        data.items.add(new File([arguments[0]], 'dropped-note.md', {type: 'text/markdown'}));
+        const zone = document.querySelector('[data-testid="dropzone"]');
+        for (const kind of ['dragenter', 'dragover', 'drop']) {
+            zone.dispatchEvent(new DragEvent(kind, {dataTransfer: data, bubbles: true, cancelable: true}));
+        }""", "# Boiler room\n\nThe boiler room key hangs in cabinet QUOKKA-9034 beside the fuse board.\n")
+    status = browser.find_element(*by_testid("upload-status"))
+    wait(browser).until(lambda d: status.get_attribute("data-state") == "done"
+                        and "dropped-note.md" in status.text)
+    assert status.text.startswith("Ingested dropped-note.md"), status.text
+    wait(browser).until(lambda d: "dropped-note.md" in listed(d))
+    assert (server.uploads / "dropped-note.md").read_text(encoding="utf-8").startswith("# Boiler room")
+    found = server.json("POST", "/api/retrieve", {"query": "boiler room key cabinet", "top_k": 1})["results"]
+    assert found[0]["file_name"] == "dropped-note.md"
