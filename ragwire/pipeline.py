@@ -211,8 +211,13 @@ class RAGWire:
         options = RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank, search_type=search_type)
         return [hit.to_document() for hit in self.retriever.retrieve(query, options)]
 
-    def _auto_filters(self, query: str, filters: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-        return self.retriever.auto_filters(query, filters)
+    def _auto_filters(self, query: str, filters: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The answerer's filter keywords: the filters (read from ``query`` with ``auto_filter``)
+        and what reading them cost, so ``Answer.usage`` counts that LLM call too."""
+        from .providers.usage import Usage
+
+        spent = Usage()
+        return {"filters": self.retriever.auto_filters(query, filters, usage=spent), "spent": spent}
 
     def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
         """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
@@ -251,22 +256,22 @@ class RAGWire:
         Raises:
             ProviderError: the LLM could not be reached (after retries).
         """
-        return self.answerer.query(question, top_k=top_k, filters=self._auto_filters(question, filters), rerank=rerank,
-                                   refine=refine, max_iterations=max_iterations, callbacks=callbacks)
+        return self.answerer.query(question, top_k=top_k, rerank=rerank, refine=refine, max_iterations=max_iterations,
+                                   callbacks=callbacks, **self._auto_filters(question, filters))
 
     async def aquery(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
                      callbacks: list[Any] | None = None) -> Answer:
         """:meth:`query` with the LLM call awaited; retrieval runs synchronously."""
-        return await self.answerer.aquery(question, top_k=top_k, filters=self._auto_filters(question, filters),
-                                          rerank=rerank, refine=refine, max_iterations=max_iterations,
-                                          callbacks=callbacks)
+        return await self.answerer.aquery(question, top_k=top_k, rerank=rerank, refine=refine,
+                                          max_iterations=max_iterations, callbacks=callbacks,
+                                          **self._auto_filters(question, filters))
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      rerank: bool | None = None, *, callbacks: list[Any] | None = None) -> Iterator[str | Answer]:
         """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`."""
-        return self.answerer.stream(question, top_k=top_k, filters=self._auto_filters(question, filters),
-                                    rerank=rerank, callbacks=callbacks)
+        return self.answerer.stream(question, top_k=top_k, rerank=rerank, callbacks=callbacks,
+                                    **self._auto_filters(question, filters))
 
     def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
              *, callbacks: list[Any] | None = None) -> Answer:

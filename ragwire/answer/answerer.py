@@ -111,6 +111,7 @@ class Answerer:
         refine: bool | None = None,
         max_iterations: int | None = None,
         callbacks: Sequence[Any] | None = None,
+        spent: Usage | None = None,
     ) -> Answer:
         """Answer ``question`` from the retrieved chunks, citing them as ``[n]``, or refuse.
 
@@ -123,6 +124,8 @@ class Answerer:
                 default ``generation.refine``.
             max_iterations: The most retrieval rounds when refining; default ``generation.max_iterations``.
             callbacks: LangChain callback handlers for this query's LLM calls.
+            spent: LLM usage this question cost before it reached the answerer (reading
+                filters from it, ``retriever.auto_filter``); counted in ``Answer.usage``.
 
         Returns:
             An :class:`Answer`; falsy when the documents do not support an answer.
@@ -131,7 +134,7 @@ class Answerer:
             ProviderError: the LLM failed (after retries).
             ValueError: the question is empty, or ``max_iterations`` is below 1.
         """
-        run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks)
+        run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks, spent)
         with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
             if run.refining:
                 answer = self._refined(run)
@@ -150,18 +153,19 @@ class Answerer:
         refine: bool | None = None,
         max_iterations: int | None = None,
         callbacks: Sequence[Any] | None = None,
+        spent: Usage | None = None,
     ) -> Answer:
         """:meth:`query` with the LLM call awaited (``ainvoke``); retrieval runs synchronously.
 
         A refined query runs its loop in a worker thread (``asyncio.to_thread``), so the
         event loop is free while its several calls run.
         """
-        run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks)
+        run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks, spent)
         if run.refining:
             import asyncio  # only the async path needs it; a cold synchronous query skips the import
 
             return await asyncio.to_thread(self.query, question, top_k, filters, rerank, refine=True,
-                                           max_iterations=run.max_iterations, callbacks=callbacks)
+                                           max_iterations=run.max_iterations, callbacks=callbacks, spent=spent)
         with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
             grounding = run.ground(question)
             done = self._without_model(grounding)
@@ -180,6 +184,7 @@ class Answerer:
         rerank: bool | None = None,
         *,
         callbacks: Sequence[Any] | None = None,
+        spent: Usage | None = None,
     ) -> Iterator[str | Answer]:
         """Yield the answer's text as it arrives, then the :class:`Answer` (as :meth:`query` gives it).
 
@@ -190,7 +195,7 @@ class Answerer:
         OpenAI-compatible servers the closing usage chunk is requested, so the
         Answer has token counts.
         """
-        run = self._run(question, top_k, filters, rerank, False, None, callbacks)
+        run = self._run(question, top_k, filters, rerank, False, None, callbacks, spent)
         with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
             grounding = run.ground(question)
             done = self._without_model(grounding)
@@ -254,7 +259,8 @@ class Answerer:
     # -- steps -------------------------------------------------------------------
 
     def _run(self, question: str, top_k: int | None, filters: Mapping[str, Any] | None, rerank: bool | None,
-             refining: bool | None, max_iterations: int | None, callbacks: Sequence[Any] | None) -> refinement.Run:
+             refining: bool | None, max_iterations: int | None, callbacks: Sequence[Any] | None,
+             spent: Usage | None = None) -> refinement.Run:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("question: must be a non-empty string")
         limit = self.generation.max_iterations if max_iterations is None else max_iterations
@@ -262,7 +268,7 @@ class Answerer:
             raise ValueError(f"max_iterations: must be at least 1, got {limit}")
         on = self.generation.refine if refining is None else refining
         return refinement.Run(self, question, top_k, dict(filters) if filters else None, rerank, bool(on), limit,
-                          [*self.callbacks, *(callbacks or [])])
+                              [*self.callbacks, *(callbacks or [])], spent=spent or Usage())
 
     def retrieve(self, query: str, top_k: int | None, filters: Mapping[str, Any] | None,
                  rerank: bool | None) -> tuple[list[Hit], float]:
@@ -336,6 +342,8 @@ class Answerer:
 
     def _close(self, answer: Answer, run: refinement.Run, span: Any) -> Answer:
         """The answer with its cost, trace id and trace; the query span gets the totals."""
+        if run.spent.llm_calls:
+            answer.usage = merged(answer.usage, run.spent)
         usage = answer.usage
         usage.price(self.pricing)
         answer.trace_id = telemetry.trace_id(span)

@@ -25,7 +25,7 @@ from ragwire.retrieval.hit import Hit
 
 from .finishing import Grounding
 from .prompt import Turn
-from .types import Answer, TraceStep
+from .types import Answer, TraceStep, Usage
 
 # "…mean, and what does…", "…? How much…": a second question starts at a question word.
 _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
@@ -124,6 +124,8 @@ class Run:
     callbacks: list[Any]
     trace: list[TraceStep] = field(default_factory=list)
     iterations: int = 1
+    # LLM usage of this question before the answerer ran (filters read from it).
+    spent: Usage = field(default_factory=Usage)
 
     def step(self, name: str, iteration: int, **data: Any) -> None:
         """Record a step of the trace."""

@@ -21,6 +21,7 @@ from .extractor import INT64_MAX, INT64_MIN, normalise, stored_values_block
 from .schema import FieldSpec
 
 if TYPE_CHECKING:
+    from ..providers.usage import Usage
     from .extractor import MetadataExtractor
 
 logger = logging.getLogger(__name__)
@@ -53,6 +54,8 @@ def extract_filters(
     extractor: MetadataExtractor,
     query: str,
     stored_values: Mapping[str, Sequence[Any]] | None,
+    *,
+    usage: Usage | None = None,
 ) -> dict[str, Any] | None:
     """Ask the LLM for the filters ``query`` clearly asks for, then keep only those that match stored values.
 
@@ -62,6 +65,7 @@ def extract_filters(
         stored_values: field → values stored in the collection (e.g. from facets).
             None means unknown: the normalised values are returned unchecked.
             Given, a field with no stored values is dropped.
+        usage: when given, the call's tokens and attempts are added to it.
 
     Returns:
         field → value ready for ``retrieve(filters=...)``, or None when nothing is left.
@@ -75,7 +79,7 @@ def extract_filters(
     hint = stored_values_block(extractor.fields, stored_values)
     if hint:
         system = f"{system}\n\n{hint}"
-    raw = extractor.ask(system, f"Question: {query.strip()}", "filter extraction")
+    raw = extractor.ask(system, f"Question: {query.strip()}", "filter extraction", usage=usage)
     proposed = normalise(extractor.fields, raw)
     if stored_values is None:
         return proposed or None

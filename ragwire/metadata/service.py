@@ -164,9 +164,12 @@ class MetadataService:
         """The schema's fields from ``text``, grounded on the stored values."""
         return self.extractor.extract(text, self.stored_values())
 
-    def filters(self, query: str) -> dict[str, Any] | None:
-        """Filters the query asks for, kept only where they match stored values."""
-        return extract_filters(self.extractor, query, self.stored_values())
+    def filters(self, query: str, usage: Usage | None = None) -> dict[str, Any] | None:
+        """Filters the query asks for, kept only where they match stored values.
+
+        ``usage``, when given, gets the LLM call's tokens and attempts added.
+        """
+        return extract_filters(self.extractor, query, self.stored_values(), usage=usage)
 
     def context(self, query: str, fields: list[str], limit: int = 50) -> str:
         """The markdown filter context block for an agent."""

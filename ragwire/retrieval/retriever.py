@@ -19,6 +19,7 @@ from .hit import Hit
 
 if TYPE_CHECKING:
     from ..config import RetrieverConfig
+    from ..providers.usage import Usage
     from ..rerank import Reranker
     from .search import Searcher
 
@@ -50,7 +51,7 @@ class SupportsRetrieve(Protocol):
 class FilterExtractor(Protocol):
     """Reads metadata filters from a query (the metadata service, with an LLM)."""
 
-    def filters(self, query: str) -> dict[str, Any] | None:
+    def filters(self, query: str, usage: Usage | None = None) -> dict[str, Any] | None:
         ...
 
 
@@ -131,16 +132,19 @@ class Retriever:
                 kept.append(hits[i])
         return kept
 
-    def auto_filters(self, query: str, filters: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    def auto_filters(self, query: str, filters: Mapping[str, Any] | None,
+                     usage: Usage | None = None) -> Mapping[str, Any] | None:
         """With ``retriever.auto_filter``, the filters read from ``query`` when none are given.
 
         Returns ``{}`` rather than None once resolved, so a nested ``retrieve`` does not ask again;
         an LLM failure searches unfiltered, with a warning: a filter is a refinement, not a must.
+        ``usage``, when given, gets the LLM call's tokens and attempts added (a query counts
+        them in ``Answer.usage``).
         """
         if filters is not None or not self.settings.auto_filter or self.filter_extractor is None:
             return filters
         try:
-            found = self.filter_extractor.filters(query)
+            found = self.filter_extractor.filters(query, usage)
         except ProviderError as exc:
             log.warning("auto_filter: no filters extracted, searching unfiltered: %s", exc)
             return {}

@@ -159,6 +159,8 @@ def test_auto_filter_applies_the_extracted_filters_and_reports_them(ingested, st
     assert answer.filters_used == {"company": "apple inc."}
     # one call for the filters and one for the answer; the nested retrieve does not ask again
     assert chat_calls(stub) - before == 2
+    # and both are in the answer's usage: the stub reports 10 prompt tokens per reply
+    assert answer.usage.llm_calls == 2 and answer.usage.prompt_tokens == 20
 
 
 def test_filter_context_lists_fields_values_and_the_query_filters(ingested):

@@ -114,7 +114,7 @@ def test_auto_filter_asks_the_filter_extractor_only_when_no_filters_are_given(co
     asked: list[str] = []
 
     class Extractor:
-        def filters(self, query):
+        def filters(self, query, usage=None):
             asked.append(query)
             return {"file_name": "dock.md"}
 
