@@ -1,6 +1,7 @@
 """The ``ragwire`` command: one module per command group; failures become exit codes in :mod:`.errors`.
 
     app.py      the group (--version, --debug) and open_rag()
+    entry.py    the executable: run a command, exit without the interpreter's teardown
     errors.py   handle_errors: error line + exit code, in one place; the EXIT_* codes
     options.py  shared options (--config, --json, --filter, --search-type), filter parsing
     output.py   JSON output, a chunk's location and score

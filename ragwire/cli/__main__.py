@@ -1,5 +1,5 @@
 """``python -m ragwire.cli``: the same command as ``ragwire``."""
 
-from ragwire.cli import main
+from ragwire.cli.entry import run
 
-main()
+run()

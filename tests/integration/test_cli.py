@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from ragwire.cli import main
 
 from ..conftest import EXAMPLES
-from .helpers import write_config, write_topics
+from .helpers import TOPICS, write_config, write_topics
 
 
 def run(*args: str):
@@ -97,3 +97,43 @@ def test_a_bad_option_is_a_usage_error():
 def test_version_runs_as_a_real_command():
     out = subprocess.run([sys.executable, "-m", "ragwire.cli", "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and "ragwire, version 0.1.0" in out.stdout
+
+
+def _real(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    """The command as a shell runs it: a process of its own that exits through cli.entry."""
+    return subprocess.run([sys.executable, "-m", "ragwire.cli", *args], capture_output=True, text=True, **kwargs)
+
+
+def test_the_executable_keeps_exit_codes_and_prints_everything_before_it_exits(tmp_path):
+    config = write_config(tmp_path)
+    write_topics(tmp_path / "docs")
+    done = _real("ingest", str(tmp_path / "docs"), "--config", str(config), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["processed"] == len(TOPICS)  # the whole JSON document arrived
+    assert _real("retrieve", "q", "--top-k", "zero").returncode == 2
+    assert _real("stats", "--config", str(tmp_path / "nope.yaml")).returncode == 1
+
+
+def test_what_the_executable_wrote_is_stored_after_it_exits(tmp_path):
+    # The executable skips the interpreter's teardown: nothing an ingest wrote may depend on it.
+    config = write_config(tmp_path)
+    write_topics(tmp_path / "docs")
+    assert _real("ingest", str(tmp_path / "docs"), "--config", str(config)).returncode == 0
+    from ragwire import RAGWire
+    from ragwire.store import close_all
+
+    rag = RAGWire(config)
+    assert rag.retrieve("tomatoes", top_k=1)[0].metadata["file_name"] == "garden.md"
+    close_all()
+
+
+def test_a_failing_command_still_runs_its_exit_handlers(tmp_path):
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('handler ran', file=sys.stderr))\n"
+        "from ragwire.cli.entry import run\n"
+        f"run(['stats', '--config', {str(tmp_path / 'nope.yaml')!r}])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "config file not found" in done.stderr and done.stderr.rstrip().endswith("handler ran")
