@@ -72,3 +72,15 @@ def write_topics(folder: Path) -> list[Path]:
         path.write_text(text, encoding="utf-8")
         paths.append(path)
     return paths
+
+
+# metadata.yaml of the LLM-extraction tests: a company and a fiscal year per document.
+COMPANY_YEAR_SCHEMA = """\
+fields:
+  - name: company
+    type: str
+    description: "The company the document is about"
+  - name: year
+    type: int
+    description: "The fiscal year the document reports on"
+"""

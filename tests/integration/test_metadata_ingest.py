@@ -16,19 +16,11 @@ from ragwire import ConfigError, RAGWire
 from ragwire.cli import main
 from tests.stubs import StubServer
 
-from .helpers import write_config
+from .helpers import COMPANY_YEAR_SCHEMA, write_config
 
 REPO = Path(__file__).resolve().parents[2]
 
-SCHEMA = """\
-fields:
-  - name: company
-    type: str
-    description: "The company the document is about"
-  - name: year
-    type: int
-    description: "The fiscal year the document reports on"
-"""
+SCHEMA = COMPANY_YEAR_SCHEMA
 
 DOCS = {
     "apple-2023.md": "# Apple annual report\n\nApple Inc. grew services revenue in fiscal 2023. The iPhone remained "

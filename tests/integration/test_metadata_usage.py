@@ -14,17 +14,9 @@ from ragwire import RAGWire
 from ragwire.cli import main
 from tests.stubs import StubServer
 
-from .helpers import write_config
+from .helpers import COMPANY_YEAR_SCHEMA, write_config
 
-SCHEMA = """\
-fields:
-  - name: company
-    type: str
-    description: "The company the document is about"
-  - name: year
-    type: int
-    description: "The fiscal year the document reports on"
-"""
+SCHEMA = COMPANY_YEAR_SCHEMA
 
 DOCS = {
     "apple.md": "# Apple results\n\nApple Inc. reported record services revenue in fiscal 2024.",

@@ -14,16 +14,9 @@ import pytest
 from ragwire import RAGWire
 from tests.stubs import StubServer
 
-from .helpers import write_config
+from .helpers import COMPANY_YEAR_SCHEMA, write_config
 
-SCHEMA = """\
-fields:
-  - name: company
-    type: str
-    description: "The company the document is about"
-  - name: year
-    type: int
-    description: "The fiscal year the document reports on"
+SCHEMA = COMPANY_YEAR_SCHEMA + """\
   - name: revenue
     type: float
     description: "Revenue in billions"
