@@ -10,6 +10,11 @@ open, model load, query.
     python bench/cold_start.py               # both providers, 5 runs each
     python bench/cold_start.py --runs 3 --provider onnx
     PYTHONPATH=/path/to/older/checkout python bench/cold_start.py --provider onnx   # the same figures for another tree
+    python bench/cold_start.py --provider onnx --against /path/to/older/checkout --runs 8
+
+``--against`` times both commands for this tree and for the other one in turn, run
+after run (each a fresh process over the same store), so a change of load on a shared
+machine falls on both alike; it prints the medians side by side.
 """
 
 from __future__ import annotations
@@ -82,6 +87,22 @@ def cli_runs(config: Path, runs: int, *args: str) -> list[float]:
     return times
 
 
+def against_runs(config: Path, runs: int, other: Path) -> dict[str, dict[str, list[float]]]:
+    """Both commands, this tree and ``other`` alternating run by run."""
+    trees = {"this tree": os.environ.get("PYTHONPATH", ""), str(other): str(other)}
+    commands = {"retrieve": ["retrieve", QUERY, "--top-k", "3"], "query": ["query", QUESTION]}
+    out: dict[str, dict[str, list[float]]] = {name: {tree: [] for tree in trees} for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            for tree, path in trees.items():
+                env = dict(os.environ, PYTHONPATH=path)
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "ragwire.cli", *argv, "--config", str(config)],
+                               cwd=config.parent, check=True, capture_output=True, env=env)
+                out[name][tree].append(time.perf_counter() - start)
+    return out
+
+
 def step_runs(config: Path, runs: int) -> list[dict]:
     out = []
     for _ in range(runs):
@@ -95,6 +116,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="fresh processes per measurement (default 5)")
     ap.add_argument("--provider", choices=["onnx", "huggingface", "both"], default="both")
+    ap.add_argument("--against", type=Path, metavar="TREE", help="another checkout, timed run by run beside this one")
     args = ap.parse_args()
     providers = ["onnx", "huggingface"] if args.provider == "both" else [args.provider]
     tmp = Path(tempfile.mkdtemp(prefix="ragwire-cold-start-"))
@@ -103,6 +125,13 @@ def main() -> None:
     try:
         for provider in providers:
             config = prepare_folder(tmp, provider)
+            if args.against:
+                paired = against_runs(config, args.runs, args.against.resolve())
+                common.print_table(f"provider: {provider}, interleaved with {args.against}", [
+                    (f"`ragwire {name}` median s, {tree}", statistics.median(times))
+                    for name, per_tree in paired.items() for tree, times in per_tree.items()])
+                summary[f"{provider}_against"] = {name: {tree: round(statistics.median(t), 3) for tree, t in per.items()}
+                                                  for name, per in paired.items()}
             cli = cli_runs(config, args.runs, "retrieve", QUERY, "--top-k", "3")
             answer = cli_runs(config, args.runs, "query", QUESTION)
             steps = step_runs(config, args.runs)
