@@ -169,15 +169,21 @@ def cached_export(name: str) -> Path:
     target = export_dir(name, folder, digest)
     if is_valid_export(target, digest):
         return target
+    before_building("the ONNX export", name, target, can_build())
+    return prepare(name, force=True)
+
+
+def before_building(what: str, name: str, target: Path, buildable: bool, flags: str = "") -> None:
+    """A cached model file set (``what`` of ``name`` at ``target``) is missing or corrupt: say it is
+    built now, or raise a ProviderError with the ``ragwire model prepare`` command (plus ``flags``)
+    that builds it where this process cannot."""
     state = "is corrupt" if target.exists() else "is missing"
-    if not can_build():
+    if not buildable:
         model = "" if name in PACKAGED_NAMES else f" --model {name}"
         raise ProviderError(
-            f"embeddings: the ONNX export of {name} {state} ({target}); build it with: "
-            f"{PREPARE_COMMAND}{model}"
+            f"embeddings: {what} of {name} {state} ({target}); build it with: {PREPARE_COMMAND}{model}{flags}"
         )
-    logger.warning("the ONNX export of %s %s; building it now (once)", name, state)
-    return prepare(name, force=True)
+    logger.warning("%s of %s %s; building it now (once)", what, name, state)
 
 
 def prepare(name: str = PACKAGED_MODEL, *, force: bool = False) -> Path:

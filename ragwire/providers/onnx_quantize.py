@@ -29,7 +29,7 @@ from pathlib import Path
 from ragwire.errors import ProviderError
 from ragwire.providers import onnx_export
 from ragwire.providers._config import require
-from ragwire.providers._runtime import PACKAGED_MODEL, PACKAGED_NAMES
+from ragwire.providers._runtime import PACKAGED_MODEL
 
 logger = logging.getLogger(__name__)
 
@@ -97,14 +97,7 @@ def cached_variant(name: str, mode: str) -> Path:
         target = variant_dir(onnx_export.export_dir(name, folder, digest), mode)
         if is_valid_variant(target, mode, digest):
             return target
-        state = "is corrupt" if target.exists() else "is missing"
-        if not can_build():
-            model = "" if name in PACKAGED_NAMES else f" --model {name}"
-            raise ProviderError(
-                f"embeddings: the {mode} ONNX variant of {name} {state} ({target}); build it with: "
-                f"{onnx_export.PREPARE_COMMAND}{model} --quantize {mode}"
-            )
-        logger.warning("the %s ONNX variant of %s %s; building it now (once)", mode, name, state)
+        onnx_export.before_building(f"the {mode} ONNX variant", name, target, can_build(), f" --quantize {mode}")
     return prepare(name, mode, force=True)
 
 
