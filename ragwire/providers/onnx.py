@@ -71,8 +71,7 @@ class OnnxEmbeddings:
         encodings = self._tokenizer.encode_batch([str(t) for t in texts])
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         out: list[list[float]] = [[] for _ in texts]
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start:start + self.batch_size]
+        for idx in batches(order, [len(e.ids) for e in encodings], self.batch_size):
             vectors = self._run([encodings[i] for i in idx])
             for i, vec in zip(idx, vectors, strict=True):
                 out[i] = vec.tolist()
@@ -147,6 +146,34 @@ class OnnxEmbeddings:
             self._inputs = [i.name for i in session.get_inputs()]
             self._tokenizer = tokenizer
             self._session = session
+
+
+# The most padding a batch may carry, as a share of its real tokens.
+MAX_PADDING = 0.2
+
+
+def batches(order: list[int], lengths: list[int], size: int) -> list[list[int]]:
+    """``order`` (indexes sorted by ``lengths``, shortest first) cut into batches of at most ``size``.
+
+    A batch is padded to its longest text, so one that mixes short and long texts spends
+    most of its work on padding: 27 sentences of 15 to 63 tokens in one batch are 40 %
+    padding.  A batch is also cut where the next text would make padding more than
+    ``MAX_PADDING`` of its tokens; texts of like length (an ingest's chunks) still fill
+    whole batches.
+    """
+    out: list[list[int]] = []
+    current: list[int] = []
+    real = 0
+    for i in order:
+        n = lengths[i]
+        if current and (len(current) >= size or n * (len(current) + 1) > (1 + MAX_PADDING) * (real + n)):
+            out.append(current)
+            current, real = [], 0
+        current.append(i)
+        real += n
+    if current:
+        out.append(current)
+    return out
 
 
 def register_with_langchain() -> None:
