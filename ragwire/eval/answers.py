@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..providers.usage import Usage, add_into
 from .golden import GoldenEntry, GoldenSet
 from .metrics import MISS
 from .target import Pipeline
@@ -123,20 +124,11 @@ def summarize_answers(entries: Sequence[GoldenEntry], outcomes: Sequence[AnswerO
 
 def total_usage(outcomes: Sequence[AnswerOutcome]) -> dict[str, Any]:
     """LLM calls, tokens and cost summed over the answers of a run (None where nothing was reported)."""
-
-    def total(values: list[Any]) -> Any:
-        known = [v for v in values if v is not None]
-        return sum(known) if known else None
-
-    prompt = total([o.prompt_tokens for o in outcomes])
-    completion = total([o.completion_tokens for o in outcomes])
-    return {
-        "llm_calls": sum(o.llm_calls for o in outcomes),
-        "prompt_tokens": prompt,
-        "completion_tokens": completion,
-        "total_tokens": None if prompt is None and completion is None else (prompt or 0) + (completion or 0),
-        "cost": total([o.cost for o in outcomes]),
-    }
+    total = Usage()
+    for o in outcomes:
+        add_into(total, Usage(prompt_tokens=o.prompt_tokens, completion_tokens=o.completion_tokens,
+                              llm_calls=o.llm_calls, cost=o.cost))
+    return total.accounting()
 
 
 def _mean(values: list[float]) -> float | None:
