@@ -268,9 +268,12 @@ class RAGWire:
                                           **self._auto_filters(question, filters))
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-                     rerank: bool | None = None, *, callbacks: list[Any] | None = None) -> Iterator[str | Answer]:
-        """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`."""
-        return self.answerer.stream(question, top_k=top_k, rerank=rerank, callbacks=callbacks,
+                     rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
+                     callbacks: list[Any] | None = None) -> Iterator[str | Answer]:
+        """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`
+        (a refined answer, see :meth:`query`, comes as one piece)."""
+        return self.answerer.stream(question, top_k=top_k, rerank=rerank, refine=refine,
+                                    max_iterations=max_iterations, callbacks=callbacks,
                                     **self._auto_filters(question, filters))
 
     def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None,

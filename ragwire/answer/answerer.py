@@ -183,6 +183,8 @@ class Answerer:
         filters: Mapping[str, Any] | None = None,
         rerank: bool | None = None,
         *,
+        refine: bool | None = None,
+        max_iterations: int | None = None,
         callbacks: Sequence[Any] | None = None,
         spent: Usage | None = None,
     ) -> Iterator[str | Answer]:
@@ -191,12 +193,19 @@ class Answerer:
         Citation numbers the sources do not have and the refusal sentinel are held
         back, a few characters at most, and never shown.  Text already shown cannot
         be withdrawn: when the reply turns out to be a refusal, the pieces end with
-        the refusal's explanation.  Extractive mode yields its text once.  Against
+        the refusal's explanation.  Extractive mode yields its text once, and so does a
+        refined answer (``refine``, default ``generation.refine``): its loop plans,
+        searches and judges before anything is written.  Against
         OpenAI-compatible servers the closing usage chunk is requested, so the
         Answer has token counts.
         """
-        run = self._run(question, top_k, filters, rerank, False, None, callbacks, spent)
+        run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks, spent)
         with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
+            if run.refining:
+                refined = self._close(self._refined(run), run, span)
+                yield refined.text
+                yield refined
+                return
             grounding = run.ground(question)
             done = self._without_model(grounding)
             if done is not None:

@@ -64,16 +64,10 @@ class Service:
                      refine: bool | None = None) -> Iterator[str | dict[str, Any]]:
         """The answer's text pieces, then its ``to_dict()``; the caller must exhaust it (it holds the lock).
 
-        A refined answer (``refine``, or ``generation.refine`` when None) is one piece: the
-        loop plans, searches and judges before anything is written.
+        A refined answer (``refine``, or ``generation.refine`` when None) is one piece.
         """
         with self.lock:
-            if self.rag.config.generation.refine if refine is None else refine:
-                answer = self.rag.query(question, top_k=top_k, filters=filters or None, refine=True)
-                yield answer.text
-                yield answer.to_dict()
-                return
-            for piece in self.rag.query_stream(question, top_k=top_k, filters=filters or None):
+            for piece in self.rag.query_stream(question, top_k=top_k, filters=filters or None, refine=refine):
                 yield piece if isinstance(piece, str) else piece.to_dict()
 
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,

@@ -51,6 +51,13 @@ def test_each_part_is_searched_on_its_own_and_cited_from_its_own_file(rag):
     assert not {"charging.md", "cycling.md"} <= {c.file_name for c in single.citations}
 
 
+def test_a_streamed_refined_answer_is_the_refined_answer_in_one_piece(rag):
+    refined = rag.query(TWO_PARTS, top_k=2, refine=True)
+    *pieces, streamed = rag.query_stream(TWO_PARTS, top_k=2, refine=True)
+    assert pieces == [refined.text] and streamed.text == refined.text
+    assert [s.step for s in streamed.trace] == [s.step for s in refined.trace] and streamed.iterations >= 1
+
+
 def test_a_part_the_documents_do_not_cover_is_re_queried_once_with_its_missing_term_then_named(rag):
     answer = rag.query("How long does a full charge take, and what is the capital city of Peru?",
                        top_k=2, refine=True, max_iterations=3)
