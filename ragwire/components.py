@@ -10,6 +10,8 @@ into the facade, so any of them can be built and tested alone.
 from __future__ import annotations
 
 import contextlib
+import logging
+import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .config import RagwireConfig
@@ -21,9 +23,23 @@ if TYPE_CHECKING:
     from .retrieval import Retriever, Searcher
     from .store import Collection
 
+log = logging.getLogger(__name__)
+
 # Loaded embedding models, shared by every RAGWire in the process: loading one
 # costs seconds and hundreds of MB, and two pipelines on one model are common.
 _EMBEDDINGS: dict[str, Any] = {}
+# Held while a model is built, so a background load and a caller never build one twice.
+_BUILDING = threading.Lock()
+
+
+def _shared_embedding(section: Any) -> Any:
+    key = _embedding_key(section)
+    with _BUILDING:
+        if key not in _EMBEDDINGS:
+            from .providers import get_embedding
+
+            _EMBEDDINGS[key] = get_embedding(section)
+        return _EMBEDDINGS[key]
 
 
 class _LazyEmbedding:
@@ -46,6 +62,10 @@ class _LazyEmbedding:
     def load(self) -> None:
         """Load the model now (an ingest does it before its first batch)."""
         self._parts.embedding  # noqa: B018 - the property loads it
+
+    def load_soon(self) -> None:
+        """Start loading a local model in a thread (see :meth:`Parts.load_embedding_soon`)."""
+        self._parts.load_embedding_soon()
 
 
 def _embedding_key(embeddings: Any) -> str:
@@ -141,6 +161,7 @@ class Parts:
             # The model itself loads on first use.
             self.reranker = get_reranker(rerank, retries=config.ingestion.retries)
         self._embedding: Any = None
+        self._loading: threading.Thread | None = None
         self._bulk: Any = None
         self._llm: Any = None
         self._metadata: MetadataService | None = None
@@ -155,14 +176,42 @@ class Parts:
     # -- models and the store ------------------------------------------------------
     @property
     def embedding(self) -> Any:
+        loading = self._loading
+        if loading is not None:
+            loading.join()
+            self._loading = None
         if self._embedding is None:
-            from .providers import get_embedding
-
-            key = _embedding_key(self.config.embeddings)
-            if key not in _EMBEDDINGS:
-                _EMBEDDINGS[key] = get_embedding(self.config.embeddings)
-            self._embedding = _EMBEDDINGS[key]
+            self._embedding = _shared_embedding(self.config.embeddings)
         return self._embedding
+
+    def load_embedding_soon(self) -> None:
+        """Start loading a local embedding model in a thread, to overlap the store's opening.
+
+        A cold query spends about 0.3 s opening the embedded store and as much loading
+        the ONNX model; both run in native code that releases the GIL, so on two cores
+        they overlap.  The thread only warms the model: :attr:`embedding` waits for it,
+        and a failure there is left for that first real use to raise, typed.  Remote
+        providers have nothing worth loading early.
+        """
+        from .config.providers import LOCAL_EMBEDDING_PROVIDERS
+
+        if (self._embedding is not None or self._loading is not None
+                or self.config.embeddings.provider not in LOCAL_EMBEDDING_PROVIDERS):
+            return
+        # Not a daemon: the process waits for a load it started rather than
+        # tearing down the interpreter under a thread inside ONNX Runtime.
+        self._loading = threading.Thread(target=self._load_in_background, name="ragwire-embedding-load")
+        self._loading.start()
+
+    def _load_in_background(self) -> None:
+        try:
+            model = _shared_embedding(self.config.embeddings)
+            warm = getattr(model, "load", None)
+            if callable(warm):  # the ONNX embedder opens its session on first use otherwise
+                warm()
+            self._embedding = model
+        except Exception as exc:  # noqa: BLE001 - the first real use raises it again, typed, to its caller
+            log.debug("embedding model: background load failed (the first use will retry): %s", exc)
 
     @property
     def lazy_embedding(self) -> _LazyEmbedding:
@@ -260,6 +309,10 @@ class Parts:
     def answerer(self) -> Answerer:
         """Answers questions from this collection (see :mod:`ragwire.answer`)."""
         if self._answerer is None:
+            # Nearly every answer embeds (the query, and the extractive answer's sentences):
+            # the model loads while the answer modules import and the store opens.
+            if self.collection.exists():
+                self.load_embedding_soon()
             import functools
 
             from .answer.answerer import Answerer

@@ -118,6 +118,14 @@ class OnnxEmbeddings:
             pooled = pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
         return pooled
 
+    def load(self) -> None:
+        """Open the ONNX session and tokenizer now rather than on the first call (idempotent).
+
+        Raises:
+            ProviderError: the folder is not a usable export.
+        """
+        self._load()
+
     def _load(self) -> None:
         if self._session is not None:
             return

@@ -110,8 +110,10 @@ class Retriever:
             return []
         # A top_k below 1 goes to the search unchanged, which refuses it.
         fetch = r.rerank.effective_fetch_k(k) if reranking and r.rerank is not None and k >= 1 else k
+        search_type = opts.search_type or r.search_type
+        self.searcher.prepare(search_type)
         with self.store.opened():
-            found = self.searcher.search(query, k=fetch, filters=filters, search_type=opts.search_type or r.search_type)
+            found = self.searcher.search(query, k=fetch, filters=filters, search_type=search_type)
         if not reranking:
             return found
         # Scored outside the store block: a model on CPU takes a while, and no lock is needed.

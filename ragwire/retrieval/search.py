@@ -97,6 +97,14 @@ class Searcher:
                    dense_params=DenseParams(retriever.hnsw_ef, retriever.exact), fetch_k=retriever.fetch_k,
                    mmr_lambda=retriever.mmr_lambda, retries=retries)
 
+    def prepare(self, search_type: str) -> None:
+        """Start loading the embedding model, when ``search_type`` needs it and it loads
+        locally, so it loads while the caller opens the store."""
+        if search_type != "keyword":
+            soon = getattr(self.embedding, "load_soon", None)
+            if callable(soon):
+                soon()
+
     def _embed_query(self, query: str) -> list[float]:
         """Embed the query; provider outages become a retried, then one-line, ProviderError."""
         import ragwire.telemetry as telemetry

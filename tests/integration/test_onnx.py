@@ -219,3 +219,79 @@ def test_unknown_provider_suggests_onnx():
 
     with pytest.raises(ConfigError, match=r"did you mean 'onnx'"):
         parse_config(yaml.safe_load("embeddings: {provider: onx}"), base_dir=".")
+
+
+def _own_export(tmp_path: Path, onnx_dir: Path) -> Path:
+    """A copy of the export under its own path: a model no earlier test loaded in this process."""
+    folder = tmp_path / "export"
+    shutil.copytree(onnx_dir, folder)
+    return folder
+
+
+def test_a_query_loads_the_onnx_model_in_a_thread_while_the_store_opens(tmp_path, monkeypatch, onnx_dir):
+    import threading
+    import time
+
+    from ragwire.store.edge import EdgeEngine
+
+    docs = write_topics(tmp_path / "docs")
+    config = write_config(tmp_path, embeddings={"provider": "onnx", "model_name": str(_own_export(tmp_path, onnx_dir))})
+    rag = RAGWire(config)
+    rag.ingest_documents([str(p) for p in docs])
+    rag.close()
+
+    events: list[tuple[str, str, float]] = []
+    model_load, store_load = OnnxEmbeddings._load, EdgeEngine._load
+
+    def timed_model_load(self):
+        events.append(("model starts", threading.current_thread().name, time.perf_counter()))
+        model_load(self)
+
+    def timed_store_load(self):
+        store_load(self)
+        events.append(("store open", threading.current_thread().name, time.perf_counter()))
+
+    monkeypatch.setattr(OnnxEmbeddings, "_load", timed_model_load)
+    monkeypatch.setattr(EdgeEngine, "_load", timed_store_load)
+    answer = RAGWire(config).query("How many hours of sun do tomatoes need?")
+    assert answer and "garden.md" in str(answer.sources)
+    first = {what: (thread, at) for what, thread, at in reversed(events)}
+    assert first["model starts"][0] == "ragwire-embedding-load"
+    assert first["store open"][0] == "MainThread"
+    assert first["model starts"][1] < first["store open"][1]  # the two overlapped
+    assert not [t for t in threading.enumerate() if t.name == "ragwire-embedding-load"]
+
+
+def test_a_model_that_fails_to_load_in_the_background_raises_typed_on_first_use(tmp_path, monkeypatch, onnx_dir):
+    from ragwire import components
+
+    docs = write_topics(tmp_path / "docs")
+    export = _own_export(tmp_path, onnx_dir)
+    config = write_config(tmp_path, embeddings={"provider": "onnx", "model_name": str(export)})
+    rag = RAGWire(config)
+    rag.ingest_documents([str(docs[0])])
+    rag.close()
+    (export / onnx_export.ONNX_FILE).write_bytes(b"damaged after the ingest")
+    monkeypatch.setattr(components, "_EMBEDDINGS", {})  # as in a new process: nothing loaded yet
+    with pytest.raises(ProviderError, match=r"could not load the ONNX model"):
+        RAGWire(config).query("How many hours of sun do tomatoes need?")
+
+
+def test_a_keyword_search_starts_no_model_load(tmp_path, monkeypatch, onnx_dir):
+    import threading
+
+    docs = write_topics(tmp_path / "docs")
+    config = write_config(tmp_path, embeddings={"provider": "onnx", "model_name": str(_own_export(tmp_path, onnx_dir))})
+    RAGWire(config).ingest_documents([str(docs[0])])
+    fresh = RAGWire(config)
+    started = []
+    original = threading.Thread.start
+
+    def spy(self):
+        started.append(self.name)
+        original(self)
+
+    monkeypatch.setattr(threading.Thread, "start", spy)
+    assert fresh.retrieve("tomatoes", search_type="keyword")
+    assert "ragwire-embedding-load" not in started
+    assert fresh.parts._embedding is None
