@@ -19,6 +19,7 @@ from .errors import (
     StoreLockedError,
 )
 from .hashing import sha256_chunk, sha256_file_from_path, sha256_text
+from .lazy import lazy_names
 from .logs import get_logger, setup_colored_logging, setup_logging
 from .pipeline import RAGWire
 from .providers import get_embedding
@@ -46,12 +47,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'ragwire' has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

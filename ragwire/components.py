@@ -285,6 +285,9 @@ class Parts:
     def retriever(self) -> Retriever:
         """The retrieval stage: search, filters, reranking (see :mod:`ragwire.retrieval.retriever`)."""
         if self._retriever is None:
+            # The model loads while the retrieval modules import and the store opens.
+            if self.config.retriever.search_type != "keyword" and self.collection.exists():
+                self.load_embedding_soon()
             from .retrieval import Retriever
 
             auto = self.config.retriever.auto_filter  # the metadata service is built only when it reads filters
@@ -309,9 +312,11 @@ class Parts:
     def answerer(self) -> Answerer:
         """Answers questions from this collection (see :mod:`ragwire.answer`)."""
         if self._answerer is None:
-            # Nearly every answer embeds (the query, and the extractive answer's sentences):
-            # the model loads while the answer modules import and the store opens.
-            if self.collection.exists():
+            # An answer embeds its query (unless the search is keyword-only) and, without an
+            # LLM, its candidate sentences: the model loads while the answer modules import
+            # and the store opens.
+            embeds = self.config.llm is None or self.config.retriever.search_type != "keyword"
+            if embeds and self.collection.exists():
                 self.load_embedding_soon()
             import functools
 

@@ -9,8 +9,9 @@ PDF and Office conversions run in a child process with a time limit;
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ragwire.lazy import lazy_names
 
 if TYPE_CHECKING:
     from ragwire.loaders.base import LoadResult, Page, PageLoadResult
@@ -24,14 +25,14 @@ if TYPE_CHECKING:
 
 # Public name -> the module that defines it.
 _HOMES = {
-    "LoadResult": "base", "Page": "base", "PageLoadResult": "base",
-    "SUPPORTED_EXTENSIONS": "formats",
-    "raised_outside_ragwire": "guard",
-    "MarkItDownLoader": "markitdown_loader",
-    "PageLoader": "page_loader",
-    "Loaded": "result", "LoadFailed": "result", "LoadOutcome": "result",
-    "decode_bytes": "text", "looks_binary": "text",
-    "WalkResult": "walk", "walk_directory": "walk",
+    "LoadResult": ".base", "Page": ".base", "PageLoadResult": ".base",
+    "SUPPORTED_EXTENSIONS": ".formats",
+    "raised_outside_ragwire": ".guard",
+    "MarkItDownLoader": ".markitdown_loader",
+    "PageLoader": ".page_loader",
+    "Loaded": ".result", "LoadFailed": ".result", "LoadOutcome": ".result",
+    "decode_bytes": ".text", "looks_binary": ".text",
+    "WalkResult": ".walk", "walk_directory": ".walk",
 }
 
 __all__ = [
@@ -52,10 +53,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'ragwire.loaders' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"ragwire.loaders.{home}"), name)
-    globals()[name] = value  # later lookups skip this hook
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)

@@ -277,11 +277,12 @@ def test_a_model_that_fails_to_load_in_the_background_raises_typed_on_first_use(
         RAGWire(config).query("How many hours of sun do tomatoes need?")
 
 
-def test_a_keyword_search_starts_no_model_load(tmp_path, monkeypatch, onnx_dir):
+def test_a_keyword_only_config_loads_no_model_for_a_search(tmp_path, monkeypatch, onnx_dir):
     import threading
 
     docs = write_topics(tmp_path / "docs")
-    config = write_config(tmp_path, embeddings={"provider": "onnx", "model_name": str(_own_export(tmp_path, onnx_dir))})
+    config = write_config(tmp_path, embeddings={"provider": "onnx", "model_name": str(_own_export(tmp_path, onnx_dir))},
+                          retriever={"search_type": "keyword"})
     RAGWire(config).ingest_documents([str(docs[0])])
     fresh = RAGWire(config)
     started = []
@@ -292,6 +293,6 @@ def test_a_keyword_search_starts_no_model_load(tmp_path, monkeypatch, onnx_dir):
         original(self)
 
     monkeypatch.setattr(threading.Thread, "start", spy)
-    assert fresh.retrieve("tomatoes", search_type="keyword")
+    assert fresh.retrieve("tomatoes")
     assert "ragwire-embedding-load" not in started
     assert fresh.parts._embedding is None
