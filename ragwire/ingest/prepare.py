@@ -152,8 +152,8 @@ def prepare_file(
             chunk_id = f"{item.file_hash[:16]}_{i}"
             meta: dict[str, Any] = {
                 **extracted,
-                **piece.location,
-                **ocr_chunk_fields(pages, piece.location),
+                **piece.metadata,
+                **ocr_chunk_fields(pages, piece.metadata),
                 **item.extra_metadata,
                 "source": item.source,
                 "file_name": item.path.name,

@@ -50,17 +50,12 @@ class Chunk:
         return cls(text, **known)
 
     @property
-    def location(self) -> dict[str, Any]:
-        """The known location fields, by name, as they are stored (``page_starts`` a list)."""
+    def metadata(self) -> dict[str, Any]:
+        """The known location fields, by name, as stored with the chunk (a fresh dict; ``page_starts`` a list)."""
         known = {name: getattr(self, name) for name in LOCATION_FIELDS if getattr(self, name) is not None}
         if "page_starts" in known:
             known["page_starts"] = list(known["page_starts"])
         return known
-
-    @property
-    def metadata(self) -> dict[str, Any]:
-        """What this chunk's location adds to its stored metadata (a fresh dict)."""
-        return self.location
 
 
 
@@ -139,7 +134,7 @@ def _with_page_ranges(pieces: list[Chunk], pages: Sequence[Mapping[str, Any]]) -
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # odd pages: lose the page fields, never the file
         logger.warning("page ranges skipped: unusable pages (%s: %s)", type(exc).__name__, exc)
         return pieces
-    return [Chunk.at(piece.text, {**piece.location, **found}) for piece, found in zip(pieces, ranges, strict=True)]
+    return [Chunk.at(piece.text, {**piece.metadata, **found}) for piece, found in zip(pieces, ranges, strict=True)]
 
 
 def _merge_tiny(pieces: list[Chunk], chunk_size: int) -> list[Chunk]:
@@ -153,7 +148,7 @@ def _merge_tiny(pieces: list[Chunk], chunk_size: int) -> list[Chunk]:
     carry: Chunk | None = None
     for piece in pieces:
         if carry is not None:
-            if carry.location == piece.location:
+            if carry.metadata == piece.metadata:
                 piece = replace(piece, text=f"{carry.text}\n\n{piece.text}")
             else:
                 out.append(carry)
