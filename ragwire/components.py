@@ -190,13 +190,15 @@ class Parts:
         A cold query spends about 0.3 s opening the embedded store and as much loading
         the ONNX model; both run in native code that releases the GIL, so on two cores
         they overlap.  The thread only warms the model: :attr:`embedding` waits for it,
-        and a failure there is left for that first real use to raise, typed.  Remote
-        providers have nothing worth loading early.
-        """
-        from .config.providers import LOCAL_EMBEDDING_PROVIDERS
+        and a failure there is left for that first real use to raise, typed.
 
-        if (self._embedding is not None or self._loading is not None
-                or self.config.embeddings.provider not in LOCAL_EMBEDDING_PROVIDERS):
+        Only the ``onnx`` provider loads early: its imports (onnxruntime, numpy,
+        tokenizers) share nothing with what the caller imports meanwhile.  The torch and
+        fastembed providers import LangChain, as the answer path does, and two threads
+        importing one package graph can hand each other half-initialised modules.
+        Remote providers have nothing worth loading early.
+        """
+        if self._embedding is not None or self._loading is not None or self.config.embeddings.provider != "onnx":
             return
         # Not a daemon: the process waits for a load it started rather than
         # tearing down the interpreter under a thread inside ONNX Runtime.

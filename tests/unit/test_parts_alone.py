@@ -168,3 +168,14 @@ def test_the_metadata_service_reads_stored_values_through_a_field_values_reader(
 
 def test_stored_values_before_the_first_ingest_are_empty(tmp_path):
     assert StoredValues(_store(tmp_path, "never").collection).field_values(["year"], 5) == {"year": []}
+
+
+@pytest.mark.parametrize("provider", ["huggingface", "fastembed", "openai"])
+def test_only_the_onnx_model_loads_early_in_a_thread(tmp_path, provider):
+    from ragwire.components import build
+
+    embeddings = {"provider": provider, "model": "m"} if provider == "openai" else {"provider": provider}
+    config = RagwireConfig.model_validate({"embeddings": embeddings, "vectorstore": {"path": str(tmp_path)}})
+    parts = build(config)
+    parts.load_embedding_soon()
+    assert parts._loading is None and parts._embedding is None
