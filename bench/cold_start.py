@@ -15,6 +15,10 @@ open, model load, query.
 ``--against`` times both commands for this tree and for the other one in turn, run
 after run (each a fresh process over the same store), so a change of load on a shared
 machine falls on both alike; it prints the medians side by side.
+
+The step breakdown runs the steps one after another.  ``ragwire query`` itself loads
+the ONNX model in a thread while it opens the store; the timeline rows show when, in
+that command, each of the two finished (seconds from process start, medians).
 """
 
 from __future__ import annotations
@@ -59,6 +63,38 @@ heavy = sorted({m.split(".")[0] for m in sys.modules} & {"torch", "sentence_tran
 print(json.dumps({"imports": t1 - t0, "config": t2 - t1, "store open": t3 - t2,
                   "model load + first embed": t4 - t3, "query": t5 - t4, "total": t5 - t0,
                   "hits": len(docs), "heavy": heavy}))
+"""
+
+
+# Runs in a fresh process: `ragwire query` with a clock on the two loads it overlaps.
+_TIMELINE = r"""
+import functools, json, sys, time
+start = time.perf_counter()
+marks = {}
+import ragwire.components as components
+import ragwire.providers.onnx as onnx
+import ragwire.store.edge as edge
+from ragwire.cli import app
+
+def clocked(owner, name, label):
+    inner = getattr(owner, name)
+    @functools.wraps(inner)
+    def run(*args, **kwargs):
+        marks.setdefault(label + " starts", time.perf_counter() - start)
+        out = inner(*args, **kwargs)
+        marks.setdefault(label + " ready", time.perf_counter() - start)
+        return out
+    setattr(owner, name, run)
+
+clocked(components.Parts, "load_embedding_soon", "model load")
+clocked(onnx.OnnxEmbeddings, "_load", "model")
+clocked(edge.EdgeEngine, "_load", "store")
+try:
+    app.main(args=["query", sys.argv[2], "--config", sys.argv[1]], standalone_mode=False)
+except SystemExit:
+    pass
+marks["answer printed"] = time.perf_counter() - start
+print(json.dumps({k: v for k, v in marks.items() if k != "model load ready"}))
 """
 
 
@@ -112,6 +148,16 @@ def step_runs(config: Path, runs: int) -> list[dict]:
     return out
 
 
+def timeline_runs(config: Path, runs: int) -> dict[str, float]:
+    out: list[dict] = []
+    for _ in range(runs):
+        res = subprocess.run([sys.executable, "-c", _TIMELINE, str(config), QUESTION], cwd=config.parent,
+                             check=True, capture_output=True, text=True)
+        out.append(json.loads(res.stdout.strip().splitlines()[-1]))
+    keys = sorted(set.intersection(*(set(r) for r in out)), key=lambda k: statistics.median(r[k] for r in out))
+    return {k: statistics.median(r[k] for r in out) for k in keys}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="fresh processes per measurement (default 5)")
@@ -143,6 +189,8 @@ def main() -> None:
                     ("  min / max s", f"{min(answer):.3f} / {max(answer):.3f}")]
             rows += [(f"  {k} s (median)", v) for k, v in median.items()]
             rows.append(("heavy modules imported", ", ".join(steps[0]["heavy"]) or "none"))
+            timeline = timeline_runs(config, args.runs) if provider == "onnx" else {}
+            rows += [(f"  `ragwire query` timeline: {k} at s", v) for k, v in timeline.items()]
             if provider == "onnx":
                 ok = max(statistics.median(cli), statistics.median(answer)) <= TARGET_S
                 rows.append(("target", f"<= {TARGET_S} s: {'met' if ok else 'MISSED'}"))
@@ -151,7 +199,8 @@ def main() -> None:
                                  "query_median_s": round(statistics.median(answer), 3),
                                  "cli_s": [round(t, 3) for t in cli],
                                  "steps_median_s": {k: round(v, 3) for k, v in median.items()},
-                                 "heavy": steps[0]["heavy"]}
+                                 "heavy": steps[0]["heavy"],
+                                 "query_timeline_s": {k: round(v, 3) for k, v in timeline.items()}}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     common.print_summary({"bench": "cold_start", "runs": args.runs, "target_s": TARGET_S, **summary})
