@@ -32,3 +32,12 @@ SYSTEM_FIELDS = frozenset({
 
 # Stored with every chunk but never given a payload index (unique per chunk): still filterable.
 UNINDEXED_FIELDS = ("content_hash", "chunk_id", "chunk_hash")
+
+# ragwire's own fields that its reads match exactly (a file's chunks, sync ownership): indexed as stored.
+MATCHED_FIELDS = frozenset({"source", "file_hash", "file_name", "chunk_index", "sync_source", "sync_place"})
+
+# ragwire's own fields given no payload index.  Each index costs every open of an embedded
+# store a few milliseconds (a cold query's store went from 37 indexes to 17), nobody filters
+# a large collection on a page label or a timestamp, and a filter on one still works: the
+# search reads the chunks for it.  The OCR fields stay indexed: they are documented filters.
+SCANNED_FIELDS = frozenset(LOCATION_FIELDS) | (BOOKKEEPING_FIELDS - MATCHED_FIELDS)

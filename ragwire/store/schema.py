@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 from ..errors import StoreError
+from ..fields import MATCHED_FIELDS, SCANNED_FIELDS
 from .filters import RUN_KEY, STATE_KEY, UNINDEXED_KEYS, ci_path, meta_path
 from .records import CollectionMeta
 
@@ -30,11 +31,15 @@ def new_meta(embedding_model: str, dimension: int, sparse: bool) -> CollectionMe
 
 
 def wanted_indexes(metadata: dict[str, Any] | list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """The payload indexes filterable metadata needs: strings as keywords (original and
-    lower-cased), ints as integers, floats and booleans as themselves.
+    """The payload indexes filterable metadata needs: strings as lower-cased keywords (what
+    filters match), ints as integers, floats and booleans as themselves.
 
     Given the metadata of every chunk of a write, each key any of them has is indexed
-    (a ``heading_path`` may first appear on a later chunk), typed by its first non-empty value.
+    (a field may first appear on a later chunk), typed by its first non-empty value.
+    Strings ragwire matches exactly (:data:`~ragwire.fields.MATCHED_FIELDS`) are indexed
+    as stored instead; the exact-case index of any other string is made when its values
+    are first read (:meth:`Collection.facet`).  :data:`~ragwire.fields.SCANNED_FIELDS`
+    get none.
     """
     merged: dict[str, Any] = {}
     for one in ([metadata] if isinstance(metadata, dict) else metadata):
@@ -43,7 +48,7 @@ def wanted_indexes(metadata: dict[str, Any] | list[dict[str, Any]]) -> list[tupl
                 merged[key] = value
     wanted: list[tuple[str, str]] = []
     for key, value in merged.items():
-        if key in UNINDEXED_KEYS or key.startswith("_"):
+        if key in UNINDEXED_KEYS or key in SCANNED_FIELDS or key.startswith("_"):
             continue
         sample = value[0] if isinstance(value, list) and value else value
         if isinstance(sample, bool):
@@ -53,7 +58,7 @@ def wanted_indexes(metadata: dict[str, Any] | list[dict[str, Any]]) -> list[tupl
         elif isinstance(sample, float):
             wanted.append((meta_path(key), "float"))
         elif isinstance(sample, str):
-            wanted += [(meta_path(key), "keyword"), (ci_path(key), "keyword")]
+            wanted.append((meta_path(key) if key in MATCHED_FIELDS else ci_path(key), "keyword"))
     return wanted
 
 

@@ -225,6 +225,29 @@ def test_file_properties_are_filterable_without_an_llm(tmp_path):
         assert field in rag.filter_fields
 
 
+def test_only_filterable_fields_get_indexes_and_the_rest_still_filter(tmp_path):
+    from ragwire.fields import SCANNED_FIELDS
+
+    docs = tmp_path / "docs"
+    shutil.copytree(REPO / "examples" / "docs", docs)
+    rag = RAGWire(write_config(tmp_path))
+    assert rag.ingest_directory(docs)["failed"] == 0
+    indexed = set(rag.collection.indexes())
+    # ragwire's page, heading and bookkeeping fields: no index, each would slow every open
+    assert not {path.split(".", 1)[1] for path in indexed if "." in path} & SCANNED_FIELDS
+    # a file property is filtered case-insensitively: only its lower-cased copy is indexed
+    assert "_ci.author" in indexed and "metadata.author" not in indexed
+    assert len(indexed) < 20
+    # ... and a filter on an unindexed field still works: the search reads the chunks
+    first_pages = rag.retrieve("warranty", top_k=50, filters={"file_name": "warranty-policy.pdf", "page_number": 1})
+    assert first_pages and {d.metadata["page_number"] for d in first_pages} == {1}
+    slide = rag.retrieve("robot", top_k=50, filters={"page_label": "WHO TO CALL"})
+    assert {d.metadata["page_label"] for d in slide} == {"Who to call"}
+    # reading a field's values gives them as stored, through an exact-case index made then
+    assert rag.get_field_values("author") == ["Northwind Robotics"]
+    assert "metadata.author" in rag.collection.indexes()
+
+
 def test_the_fields_command_lists_fields_and_their_values(ingested):
     result = CliRunner().invoke(main, ["fields", "--values", "--config", str(ingested.config_path)])
     assert result.exit_code == 0, result.output
