@@ -77,7 +77,9 @@ import ragwire.store.edge as edge
 from ragwire.cli import app
 
 def clocked(owner, name, label):
-    inner = getattr(owner, name)
+    inner = getattr(owner, name, None)
+    if inner is None:  # an older tree
+        return
     @functools.wraps(inner)
     def run(*args, **kwargs):
         marks.setdefault(label + " starts", time.perf_counter() - start)

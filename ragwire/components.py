@@ -32,6 +32,13 @@ _EMBEDDINGS: dict[str, Any] = {}
 _BUILDING = threading.Lock()
 
 
+def _load_quietly(load: Callable[[], None]) -> None:
+    try:
+        load()
+    except Exception as exc:  # noqa: BLE001 - the first real use raises it again, typed, to its caller
+        log.debug("embedding model: background load failed (the first use will retry): %s", exc)
+
+
 def _shared_embedding(section: Any) -> Any:
     key = _embedding_key(section)
     with _BUILDING:
@@ -185,35 +192,33 @@ class Parts:
         return self._embedding
 
     def load_embedding_soon(self) -> None:
-        """Start loading a local embedding model in a thread, to overlap the store's opening.
+        """Build the ONNX embedder now and open its session in a thread, beside the store's opening.
 
-        A cold query spends about 0.3 s opening the embedded store and as much loading
-        the ONNX model; both run in native code that releases the GIL, so on two cores
-        they overlap.  The thread only warms the model: :attr:`embedding` waits for it,
-        and a failure there is left for that first real use to raise, typed.
+        A cold query spends about 0.2 s creating the ONNX Runtime session and as much
+        opening the embedded store; both run in native code that releases the GIL, so
+        on two cores they overlap.  The embedder itself (its imports: onnxruntime, numpy,
+        tokenizers) is built here, first: imports hold the GIL, and run beside the
+        caller's own imports they would only take turns with them.  The thread runs
+        nothing but the session's creation; :attr:`embedding` waits for it.  A failure,
+        building or loading, is left for the first real use to raise, typed.
 
-        Only the ``onnx`` provider loads early: its imports (onnxruntime, numpy,
-        tokenizers) share nothing with what the caller imports meanwhile.  The torch and
-        fastembed providers import LangChain, as the answer path does, and two threads
-        importing one package graph can hand each other half-initialised modules.
-        Remote providers have nothing worth loading early.
+        Only the ``onnx`` provider loads early: the torch and fastembed providers load
+        in their constructors, which would then block here, and remote providers have
+        nothing worth loading early.
         """
         if self._embedding is not None or self._loading is not None or self.config.embeddings.provider != "onnx":
             return
-        # Not a daemon: the process waits for a load it started rather than
-        # tearing down the interpreter under a thread inside ONNX Runtime.
-        self._loading = threading.Thread(target=self._load_in_background, name="ragwire-embedding-load")
-        self._loading.start()
-
-    def _load_in_background(self) -> None:
         try:
-            model = _shared_embedding(self.config.embeddings)
-            warm = getattr(model, "load", None)
-            if callable(warm):  # the ONNX embedder opens its session on first use otherwise
-                warm()
-            self._embedding = model
+            model = self.embedding
         except Exception as exc:  # noqa: BLE001 - the first real use raises it again, typed, to its caller
-            log.debug("embedding model: background load failed (the first use will retry): %s", exc)
+            log.debug("embedding model: early build failed (the first use will retry): %s", exc)
+            return
+        load = getattr(model, "load", None)
+        if callable(load):
+            # Not a daemon: the process waits for a load it started rather than
+            # tearing down the interpreter under a thread inside ONNX Runtime.
+            self._loading = threading.Thread(target=_load_quietly, args=(load,), name="ragwire-embedding-load")
+            self._loading.start()
 
     @property
     def lazy_embedding(self) -> _LazyEmbedding:
