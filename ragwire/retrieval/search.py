@@ -74,6 +74,30 @@ def mmr_select(query: list[float], candidates: list[Record], k: int, lambda_mult
     return [pool[i] for i in chosen]
 
 
+def stored_fields(collection: Collection, names: set[str]) -> tuple[dict[str, frozenset[str]], bool]:
+    """Read stored chunks for fields the indexes do not name (call with the collection open).
+
+    A field gets its index from the first chunk of a write that has it, ragwire's own
+    page and bookkeeping fields get none, and qdrant-client's local mode keeps no
+    indexes at all, so an unindexed field may still be stored.  Returns the fields seen
+    with their kinds, and whether the answer is complete (every chunk read, or every
+    name found).
+    """
+    found: dict[str, set[str]] = {}
+    offset, read = None, 0
+    while True:
+        records, offset = collection.scroll(limit=_FIELD_PAGE, offset=offset, fields=[META_KEY])
+        for record in records:
+            # every field seen is kept: the did-you-mean of a refused name draws on them
+            for name, value in (record.payload.get(META_KEY) or {}).items():
+                kind = value_kind(value)
+                found.setdefault(name, set()).update([kind] if kind else [])
+        read += len(records)
+        done = offset is None or not records or names <= found.keys()
+        if done or read >= _FIELD_SCAN_LIMIT:
+            return {name: frozenset(k) for name, k in found.items()}, done
+
+
 class Searcher:
     """Embeds queries and runs one of the search strategies against a collection."""
 
@@ -140,26 +164,7 @@ class Searcher:
         return build_filter(filters, fields, all_fields=complete)
 
     def _look_for_fields(self, names: set[str]) -> tuple[dict[str, frozenset[str]], bool]:
-        """Read stored chunks for fields the indexes do not name.
-
-        A field gets its index from the first chunk of a write that has it, and
-        qdrant-client's local mode keeps no indexes at all, so an unindexed field
-        may still be stored.  Returns the fields seen with their kinds, and whether
-        the answer is complete (every chunk read, or every name found).
-        """
-        found: dict[str, set[str]] = {}
-        offset, read = None, 0
-        while True:
-            records, offset = self.collection.scroll(limit=_FIELD_PAGE, offset=offset, fields=[META_KEY])
-            for record in records:
-                # every field seen is kept: the did-you-mean of a refused name draws on them
-                for name, value in (record.payload.get(META_KEY) or {}).items():
-                    kind = value_kind(value)
-                    found.setdefault(name, set()).update([kind] if kind else [])
-            read += len(records)
-            done = offset is None or not records or names <= found.keys()
-            if done or read >= _FIELD_SCAN_LIMIT:
-                return {name: frozenset(k) for name, k in found.items()}, done
+        return stored_fields(self.collection, names)
 
     def search(self, query: str, *, k: int = 5, filters: Mapping[str, Any] | None = None,
                search_type: str = "similarity", fetch_k: int | None = None,

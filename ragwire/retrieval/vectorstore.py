@@ -229,9 +229,14 @@ class QdrantStore:
             return {f: coll.facet(f, limit=limit) for f in fields}
 
     def create_payload_indexes(self, fields: list[str]) -> None:
+        """Index ``fields`` (ragwire's own unindexed fields too), each typed as its stored values are."""
+        from .search import stored_fields
+
+        examples = {"integer": 0, "float": 0.0, "bool": False}
         with self.collection.opened() as coll:
-            sample = coll.sample_metadata()
-            coll.ensure_indexes({f: sample.get(f, "") for f in fields})
+            kinds, _ = stored_fields(coll, set(fields))
+            sample = {f: next((examples[k] for k in examples if k in kinds.get(f, ())), "") for f in fields}
+            coll.ensure_indexes(sample, every_field=True)
 
     def get_store(self, use_sparse: bool = True) -> RagwireVectorStore:
         searcher = Searcher(self.collection, self.embedding, self._sparse_encoder(use_sparse))

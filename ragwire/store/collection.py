@@ -186,10 +186,10 @@ class Collection:
             self._indexed = dict(self.engine.indexes())
         return self._indexed
 
-    def ensure_indexes(self, metadata: dict[str, Any] | list[dict[str, Any]]) -> None:
+    def ensure_indexes(self, metadata: dict[str, Any] | list[dict[str, Any]], every_field: bool = False) -> None:
         """Create the indexes the chunks' metadata needs (:func:`ragwire.store.schema.wanted_indexes`)."""
         existing = self.indexes()
-        for path, kind in wanted_indexes(metadata):
+        for path, kind in wanted_indexes(metadata, every_field=every_field):
             if path not in existing:
                 self.engine.create_index(path, kind)
                 existing[path] = kind

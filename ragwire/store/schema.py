@@ -30,7 +30,8 @@ def new_meta(embedding_model: str, dimension: int, sparse: bool) -> CollectionMe
     return CollectionMeta(embedding_model, dimension, "bm25" if sparse else None, time.time(), uuid.uuid4().hex)
 
 
-def wanted_indexes(metadata: dict[str, Any] | list[dict[str, Any]]) -> list[tuple[str, str]]:
+def wanted_indexes(metadata: dict[str, Any] | list[dict[str, Any]], *,
+                   every_field: bool = False) -> list[tuple[str, str]]:
     """The payload indexes filterable metadata needs: strings as lower-cased keywords (what
     filters match), ints as integers, floats and booleans as themselves.
 
@@ -39,7 +40,7 @@ def wanted_indexes(metadata: dict[str, Any] | list[dict[str, Any]]) -> list[tupl
     Strings ragwire matches exactly (:data:`~ragwire.fields.MATCHED_FIELDS`) are indexed
     as stored instead; the exact-case index of any other string is made when its values
     are first read (:meth:`Collection.facet`).  :data:`~ragwire.fields.SCANNED_FIELDS`
-    get none.
+    get none, unless ``every_field`` (indexes asked for by name).
     """
     merged: dict[str, Any] = {}
     for one in ([metadata] if isinstance(metadata, dict) else metadata):
@@ -48,7 +49,7 @@ def wanted_indexes(metadata: dict[str, Any] | list[dict[str, Any]]) -> list[tupl
                 merged[key] = value
     wanted: list[tuple[str, str]] = []
     for key, value in merged.items():
-        if key in UNINDEXED_KEYS or key in SCANNED_FIELDS or key.startswith("_"):
+        if key.startswith("_") or (not every_field and (key in UNINDEXED_KEYS or key in SCANNED_FIELDS)):
             continue
         sample = value[0] if isinstance(value, list) and value else value
         if isinstance(sample, bool):

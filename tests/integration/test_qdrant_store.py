@@ -46,6 +46,18 @@ def test_store_filters_and_facets(store):
     assert info["points_count"] == 3 and info["vector_size"] == 384
 
 
+def test_indexes_asked_for_by_name_are_made_even_for_ragwires_own_fields(store):
+    vs = store.get_store()
+    vs.add_texts(["Page two of the manual"], metadatas=[{"kind": "manual", "page_number": 2, "heading_path": "A > B"}])
+    indexed = store.get_collection_info()["payload_indexes"]
+    assert "metadata.page_number" not in indexed and "_ci.heading_path" not in indexed
+    store.create_payload_indexes(["page_number", "heading_path"])
+    indexed = store.get_collection_info()["payload_indexes"]
+    assert indexed["metadata.page_number"] == "integer" and indexed["_ci.heading_path"] == "keyword"
+    assert [h.page_content for h in vs.similarity_search("manual", k=5, filter={"page_number": 2})] == [
+        "Page two of the manual"]
+
+
 def test_get_retriever_rejects_unknown_search_types(store):
     with pytest.raises(ConfigError, match="not one of"):
         get_retriever(store.get_store(), search_type="fuzzy")
