@@ -208,6 +208,8 @@ class Parts:
         """
         if self._embedding is not None or self._loading is not None or self.config.embeddings.provider != "onnx":
             return
+        if not self.collection.exists():  # nothing to search: a query returns before it embeds
+            return
         try:
             model = self.embedding
         except Exception as exc:  # noqa: BLE001 - the first real use raises it again, typed, to its caller
@@ -293,7 +295,7 @@ class Parts:
         """The retrieval stage: search, filters, reranking (see :mod:`ragwire.retrieval.retriever`)."""
         if self._retriever is None:
             # The model loads while the retrieval modules import and the store opens.
-            if self.config.retriever.search_type != "keyword" and self.collection.exists():
+            if self.config.retriever.search_type != "keyword":
                 self.load_embedding_soon()
             from .retrieval import Retriever
 
@@ -322,8 +324,7 @@ class Parts:
             # An answer embeds its query (unless the search is keyword-only) and, without an
             # LLM, its candidate sentences: the model loads while the answer modules import
             # and the store opens.
-            embeds = self.config.llm is None or self.config.retriever.search_type != "keyword"
-            if embeds and self.collection.exists():
+            if self.config.llm is None or self.config.retriever.search_type != "keyword":
                 self.load_embedding_soon()
             import functools
 

@@ -69,9 +69,10 @@ class OnnxEmbeddings:
             return []
         self._load()
         encodings = self._tokenizer.encode_batch([str(t) for t in texts])
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        lengths = [len(e.ids) for e in encodings]
+        order = sorted(range(len(texts)), key=lengths.__getitem__)
         out: list[list[float]] = [[] for _ in texts]
-        for idx in batches(order, [len(e.ids) for e in encodings], self.batch_size):
+        for idx in batches(order, lengths, self.batch_size):
             vectors = self._run([encodings[i] for i in idx])
             for i, vec in zip(idx, vectors, strict=True):
                 out[i] = vec.tolist()

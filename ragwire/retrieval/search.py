@@ -158,13 +158,10 @@ class Searcher:
         missing = {field_name(key) for key in filters or {}} - fields.keys() - set(UNINDEXED_KEYS)
         complete = True
         if missing:
-            found, complete = self._look_for_fields(missing)
+            found, complete = stored_fields(self.collection, missing)
             fields = {name: fields.get(name, frozenset()) | found.get(name, frozenset())
                       for name in {*fields, *found}}
         return build_filter(filters, fields, all_fields=complete)
-
-    def _look_for_fields(self, names: set[str]) -> tuple[dict[str, frozenset[str]], bool]:
-        return stored_fields(self.collection, names)
 
     def search(self, query: str, *, k: int = 5, filters: Mapping[str, Any] | None = None,
                search_type: str = "similarity", fetch_k: int | None = None,
