@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -128,7 +127,9 @@ def prepare(name: str = PACKAGED_MODEL, mode: str = "int8", *, force: bool = Fal
         worst, mean = _quantize(base, tmp)
         manifest = dict(onnx_export.read_manifest(base))
         manifest.update({
+            "export_version": onnx_export.EXPORT_VERSION,
             "onnx_bytes": (tmp / onnx_export.ONNX_FILE).stat().st_size,
+            "data_bytes": (tmp / onnx_export.DATA_FILE).stat().st_size,
             "quantize": mode,
             "quantize_version": QUANTIZE_VERSION,
             "recipe": RECIPE,
@@ -139,13 +140,7 @@ def prepare(name: str = PACKAGED_MODEL, mode: str = "int8", *, force: bool = Fal
             "probes": len(PROBES),
         })
         (tmp / onnx_export.MANIFEST).write_text(json.dumps(manifest, indent=2))
-        if target.exists():
-            shutil.rmtree(target, ignore_errors=True)
-        try:
-            os.replace(tmp, target)
-        except OSError:
-            if not is_valid_variant(target, mode, digest):
-                raise
+        onnx_export.publish(tmp, target, lambda: is_valid_variant(target, mode, digest))
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -159,7 +154,7 @@ def _quantize(base: Path, out: Path) -> tuple[float, float]:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     for item in base.iterdir():
-        if item.name in (onnx_export.ONNX_FILE, onnx_export.MANIFEST):
+        if item.name in (onnx_export.ONNX_FILE, onnx_export.DATA_FILE, onnx_export.MANIFEST):
             continue
         if item.is_dir():
             shutil.copytree(item, out / item.name)
@@ -175,6 +170,7 @@ def _quantize(base: Path, out: Path) -> tuple[float, float]:
         )
     finally:
         root.setLevel(level)
+    onnx_export.store_weights_apart(out)
 
     from ragwire.providers.onnx import OnnxEmbeddings
 

@@ -82,6 +82,15 @@ def test_export_manifest_records_source_hash_and_check(onnx_dir):
     assert manifest["weights_sha256"] == digest and manifest["min_cosine"] >= 0.9999
 
 
+def test_an_export_keeps_its_weights_in_a_file_apart_from_the_graph(onnx_dir):
+    manifest = onnx_export.read_manifest(onnx_dir)
+    graph, weights = onnx_dir / onnx_export.ONNX_FILE, onnx_dir / onnx_export.DATA_FILE
+    assert manifest["export_version"] == onnx_export.EXPORT_VERSION == 2
+    assert (manifest["onnx_bytes"], manifest["data_bytes"]) == (graph.stat().st_size, weights.stat().st_size)
+    # The graph is a small index into the weights file, which ONNX Runtime maps into memory.
+    assert graph.stat().st_size < 1_000_000 < 80_000_000 < weights.stat().st_size
+
+
 @pytest.mark.parametrize(("first", "second"), [("huggingface", "onnx"), ("onnx", "huggingface")])
 def test_a_collection_ingested_with_one_runtime_opens_and_searches_with_the_other(tmp_path, onnx_dir, first, second):
     docs = write_topics(tmp_path / "docs")
@@ -107,8 +116,8 @@ def test_another_model_is_still_refused_by_name(tmp_path, onnx_dir):
     rag.close()
     other = tmp_path / "other-model"  # an ONNX folder without a manifest: named by its path
     other.mkdir()
-    shutil.copyfile(onnx_dir / onnx_export.ONNX_FILE, other / onnx_export.ONNX_FILE)
-    shutil.copyfile(onnx_dir / "tokenizer.json", other / "tokenizer.json")
+    for fname in (onnx_export.ONNX_FILE, onnx_export.DATA_FILE, "tokenizer.json"):
+        shutil.copyfile(onnx_dir / fname, other / fname)
     config = write_config(tmp_path, embeddings={"provider": "onnx", "model_name": str(other)})
     with pytest.raises(Exception, match=r"holds vectors from huggingface:sentence-transformers/all-MiniLM-L6-v2"):
         RAGWire(config).retrieve("battery", top_k=1)
@@ -120,11 +129,12 @@ def _copy_export(onnx_dir: Path, home: Path) -> Path:
     return target
 
 
-def test_a_corrupt_export_is_rebuilt_on_first_use(tmp_path, monkeypatch, onnx_dir):
-    # Guards against a truncated model.onnx (a crash of an old copy) being loaded as it is.
+@pytest.mark.parametrize("damaged", [onnx_export.ONNX_FILE, onnx_export.DATA_FILE])
+def test_a_corrupt_export_is_rebuilt_on_first_use(tmp_path, monkeypatch, onnx_dir, damaged):
+    # Guards against a truncated graph or weights file (a crash of an old copy) being loaded as it is.
     monkeypatch.setenv("RAGWIRE_HOME", str(tmp_path / "home"))
     target = _copy_export(onnx_dir, tmp_path / "home")
-    (target / onnx_export.ONNX_FILE).write_bytes(b"truncated")
+    (target / damaged).write_bytes(b"truncated")
     built = []
 
     def fake_prepare(name, *, force=False):
@@ -136,6 +146,43 @@ def test_a_corrupt_export_is_rebuilt_on_first_use(tmp_path, monkeypatch, onnx_di
     emb = get_embedding(ONNX_EMBEDDINGS)
     assert built == [(MINILM, True)]
     assert len(emb.embed_query("battery")) == 384
+
+
+def _as_version_1(export: Path) -> None:
+    """Turn ``export`` into the first layout: the weights inside model.onnx, no data file."""
+    import onnx
+
+    model = onnx.load(str(export / onnx_export.ONNX_FILE))
+    (export / onnx_export.DATA_FILE).unlink()
+    onnx.save_model(model, str(export / onnx_export.ONNX_FILE))
+    manifest = onnx_export.read_manifest(export)
+    del manifest["data_bytes"]
+    manifest.update(export_version=1, onnx_bytes=(export / onnx_export.ONNX_FILE).stat().st_size)
+    (export / onnx_export.MANIFEST).write_text(json.dumps(manifest))
+
+
+def test_an_export_with_its_weights_inside_the_graph_is_used_by_a_query_and_upgraded_by_prepare(
+    tmp_path, monkeypatch, onnx_dir
+):
+    monkeypatch.setenv("RAGWIRE_HOME", str(tmp_path / "home"))
+    target = _copy_export(onnx_dir, tmp_path / "home")
+    expected = OnnxEmbeddings(onnx_dir).embed_documents(["battery", "ZX-9981-Q"])
+    _as_version_1(target)
+    monkeypatch.setattr(onnx_export, "can_build", lambda: False)  # nothing may be rebuilt
+    # A query uses the old layout as it is: same vectors, nothing written.
+    assert onnx_export.cached_export(MINILM) == target
+    assert not (target / onnx_export.DATA_FILE).exists()
+    assert OnnxEmbeddings(target).embed_documents(["battery", "ZX-9981-Q"]) == expected
+    # `ragwire model prepare` stores the weights apart, checked against the old file; nothing is re-exported.
+    out = subprocess.run([sys.executable, "-m", "ragwire.cli", "model", "prepare"],
+                         capture_output=True, text=True, check=True)
+    assert str(target) in out.stdout
+    manifest = onnx_export.read_manifest(target)
+    assert manifest["export_version"] == 2
+    assert manifest["data_bytes"] == (target / onnx_export.DATA_FILE).stat().st_size
+    assert onnx_export.is_valid_export(target, manifest["weights_sha256"])
+    assert np.allclose(OnnxEmbeddings(target).embed_documents(["battery", "ZX-9981-Q"]), expected, atol=1e-6)
+    assert [p.name for p in target.parent.iterdir() if p.name.startswith(".")] == []
 
 
 def test_a_missing_export_without_torch_names_the_command_that_builds_it(tmp_path, monkeypatch):
