@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -137,3 +138,20 @@ def test_a_failing_command_still_runs_its_exit_handlers(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 1
     assert "config file not found" in done.stderr and done.stderr.rstrip().endswith("handler ran")
+
+
+def test_the_executable_runs_numpy_blas_on_one_thread_unless_the_environment_says_otherwise():
+    # numpy's OpenBLAS threads spin beside the ONNX session's creation in a cold query.
+    code = (
+        "import atexit, os, sys\n"
+        "atexit.register(lambda: print('blas', os.environ.get('OPENBLAS_NUM_THREADS'), "
+        "'numpy' in sys.modules, file=sys.stderr))\n"
+        "from ragwire.cli.entry import run\n"
+        "run(['--version'])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and done.stderr.strip() == "blas 1 False"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**env, "OPENBLAS_NUM_THREADS": "3"})
+    assert done.stderr.strip() == "blas 3 False"
