@@ -14,7 +14,13 @@ open, model load, query.
 
 ``--against`` times both commands for this tree and for the other one in turn, run
 after run (each a fresh process over the same store), so a change of load on a shared
-machine falls on both alike; it prints the medians side by side.
+machine falls on both alike; it prints the medians side by side.  ``--against-home``
+gives the other tree its own ``RAGWIRE_HOME`` (model cache), for a tree that reads an
+older export layout.
+
+Each measured tree's bytecode is compiled first, as an installed package has it: a
+shell that sets ``PYTHONDONTWRITEBYTECODE`` (this sandbox does) would otherwise make
+every run compile the modules changed since their last ``.pyc``.
 
 The step breakdown runs the steps one after another.  ``ragwire query`` itself loads
 the ONNX model in a thread while it opens the store; the timeline rows show when, in
@@ -125,15 +131,23 @@ def cli_runs(config: Path, runs: int, *args: str) -> list[float]:
     return times
 
 
-def against_runs(config: Path, runs: int, other: Path) -> dict[str, dict[str, list[float]]]:
+def compile_bytecode(env: dict[str, str] | None = None) -> None:
+    """Compile the bytecode of the ragwire that ``env`` imports, as an install does."""
+    code = "import compileall, os, ragwire; compileall.compile_dir(os.path.dirname(ragwire.__file__), quiet=1)"
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def against_runs(config: Path, runs: int, other: Path, other_home: Path | None) -> dict[str, dict[str, list[float]]]:
     """Both commands, this tree and ``other`` alternating run by run."""
-    trees = {"this tree": os.environ.get("PYTHONPATH", ""), str(other): str(other)}
+    envs = {"this tree": dict(os.environ), str(other): dict(os.environ, PYTHONPATH=str(other))}
+    if other_home:
+        envs[str(other)]["RAGWIRE_HOME"] = str(other_home)
+    compile_bytecode(envs[str(other)])
     commands = {"retrieve": ["retrieve", QUERY, "--top-k", "3"], "query": ["query", QUESTION]}
-    out: dict[str, dict[str, list[float]]] = {name: {tree: [] for tree in trees} for name in commands}
+    out: dict[str, dict[str, list[float]]] = {name: {tree: [] for tree in envs} for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
-            for tree, path in trees.items():
-                env = dict(os.environ, PYTHONPATH=path)
+            for tree, env in envs.items():
                 start = time.perf_counter()
                 subprocess.run([sys.executable, "-m", "ragwire.cli", *argv, "--config", str(config)],
                                cwd=config.parent, check=True, capture_output=True, env=env)
@@ -165,7 +179,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5, help="fresh processes per measurement (default 5)")
     ap.add_argument("--provider", choices=["onnx", "huggingface", "both"], default="both")
     ap.add_argument("--against", type=Path, metavar="TREE", help="another checkout, timed run by run beside this one")
+    ap.add_argument("--against-home", type=Path, metavar="DIR", help="RAGWIRE_HOME for the --against tree")
     args = ap.parse_args()
+    compile_bytecode()
     providers = ["onnx", "huggingface"] if args.provider == "both" else [args.provider]
     tmp = Path(tempfile.mkdtemp(prefix="ragwire-cold-start-"))
     summary: dict[str, dict] = {}
@@ -174,7 +190,7 @@ def main() -> None:
         for provider in providers:
             config = prepare_folder(tmp, provider)
             if args.against:
-                paired = against_runs(config, args.runs, args.against.resolve())
+                paired = against_runs(config, args.runs, args.against.resolve(), args.against_home)
                 common.print_table(f"provider: {provider}, interleaved with {args.against}", [
                     (f"`ragwire {name}` median s, {tree}", statistics.median(times))
                     for name, per_tree in paired.items() for tree, times in per_tree.items()])
