@@ -242,7 +242,7 @@ def prepare(name: str = PACKAGED_MODEL, *, force: bool = False) -> Path:
     target = export_dir(name, folder, digest)
     if not force and is_valid_export(target, digest):
         if read_manifest(target).get("export_version") != EXPORT_VERSION:
-            _upgrade(target, digest)
+            upgrade(target, digest)
         return target
     feature = "building the ONNX export"
     require("torch", feature, "torch", "onnx-export")
@@ -282,8 +282,8 @@ def publish(tmp: Path, target: Path, whole: Callable[[], bool]) -> None:
             raise
 
 
-def _upgrade(target: Path, digest: str) -> None:
-    """Store the weights of an older export apart (export version 2), checked against it.
+def upgrade(target: Path, digest: str) -> None:
+    """Store the weights of an older export (or int8 variant) apart, as version 2 does, checked against it.
 
     Best effort: without the ``onnx`` package, or if the check fails, the old export stays
     in use; it gives the same vectors, only its session takes longer to open.

@@ -120,6 +120,8 @@ def prepare(name: str = PACKAGED_MODEL, mode: str = "int8", *, force: bool = Fal
     digest = onnx_export.read_manifest(base).get("weights_sha256")
     target = variant_dir(base, mode)
     if not force and is_valid_variant(target, mode, digest):
+        if onnx_export.read_manifest(target).get("export_version") != onnx_export.EXPORT_VERSION:
+            onnx_export.upgrade(target, str(digest))
         return target
     require("onnx", f"embeddings.quantize: {mode}", "onnx", "onnx-export")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))

@@ -84,3 +84,20 @@ fields:
     type: int
     description: "The fiscal year the document reports on"
 """
+
+
+def as_onnx_export_version_1(export: Path) -> None:
+    """Turn ``export`` into the first layout: the weights inside model.onnx, no data file."""
+    import json
+
+    import onnx
+
+    from ragwire.providers import onnx_export
+
+    model = onnx.load(str(export / onnx_export.ONNX_FILE))
+    (export / onnx_export.DATA_FILE).unlink()
+    onnx.save_model(model, str(export / onnx_export.ONNX_FILE))
+    manifest = onnx_export.read_manifest(export)
+    del manifest["data_bytes"]
+    manifest.update(export_version=1, onnx_bytes=(export / onnx_export.ONNX_FILE).stat().st_size)
+    (export / onnx_export.MANIFEST).write_text(json.dumps(manifest))

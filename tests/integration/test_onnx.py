@@ -18,7 +18,7 @@ from ragwire.errors import ProviderError
 from ragwire.providers import get_embedding, onnx_export
 from ragwire.providers.onnx import OnnxEmbeddings
 
-from .helpers import TOPICS, write_config, write_topics
+from .helpers import TOPICS, as_onnx_export_version_1, write_config, write_topics
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 ONNX_EMBEDDINGS = {"provider": "onnx", "model_name": MINILM}
@@ -148,26 +148,13 @@ def test_a_corrupt_export_is_rebuilt_on_first_use(tmp_path, monkeypatch, onnx_di
     assert len(emb.embed_query("battery")) == 384
 
 
-def _as_version_1(export: Path) -> None:
-    """Turn ``export`` into the first layout: the weights inside model.onnx, no data file."""
-    import onnx
-
-    model = onnx.load(str(export / onnx_export.ONNX_FILE))
-    (export / onnx_export.DATA_FILE).unlink()
-    onnx.save_model(model, str(export / onnx_export.ONNX_FILE))
-    manifest = onnx_export.read_manifest(export)
-    del manifest["data_bytes"]
-    manifest.update(export_version=1, onnx_bytes=(export / onnx_export.ONNX_FILE).stat().st_size)
-    (export / onnx_export.MANIFEST).write_text(json.dumps(manifest))
-
-
 def test_an_export_with_its_weights_inside_the_graph_is_used_by_a_query_and_upgraded_by_prepare(
     tmp_path, monkeypatch, onnx_dir
 ):
     monkeypatch.setenv("RAGWIRE_HOME", str(tmp_path / "home"))
     target = _copy_export(onnx_dir, tmp_path / "home")
     expected = OnnxEmbeddings(onnx_dir).embed_documents(["battery", "ZX-9981-Q"])
-    _as_version_1(target)
+    as_onnx_export_version_1(target)
     monkeypatch.setattr(onnx_export, "can_build", lambda: False)  # nothing may be rebuilt
     # A query uses the old layout as it is: same vectors, nothing written.
     assert onnx_export.cached_export(MINILM) == target

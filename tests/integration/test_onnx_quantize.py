@@ -13,8 +13,9 @@ from ragwire import RAGWire
 from ragwire.config import EmbeddingsConfig
 from ragwire.errors import ConfigError, ProviderError, RagwireError
 from ragwire.providers import get_embedding, onnx_export, onnx_quantize
+from ragwire.providers.onnx import OnnxEmbeddings
 
-from .helpers import write_config, write_topics
+from .helpers import as_onnx_export_version_1, write_config, write_topics
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -97,3 +98,23 @@ def test_a_variant_below_the_threshold_is_discarded(tmp_path, monkeypatch, int8_
     with pytest.raises(ProviderError, match=r"too far from full precision \(min cosine 0\.9\d+ < 0\.99999\)"):
         onnx_quantize.prepare(MINILM, "int8")
     assert [p.name for p in (home / "onnx").iterdir() if p.name not in (base.name, "hashes.json")] == []
+
+
+def test_an_int8_variant_with_its_weights_inside_the_graph_is_upgraded_by_prepare(tmp_path, monkeypatch, int8_dir):
+    home = tmp_path / "home"
+    base = onnx_export.prepare(MINILM)
+    shutil.copytree(base, home / "onnx" / base.name)
+    variant = home / "onnx" / int8_dir.name
+    shutil.copytree(int8_dir, variant)
+    monkeypatch.setenv("RAGWIRE_HOME", str(home))
+    texts = ["battery", "ZX-9981-Q"]
+    expected = np.asarray(get_embedding({"provider": "onnx", "quantize": "int8"}).embed_documents(texts))
+    as_onnx_export_version_1(variant)
+    made = []
+    monkeypatch.setattr(onnx_quantize, "_quantize", lambda *a: made.append(a))  # nothing may be re-quantized
+    assert onnx_quantize.prepare(MINILM, "int8") == variant
+    manifest = onnx_export.read_manifest(variant)
+    assert made == [] and manifest["export_version"] == 2 and manifest["quantize"] == "int8"
+    assert manifest["data_bytes"] == (variant / onnx_export.DATA_FILE).stat().st_size
+    assert onnx_quantize.is_valid_variant(variant, "int8", manifest["weights_sha256"])
+    assert np.allclose(OnnxEmbeddings(variant).embed_documents(texts), expected, atol=1e-6)
