@@ -271,8 +271,17 @@ def prepare(name: str = PACKAGED_MODEL, *, force: bool = False) -> Path:
 
 
 def publish(tmp: Path, target: Path, whole: Callable[[], bool]) -> None:
-    """Move the finished folder ``tmp`` to ``target``, replacing what is there."""
-    if target.exists():
+    """Move the finished folder ``tmp`` to ``target``, replacing what is there.
+
+    The old folder is renamed aside first and deleted last, so a process looking for the
+    export finds one or the other, never none; one that has the old weights mapped keeps them.
+    """
+    aside = target.with_name(f".{target.name}.old-{os.getpid()}")
+    try:
+        os.replace(target, aside)
+    except FileNotFoundError:
+        pass
+    except OSError:
         shutil.rmtree(target, ignore_errors=True)
     try:
         os.replace(tmp, target)
@@ -280,13 +289,16 @@ def publish(tmp: Path, target: Path, whole: Callable[[], bool]) -> None:
         # Another process published the same folder meanwhile: keep theirs if it is whole.
         if not whole():
             raise
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
 
 
 def upgrade(target: Path, digest: str) -> None:
     """Store the weights of an older export (or int8 variant) apart, as version 2 does, checked against it.
 
-    Best effort: without the ``onnx`` package, or if the check fails, the old export stays
-    in use; it gives the same vectors, only its session takes longer to open.
+    Best effort: without the ``onnx`` package, or if anything fails (the check, a full
+    disk), the old export stays in use; it gives the same vectors, only its session takes
+    longer to open.
     """
     from importlib.util import find_spec
 
@@ -307,12 +319,12 @@ def upgrade(target: Path, digest: str) -> None:
         after = np.asarray(OnnxEmbeddings(tmp).embed_documents(texts), dtype=np.float64)
         worst = float(min(_cosines(before, after)))
         if worst < MIN_COSINE:
-            logger.warning("the upgraded ONNX export at %s gave other vectors (min cosine %.6f); "
-                           "the old one is kept", target, worst)
-            return
+            raise ProviderError(f"the upgraded copy gave other vectors (min cosine {worst:.6f})")
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2))
         publish(tmp, target, lambda: is_valid_export(target, digest))
         logger.info("upgraded the ONNX export at %s: its weights are stored apart", target)
+    except Exception as exc:  # noqa: BLE001 - the old export still works; a failed upgrade only costs speed
+        logger.warning("could not upgrade the ONNX export at %s, it is kept as it is: %s", target, exc)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -172,6 +172,25 @@ def test_an_export_with_its_weights_inside_the_graph_is_used_by_a_query_and_upgr
     assert [p.name for p in target.parent.iterdir() if p.name.startswith(".")] == []
 
 
+def test_an_upgrade_that_fails_keeps_the_old_export_in_use(tmp_path, monkeypatch, onnx_dir, caplog):
+    monkeypatch.setenv("RAGWIRE_HOME", str(tmp_path / "home"))
+    target = _copy_export(onnx_dir, tmp_path / "home")
+    as_onnx_export_version_1(target)
+    before = (target / onnx_export.ONNX_FILE).read_bytes()
+
+    def disk_full(folder):
+        (folder / onnx_export.DATA_FILE).write_bytes(b"half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(onnx_export, "store_weights_apart", disk_full)
+    assert onnx_export.prepare(MINILM) == target
+    assert onnx_export.read_manifest(target)["export_version"] == 1
+    assert (target / onnx_export.ONNX_FILE).read_bytes() == before
+    assert not (target / onnx_export.DATA_FILE).exists()
+    assert [p.name for p in target.parent.iterdir() if p.name.startswith(".")] == []
+    assert "could not upgrade the ONNX export" in caplog.text and "No space left on device" in caplog.text
+
+
 def test_a_missing_export_without_torch_names_the_command_that_builds_it(tmp_path, monkeypatch):
     monkeypatch.setenv("RAGWIRE_HOME", str(tmp_path / "home"))
     monkeypatch.setattr(onnx_export, "can_build", lambda: False)
