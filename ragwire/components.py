@@ -194,9 +194,9 @@ class Parts:
     def load_embedding_soon(self) -> None:
         """Build the ONNX embedder now and open its session in a thread, beside the store's opening.
 
-        A cold query spends about 0.2 s creating the ONNX Runtime session and as much
-        opening the embedded store; both run in native code that releases the GIL, so
-        on two cores they overlap.  The embedder itself (its imports: onnxruntime, numpy,
+        A cold query spends about 0.1 s creating the ONNX Runtime session (its weights
+        mapped from their own file) and as much opening the embedded store; both run in
+        native code that releases the GIL, so on two cores they overlap.  The embedder itself (its imports: onnxruntime, numpy,
         tokenizers) is built here, first: imports hold the GIL, and run beside the
         caller's own imports they would only take turns with them.  The thread runs
         nothing but the session's creation; :attr:`embedding` waits for it.  A failure,

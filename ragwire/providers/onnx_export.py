@@ -293,7 +293,7 @@ def publish(tmp: Path, target: Path, whole: Callable[[], bool]) -> None:
         shutil.rmtree(aside, ignore_errors=True)
 
 
-def upgrade(target: Path, digest: str) -> None:
+def upgrade(target: Path, digest: str | None) -> None:
     """Store the weights of an older export (or int8 variant) apart, as version 2 does, checked against it.
 
     Best effort: without the ``onnx`` package, or if anything fails (the check, a full

@@ -121,7 +121,7 @@ def prepare(name: str = PACKAGED_MODEL, mode: str = "int8", *, force: bool = Fal
     target = variant_dir(base, mode)
     if not force and is_valid_variant(target, mode, digest):
         if onnx_export.read_manifest(target).get("export_version") != onnx_export.EXPORT_VERSION:
-            onnx_export.upgrade(target, str(digest))
+            onnx_export.upgrade(target, digest)
         return target
     require("onnx", f"embeddings.quantize: {mode}", "onnx", "onnx-export")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
