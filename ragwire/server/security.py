@@ -7,6 +7,10 @@ applies the same rules, from here, and takes the same options (``ragwire.cli.opt
 * an empty token, from a flag or from the environment, is refused;
 * every request's ``Host`` (and ``Origin``, when sent) must be on an allow-list, which
   stops DNS rebinding and cross-site requests from a browser;
+* a state-changing request (any method but GET, HEAD, OPTIONS) must come from the server's
+  own origin, exactly (scheme, host and port), or carry the token; a read of ``/api``
+  sent by another site's page (``Sec-Fetch-Site: cross-site`` or ``same-site``) is refused,
+  and every response says ``Cross-Origin-Resource-Policy: same-origin``;
 * ``Authorization: Bearer <token>`` is checked with the scheme case-insensitive and the
   token compared in constant time.
 
@@ -36,6 +40,11 @@ ALLOWED_HOST_FLAG = "--allowed-host"
 # Host names that always mean this machine; what a local client puts in its Host header.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 _WILDCARD_BINDS = frozenset({"", "0.0.0.0", "::", "*"})
+# Methods a browser may send from any page without asking (they must change nothing).
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+# What a browser says of a request its own page, or the user (address bar, bookmark), made.
+_OWN_FETCH_SITES = (None, "same-origin", "none")
 
 
 def _bare(host: str) -> str:
@@ -229,6 +238,28 @@ def server_policy(host: str, *, token_flag: str | None, token_env: str, allowed_
     return ServerPolicy(tuple(dict.fromkeys(allowed)), token)
 
 
+def same_origin(origin: str, host: str | None, scheme: str) -> bool:
+    """True when ``origin`` is exactly the origin the request was sent to: same scheme, host and port.
+
+    ``host`` is the request's ``Host`` header and ``scheme`` its scheme (``http``, or what a
+    TLS-terminating proxy forwards in ``X-Forwarded-Proto``).  A port left out on either side
+    is the scheme's default, so ``http://localhost:8090`` is not ``http://localhost:8081``,
+    which the allow-list alone (any port of an allowed name) let through.
+    """
+    try:
+        parts = urlsplit(origin.strip())
+        origin_port = parts.port
+    except ValueError:
+        return False
+    parsed = _split_host(host or "")
+    scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    if parsed is None or parts.scheme != scheme or not parts.hostname:
+        return False
+    name, port = parsed
+    default = _DEFAULT_PORTS.get(scheme)
+    return _bare(parts.hostname) == name and (origin_port or default) == (port or default)
+
+
 def access_note(host: str, policy: ServerPolicy) -> str:
     """What a server prints after its URL at start-up: who can use it, and which host names it answers."""
     if policy.token is not None:
@@ -239,6 +270,21 @@ def access_note(host: str, policy: ServerPolicy) -> str:
         note = f"WARNING: no token ({ALLOW_UNAUTHENTICATED_FLAG}): anyone who can reach it can use it"
     names = ", ".join((f"[{n}]" if ":" in n else n) + (f":{p}" if p else "") for n, p in policy.allowed_hosts)
     return f"{note}; answers requests for {names}"
+
+
+_CORP = (b"cross-origin-resource-policy", b"same-origin")
+
+
+def _same_origin_resources(send: Any) -> Any:
+    """``send`` with ``Cross-Origin-Resource-Policy: same-origin`` added to the response's headers."""
+    async def sending(message: dict) -> None:
+        if message.get("type") == "http.response.start":
+            headers = list(message.get("headers") or [])
+            if not any(key.lower() == _CORP[0] for key, _ in headers):
+                message = {**message, "headers": [*headers, _CORP]}
+        await send(message)
+
+    return sending
 
 
 def _header(scope: Mapping[str, Any], name: bytes) -> str | None:
@@ -252,7 +298,11 @@ class ServerGuard:
     """ASGI middleware applying a :class:`ServerPolicy` to every HTTP and WebSocket request.
 
     A Host not on the allow-list gets ``421``, an Origin not on it ``403``, a missing or
-    wrong token ``401``; each with a JSON body saying what to change.  Lifespan events pass.
+    wrong token ``401``, a state-changing request from another origin without the token
+    ``403``, a read of a data path from another site's page ``403``; each with a JSON body
+    saying what to change.  Every response says ``Cross-Origin-Resource-Policy:
+    same-origin``, so a page of another origin cannot embed one (an ``<img>`` of a
+    page image).  Lifespan events pass.
     ``public_paths`` (exact paths, or prefixes written ``/static/*``) need no token, only the
     Host and Origin checks: a web page's own HTML and scripts, which hold no data and
     ask for the token themselves.
@@ -274,7 +324,7 @@ class ServerGuard:
             return
         refusal = self.refusal(scope)
         if refusal is None:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, _same_origin_resources(send))
             return
         status, message, extra = refusal
         log.info("refused a request to %s: %s", scope.get("path"), message)
@@ -283,7 +333,7 @@ class ServerGuard:
             return
         body = json.dumps({"error": message}).encode()
         await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *extra]})
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), _CORP, *extra]})
         await send({"type": "http.response.body", "body": body})
 
     def refusal(self, scope: Mapping[str, Any]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
@@ -296,7 +346,29 @@ class ServerGuard:
         if origin is not None and not self.policy.origin_allowed(origin):
             return 403, (f"origin {origin!r} is not allowed: start the server with {ALLOWED_HOST_FLAG} "
                          "for the page's host"), []
-        if not self._public(str(scope.get("path") or "")) and \
-                not self.policy.token_matches(_header(scope, b"authorization")):
+        public = self._public(str(scope.get("path") or ""))
+        authorization = _header(scope, b"authorization")
+        if not public and not self.policy.token_matches(authorization):
             return 401, "unauthorized: send Authorization: Bearer <token>", [(b"www-authenticate", b"Bearer")]
+        tokened = self.policy.token is not None and self.policy.token_matches(authorization)
+        return self._cross_origin_refusal(scope, host, origin, public, tokened)
+
+    def _cross_origin_refusal(self, scope: Mapping[str, Any], host: str, origin: str | None, public: bool,
+                              tokened: bool) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        """A refusal for a request another page sent: a write from another origin, a read from another site."""
+        site = _header(scope, b"sec-fetch-site")
+        site = site.strip().lower() if site is not None else None
+        writes = scope["type"] == "websocket" or str(scope.get("method") or "GET").upper() not in SAFE_METHODS
+        if writes and not tokened:
+            scheme = (_header(scope, b"x-forwarded-proto") or str(scope.get("scheme") or "http")).strip().lower()
+            if origin is not None and not same_origin(origin, host, scheme):
+                return 403, (f"origin {origin!r} is not this server's own ({scheme}://{host}): only its own page, "
+                             "or a client sending Authorization: Bearer <token>, may change the collection"), []
+            if origin is None and site not in _OWN_FETCH_SITES:
+                return 403, (f"a {site} page may not change the collection: use this server's own page, "
+                             "or send Authorization: Bearer <token>"), []
+        if not public and not writes and site not in _OWN_FETCH_SITES:
+            # an <img> or a no-cors fetch of another site's page sends no Origin, but says where it came from
+            return 403, (f"a {site} page may not read this server's data: open this server's own page "
+                         "instead"), []
         return None

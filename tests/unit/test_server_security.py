@@ -17,6 +17,7 @@ from ragwire.server.security import (
     is_loopback,
     parse_allowed_host,
     resolve_token,
+    same_origin,
     server_policy,
 )
 
@@ -247,3 +248,86 @@ def test_serve_and_mcp_serve_take_the_same_access_options_worded_alike():
         assert mcp[name][:4] == (opts, default, is_flag, multiple), name
         assert mcp[name][4] == "http: " + text.replace(SERVER_TOKEN_ENV, MCP_TOKEN_ENV), name
     assert web["host"][1] == "127.0.0.1" and f"${SERVER_TOKEN_ENV}" in web["token"][4]
+
+
+# --- same origin, exactly (issue 34: a page on another port of localhost planted a document) ---------------
+
+LOCAL = server_policy("127.0.0.1", token_flag=None, token_env="T", environ={})
+
+
+def guarded(policy, method: str, path: str, headers: dict[str, str],
+            public: tuple[str, ...] = ("/", "/static/*")) -> tuple[int, dict[bytes, bytes]]:
+    """``(status, response headers)`` of one request through a guard over an app that answers 200."""
+    sent = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"image/png")]})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": method, "path": path, "scheme": "http",
+             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
+    asyncio.run(ServerGuard(app, policy, public_paths=public)(scope, None, send))
+    return sent[0]["status"], dict(sent[0]["headers"])
+
+
+@pytest.mark.parametrize(("origin", "host", "scheme", "same"), [
+    ("http://localhost:18081", "localhost:18081", "http", True),
+    ("http://LOCALHOST:18081", "localhost:18081", "http", True),
+    ("http://localhost:18090", "localhost:18081", "http", False),  # guards: any port of an allowed name passed
+    ("http://127.0.0.1:18081", "localhost:18081", "http", False),
+    ("https://localhost:18081", "localhost:18081", "http", False),
+    ("https://docs.example.com", "docs.example.com", "https", True),
+    ("https://docs.example.com:443", "docs.example.com", "https", True),
+    ("http://docs.example.com", "docs.example.com:80", "http", True),
+    ("http://[::1]:8000", "[::1]:8000", "http", True),
+    ("null", "localhost:18081", "http", False), ("http://x:bad", "x:1", "http", False),
+])
+def test_same_origin_is_scheme_host_and_port_exactly(origin, host, scheme, same):
+    assert same_origin(origin, host, scheme) is same
+
+
+@pytest.mark.parametrize("content_type", ["multipart/form-data; boundary=x", "text/plain",
+                                          "application/x-www-form-urlencoded", "application/json"])
+def test_a_write_from_another_port_of_localhost_is_refused_whatever_its_content_type(content_type):
+    headers = {"Host": "localhost:18081", "Origin": "http://localhost:18090", "Content-Type": content_type}
+    assert guarded(LOCAL, "POST", "/api/documents", headers)[0] == 403
+    assert guarded(LOCAL, "DELETE", "/api/documents", headers)[0] == 403
+    assert guarded(LOCAL, "POST", "/api/documents", {**headers, "Origin": "http://localhost:18081"})[0] == 200
+
+
+def test_a_write_without_origin_is_refused_only_when_the_browser_says_another_site_sent_it():
+    host = {"Host": "127.0.0.1:8000"}
+    assert guarded(LOCAL, "POST", "/api/query", host)[0] == 200  # curl, a script
+    assert guarded(LOCAL, "POST", "/api/query", {**host, "Sec-Fetch-Site": "same-origin"})[0] == 200
+    for site in ("cross-site", "same-site"):
+        assert guarded(LOCAL, "POST", "/api/query", {**host, "Sec-Fetch-Site": site})[0] == 403
+
+
+def test_a_write_from_another_origin_passes_with_the_token():
+    headers = {"Host": "127.0.0.1:8000", "Origin": "http://localhost:9000"}
+    assert guarded(POLICY, "POST", "/mcp", {**headers, "Authorization": "Bearer s3cret"})[0] == 200
+    assert guarded(POLICY, "POST", "/mcp", {**headers, "Authorization": "Bearer wrong"})[0] == 401
+
+
+def test_a_forwarded_https_origin_is_the_servers_own_behind_a_tls_proxy():
+    policy = server_policy("127.0.0.1", token_flag=None, token_env="T", environ={},
+                           allowed_hosts=["docs.example.com"])
+    headers = {"Host": "docs.example.com", "Origin": "https://docs.example.com", "X-Forwarded-Proto": "https"}
+    assert guarded(policy, "POST", "/api/query", headers)[0] == 200
+    assert guarded(policy, "POST", "/api/query", {**headers, "X-Forwarded-Proto": "http"})[0] == 403
+
+
+def test_a_cross_site_read_of_a_page_image_is_refused_and_every_response_is_same_origin_only():
+    path = "/api/page-image"
+    host = {"Host": "127.0.0.1:8000"}
+    for site in ("cross-site", "same-site"):
+        status, headers = guarded(LOCAL, "GET", path, {**host, "Sec-Fetch-Site": site})
+        assert status == 403 and headers[b"cross-origin-resource-policy"] == b"same-origin"
+    for site in ("same-origin", "none"):
+        status, headers = guarded(LOCAL, "GET", path, {**host, "Sec-Fetch-Site": site})
+        assert status == 200 and headers[b"cross-origin-resource-policy"] == b"same-origin"
+    # a link from another site to the page itself still opens it
+    assert guarded(LOCAL, "GET", "/", {**host, "Sec-Fetch-Site": "cross-site"})[0] == 200
