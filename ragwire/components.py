@@ -66,6 +66,11 @@ class _LazyEmbedding:
         """The configured model, named without loading it (for the embeddings span)."""
         return self._parts.config.embeddings.model_id
 
+    @property
+    def provider(self) -> str:
+        """The configured provider (``onnx``, ``openai``, …), for the embeddings span."""
+        return self._parts.config.embeddings.provider
+
     def load(self) -> None:
         """Load the model now (an ingest does it before its first batch)."""
         self._parts.embedding  # noqa: B018 - the property loads it

@@ -211,14 +211,6 @@ class RAGWire:
         options = RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank, search_type=search_type)
         return [hit.to_document() for hit in self.retriever.retrieve(query, options)]
 
-    def _auto_filters(self, query: str, filters: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The answerer's filter keywords: the filters (read from ``query`` with ``auto_filter``)
-        and what reading them cost, so ``Answer.usage`` counts that LLM call too."""
-        from .providers.usage import Usage
-
-        spent = Usage()
-        return {"filters": self.retriever.auto_filters(query, filters, usage=spent), "spent": spent}
-
     def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
         """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
         return self.retrieve(query, top_k=k, filters=filters, rerank=False, search_type="hybrid")
@@ -247,7 +239,7 @@ class RAGWire:
             refine: Search each part of a multi-part question, judge what is covered and
                 search again for what is missing (default ``generation.refine``); a plain
                 factual question stays single-shot.
-            max_iterations: The most retrieval rounds when refining (default ``generation.max_iterations``).
+            max_iterations: The most retrieval rounds when refining, 1 to 10 (default ``generation.max_iterations``).
             callbacks: LangChain callback handlers for this query's LLM calls (added to :attr:`callbacks`).
 
         Returns:
@@ -255,26 +247,25 @@ class RAGWire:
 
         Raises:
             ProviderError: the LLM could not be reached (after retries).
+            ConfigError: ``max_iterations`` is outside 1 to 10.
         """
-        return self.answerer.query(question, top_k=top_k, rerank=rerank, refine=refine, max_iterations=max_iterations,
-                                   callbacks=callbacks, **self._auto_filters(question, filters))
+        return self.answerer.query(question, top_k=top_k, filters=filters, rerank=rerank, refine=refine,
+                                   max_iterations=max_iterations, callbacks=callbacks)
 
     async def aquery(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
                      callbacks: list[Any] | None = None) -> Answer:
         """:meth:`query` with the LLM call awaited; retrieval runs synchronously."""
-        return await self.answerer.aquery(question, top_k=top_k, rerank=rerank, refine=refine,
-                                          max_iterations=max_iterations, callbacks=callbacks,
-                                          **self._auto_filters(question, filters))
+        return await self.answerer.aquery(question, top_k=top_k, filters=filters, rerank=rerank, refine=refine,
+                                          max_iterations=max_iterations, callbacks=callbacks)
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
                      callbacks: list[Any] | None = None) -> Iterator[str | Answer]:
         """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`
         (a refined answer, see :meth:`query`, comes as one piece)."""
-        return self.answerer.stream(question, top_k=top_k, rerank=rerank, refine=refine,
-                                    max_iterations=max_iterations, callbacks=callbacks,
-                                    **self._auto_filters(question, filters))
+        return self.answerer.stream(question, top_k=top_k, filters=filters, rerank=rerank, refine=refine,
+                                    max_iterations=max_iterations, callbacks=callbacks)
 
     def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
              *, callbacks: list[Any] | None = None) -> Answer:

@@ -9,13 +9,18 @@ no-op that costs a dictionary lookup, and ``opentelemetry`` stays out of
 The spans (names as the conventions shape them, ``{operation} {target}``):
 
 * ``invoke_agent ragwire``: one per ``query`` / ``aquery`` / ``query_stream`` / ``chat``;
-* ``retrieval {collection}``: each search, ``gen_ai.data_source.id`` = the collection;
+* ``retrieval {collection}``: each search (``retrieve()`` too), ``gen_ai.data_source.id`` =
+  the collection, parent of its ``embeddings`` and ``rerank`` spans; the query text
+  (``gen_ai.retrieval.query.text``) only when :func:`record_queries` turned it on, and
   the retrieved ids and scores (``gen_ai.retrieval.documents``) only when
-  :func:`record_documents` turned them on, since they can identify documents;
+  :func:`record_documents` did, since both can identify what a user asked or read;
 * ``embeddings {model}``: the query embedding; ``rerank {model}``: the reranker;
-* ``chat {model}``: every LLM call, with ``gen_ai.request.model``,
-  ``gen_ai.operation.name`` and ``gen_ai.usage.input_tokens`` / ``output_tokens``;
+* ``chat {model}``: every LLM call, kind CLIENT, with ``gen_ai.request.model``,
+  ``gen_ai.operation.name``, ``gen_ai.usage.input_tokens`` / ``output_tokens`` and
+  ``ragwire.step`` (``classify``, ``judge``, ``answer``, ``rewrite``, ``filters``, ``metadata``);
 * ``ragwire ingest`` / ``ragwire sync``: a run, with its counts as ``ragwire.*`` attributes.
+
+A span that ends in an exception gets status ERROR and ``error.type``, the exception's class.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ from typing import Any
 
 TRACER_NAME = "ragwire"
 _RECORD_DOCUMENTS = os.environ.get("RAGWIRE_OTEL_RECORD_DOCUMENTS", "").lower() in {"1", "true", "yes"}
+_RECORD_QUERIES = os.environ.get("RAGWIRE_OTEL_RECORD_QUERIES", "").lower() in {"1", "true", "yes"}
+# Providers a request goes to over the network: their spans are kind CLIENT, as the conventions ask.
+_REMOTE_EMBEDDINGS = frozenset({"openai", "openrouter", "ollama", "cohere", "google", "gcp.gemini"})
 
 
 def record_documents(enabled: bool = True) -> None:
@@ -41,6 +49,13 @@ def record_documents(enabled: bool = True) -> None:
 def documents_recorded() -> bool:
     """Whether retrieval spans carry the chunk ids and scores."""
     return _RECORD_DOCUMENTS
+
+
+def record_queries(enabled: bool = True) -> None:
+    """Put the query text on retrieval spans as ``gen_ai.retrieval.query.text`` (off by default;
+    also ``RAGWIRE_OTEL_RECORD_QUERIES=1``): what users ask can be personal."""
+    global _RECORD_QUERIES
+    _RECORD_QUERIES = enabled
 
 
 def _tracer() -> Any:
@@ -61,17 +76,31 @@ def enabled() -> bool:
 
 
 @contextlib.contextmanager
-def span(name: str, attributes: Mapping[str, Any] | None = None) -> Iterator[Any]:
+def span(name: str, attributes: Mapping[str, Any] | None = None, *, client: bool = False) -> Iterator[Any]:
     """A span named ``name`` as a child of the current one; yields None when nothing is traced.
 
-    An exception leaving the block is recorded on the span (status ERROR) and re-raised.
+    ``client`` makes it kind CLIENT (a request to another service: a chat model, a remote
+    embedder), else INTERNAL.  An exception leaving the block is recorded on the span
+    (status ERROR, ``error.type`` its class) and re-raised.
     """
     tracer = _tracer()
     if tracer is None:
         yield None
         return
-    with tracer.start_as_current_span(name, attributes=_clean(attributes or {})) as current:
-        yield current
+    trace = sys.modules["opentelemetry.trace"]
+    kind = trace.SpanKind.CLIENT if client else trace.SpanKind.INTERNAL
+    with tracer.start_as_current_span(name, kind=kind, attributes=_clean(attributes or {})) as current:
+        try:
+            yield current
+        except Exception as exc:  # GeneratorExit (a stream closed early) is no failure
+            current.set_attribute("error.type", error_type(exc))
+            raise
+
+
+def error_type(exc: BaseException) -> str:
+    """``error.type`` of a failure: the exception's fully qualified class name."""
+    cls = type(exc)
+    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
 
 
 def set_attributes(current: Any, attributes: Mapping[str, Any]) -> None:
@@ -89,14 +118,29 @@ def trace_id(current: Any) -> str:
     return uuid.uuid4().hex
 
 
-def chat_attributes(llm: Any) -> dict[str, Any]:
-    """The request attributes of a ``chat`` span for the LangChain chat model ``llm``."""
+def chat_attributes(llm: Any, step: str | None = None) -> dict[str, Any]:
+    """The request attributes of a ``chat`` span for the LangChain chat model ``llm``;
+    ``step`` says what the call is for (``classify``, ``judge``, ``answer``, …)."""
     model = getattr(llm, "model_name", None) or getattr(llm, "model", None) or type(llm).__name__
     return {
         "gen_ai.operation.name": "chat",
         "gen_ai.request.model": str(model),
         "gen_ai.provider.name": _provider(llm),
+        "ragwire.step": step,
     }
+
+
+def embedding_attributes(embedding: Any, model: str) -> tuple[dict[str, Any], bool]:
+    """The attributes of an ``embeddings`` span, and whether it is a CLIENT span (a remote provider)."""
+    provider = getattr(embedding, "provider", None)
+    name = provider if isinstance(provider, str) and provider else _provider(embedding)
+    attributes = {"gen_ai.operation.name": "embeddings", "gen_ai.request.model": model, "gen_ai.provider.name": name}
+    return attributes, name in _REMOTE_EMBEDDINGS
+
+
+def query_attribute(query: str) -> dict[str, Any]:
+    """``gen_ai.retrieval.query.text``, or nothing when not opted in (:func:`record_queries`)."""
+    return {"gen_ai.retrieval.query.text": query} if _RECORD_QUERIES else {}
 
 
 def usage_attributes(input_tokens: int | None, output_tokens: int | None) -> dict[str, Any]:
@@ -128,7 +172,7 @@ def set_counts(current: Any, stats: Mapping[str, Any]) -> None:
 
 def _provider(llm: Any) -> str:
     name = type(llm).__name__.lower()
-    for provider in ("openrouter", "openai", "anthropic", "ollama", "groq", "google"):
+    for provider in ("openrouter", "openai", "anthropic", "ollama", "groq", "google", "cohere"):
         if provider in name:
             return "gcp.gemini" if provider == "google" else provider
     return name

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import ragwire.telemetry as telemetry
 from ragwire.config import GenerationConfig, LLMPricing
+from ragwire.config.answer import MAX_ITERATIONS_RANGE
 from ragwire.errors import ConfigError
 from ragwire.providers import calls
 from ragwire.providers.usage import merged
@@ -60,7 +61,7 @@ class Answerer:
         pricing: ``llm.pricing``; sets ``Answer.usage.cost`` (None without it).
         embedding: The collection's embedding model; extractive refinement checks with it
             which terms of a question's part the quoted passages cover.
-        collection: The collection's name, for the retrieval spans.
+        collection: The collection's name, for the query spans.
         callbacks: LangChain callback handlers given to every LLM call (``query`` can add more).
 
     Raises:
@@ -132,7 +133,8 @@ class Answerer:
 
         Raises:
             ProviderError: the LLM failed (after retries).
-            ValueError: the question is empty, or ``max_iterations`` is below 1.
+            ConfigError: ``max_iterations`` is outside 1 to 10 (as ``generation.max_iterations``).
+            ValueError: the question is empty.
         """
         run = self._run(question, top_k, filters, rerank, refine, max_iterations, callbacks, spent)
         with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
@@ -172,7 +174,7 @@ class Answerer:
             if done is None:
                 assert self.llm is not None  # _without_model answered every case without one
                 reply, usage = await calls.ainvoke(self.llm, self._messages(grounding), retries=self.retries,
-                                                   what=self._what("answer"), callbacks=run.callbacks)
+                                                   what=self._what("answer"), callbacks=run.callbacks, step="answer")
                 done = finish(grounding, generative.text_of(reply), usage, 0.0)
             return self._close(run.finished(done), run, span)
 
@@ -258,6 +260,7 @@ class Answerer:
                 search, rewrite = generative.rewrite(self.llm, earlier, last, retries=self.retries,
                                                      what=self._what("rewrite"), callbacks=run.callbacks)
                 run.step("rewrite", 0, query=search)
+            run.filter_text = search  # filters are read from what is searched: the standalone question
             # Without an LLM the follow-up alone often lacks its topic ("how do I fix it?"):
             # extraction then scores sentences against the joined turns it was searched with.
             asked = search if self.llm is None else last
@@ -273,23 +276,23 @@ class Answerer:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("question: must be a non-empty string")
         limit = self.generation.max_iterations if max_iterations is None else max_iterations
-        if limit < 1:
-            raise ValueError(f"max_iterations: must be at least 1, got {limit}")
+        low, high = MAX_ITERATIONS_RANGE
+        if isinstance(limit, bool) or not isinstance(limit, int) or not low <= limit <= high:
+            raise ConfigError(f"max_iterations: must be a whole number from {low} to {high} "
+                              f"(as generation.max_iterations), got {limit!r}", source="query()")
         on = self.generation.refine if refining is None else refining
-        return refinement.Run(self, question, top_k, dict(filters) if filters else None, rerank, bool(on), limit,
-                              [*self.callbacks, *(callbacks or [])], spent=spent or Usage())
+        # {} (no filters, or none read from the question) stays {}: None would have them read again.
+        given = dict(filters) if filters is not None else None
+        return refinement.Run(self, question, top_k, given, rerank, bool(on), limit,
+                              [*self.callbacks, *(callbacks or [])], spent=spent or Usage(),
+                              max_queries=self.generation.max_queries_per_round)
 
     def retrieve(self, query: str, top_k: int | None, filters: Mapping[str, Any] | None,
                  rerank: bool | None) -> tuple[list[Hit], float]:
-        """The hits for ``query`` and the seconds it took, traced as a ``retrieval`` span."""
-        attributes = {"gen_ai.operation.name": "retrieval", "gen_ai.data_source.id": self.collection,
-                      "ragwire.query": query, "ragwire.top_k": top_k}
-        with telemetry.span(f"retrieval {self.collection}", attributes) as span:
-            start = time.perf_counter()
-            hits = list(self.retriever.retrieve(query, RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank)))
-            seconds = time.perf_counter() - start
-            telemetry.set_attributes(span, {"ragwire.chunks": len(hits), **telemetry.documents_attribute(hits)})
-        return hits, seconds
+        """The hits for ``query`` and the seconds it took (the retrieval stage traces its own span)."""
+        start = time.perf_counter()
+        hits = list(self.retriever.retrieve(query, RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank)))
+        return hits, time.perf_counter() - start
 
     def grounding(self, question: str, hits: list[Hit], filters: Mapping[str, Any] | None, seconds: float,
                   history: list[Turn] | None = None) -> Grounding:
@@ -315,7 +318,7 @@ class Answerer:
             return done
         assert self.llm is not None  # _without_model answered every case without one
         reply, usage = calls.invoke(self.llm, self._messages(grounding), retries=self.retries,
-                                    what=self._what("answer"), callbacks=callbacks)
+                                    what=self._what("answer"), callbacks=callbacks, step="answer")
         return finish(grounding, generative.text_of(reply), usage, 0.0)
 
     def _refined(self, run: refinement.Run) -> Answer:

@@ -54,7 +54,7 @@ def stream_answer(llm: BaseChatModel, sent: list[BaseMessage], grounding: Ground
                   what: str, callbacks: Sequence[Any] | None = None) -> Iterator[str | Answer]:
     """Yield the reply's text as it arrives (invalid markers and the sentinel held back), then the Answer."""
     # The span stays current only while this generator runs a step; its timing spans the stream.
-    with telemetry.span(calls.span_name(llm), telemetry.chat_attributes(llm)) as span:
+    with telemetry.span(calls.span_name(llm), telemetry.chat_attributes(llm, "answer"), client=True) as span:
         answer = None
         for piece in _stream(llm, sent, grounding, retries=retries, what=what, callbacks=callbacks):
             if isinstance(piece, Answer):
@@ -118,7 +118,7 @@ def rewrite(llm: BaseChatModel, earlier: list[Turn], last: str, *, retries: int,
     from langchain_core.messages import HumanMessage, SystemMessage
 
     messages = [SystemMessage(REWRITE_SYSTEM_PROMPT), HumanMessage(rewrite_user_message(earlier, last))]
-    reply, usage = calls.invoke(llm, messages, retries=retries, what=what, callbacks=callbacks)
+    reply, usage = calls.invoke(llm, messages, retries=retries, what=what, callbacks=callbacks, step="rewrite")
     return clean_rewrite(text_of(reply), fallback=last), usage
 
 

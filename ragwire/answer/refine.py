@@ -110,6 +110,11 @@ def interleave(lists: Iterable[list[Hit]]) -> list[Hit]:
     return out
 
 
+def normalised(query: str) -> str:
+    """What makes two searches the same: their words, case-folded ("E-4711 meaning?" is "e 4711 meaning")."""
+    return " ".join(re.findall(r"\w+", query.casefold()))
+
+
 @dataclass
 class Run:
     """One query on its way through the answerer: its options, its trace, its retrieval rounds."""
@@ -124,18 +129,62 @@ class Run:
     callbacks: list[Any]
     trace: list[TraceStep] = field(default_factory=list)
     iterations: int = 1
-    # LLM usage of this question before the answerer ran (filters read from it).
+    # LLM usage of this question before the answerer ran, and the filter extraction's.
     spent: Usage = field(default_factory=Usage)
+    # The searches one refinement round may run (generation.max_queries_per_round).
+    max_queries: int = 4
+    # What filters are read from (retriever.auto_filter): the question, or a chat's rewrite.
+    filter_text: str = ""
+    # Every search run for this answer, normalised: a round that would only repeat one ends the loop.
+    searched: set[str] = field(default_factory=set)
+    _filters_read: bool = field(default=False, init=False)
 
     def step(self, name: str, iteration: int, **data: Any) -> None:
         """Record a step of the trace."""
         self.trace.append(TraceStep(name, iteration, data))
 
+    def warn(self, step: str, iteration: int, problem: str, fallback: str) -> None:
+        """Record that ``step``'s reply could not be used, why, and what the answer does instead."""
+        self.step("warning", iteration, of=step, problem=problem, fallback=fallback)
+
+    def resolved_filters(self) -> dict[str, Any] | None:
+        """The filters of every search: the given ones, else (``retriever.auto_filter``) the ones read
+        from :attr:`filter_text`, once per answer and counted in :attr:`spent`.
+
+        ``{}`` (nothing found) stays ``{}``: None would make the retriever read them again.
+        """
+        if not self._filters_read:
+            self._filters_read = True
+            read = getattr(self.answerer.retriever, "auto_filters", None)
+            if read is not None:
+                found = read(self.filter_text or self.question, self.filters, usage=self.spent)
+                self.filters = dict(found) if found is not None else None
+        return self.filters
+
     def retrieve(self, query: str, iteration: int, top_k: int | None = None) -> tuple[list[Hit], float]:
         """Search for ``query`` with this query's filters and reranking; the step goes in the trace."""
-        hits, seconds = self.answerer.retrieve(query, top_k or self.top_k, self.filters, self.rerank)
-        self.step("retrieve", iteration, query=query, filters=self.filters, chunks=len(hits))
+        filters = self.resolved_filters()
+        self.searched.add(normalised(query))
+        hits, seconds = self.answerer.retrieve(query, top_k or self.top_k, filters, self.rerank)
+        self.step("retrieve", iteration, query=query, filters=filters or None, chunks=len(hits))
         return hits, seconds
+
+    def fresh(self, queries: Iterable[str]) -> tuple[list[str], list[str]]:
+        """``(to run, dropped)``: ``queries`` without repeats of each other or of a search already run,
+        at most :attr:`max_queries` of them; each dropped one says why."""
+        kept: list[str] = []
+        dropped: list[str] = []
+        seen = set(self.searched)
+        for query in queries:
+            key = normalised(query)
+            if not key or key in seen:
+                dropped.append(f"{query!r} (repeats a search)" if key else f"{query!r} (no words)")
+            elif len(kept) >= self.max_queries:
+                dropped.append(f"{query!r} (over the limit of {self.max_queries} a round)")
+            else:
+                seen.add(key)
+                kept.append(query)
+        return kept, dropped
 
     def ground(self, question: str, search: str | None = None, history: list[Turn] | None = None) -> Grounding:
         """The single-shot grounding: one search (for ``search``, default the question)."""
@@ -152,4 +201,3 @@ class Run:
         answer.trace = list(self.trace)
         answer.iterations = self.iterations
         return answer
-

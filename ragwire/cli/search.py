@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..config.answer import MAX_ITERATIONS_RANGE
 from .app import open_rag
 from .errors import EXIT_REFUSED, handle_errors
 from .options import (
@@ -30,7 +31,7 @@ from .output import echo_json, location, score_text
 @click.option("--refine/--no-refine", default=None,
               help="Search each part of a multi-part question, judge what is covered, re-query what is missing "
                    "(default: generation.refine).")
-@click.option("--max-iterations", type=click.IntRange(min=1), default=None,
+@click.option("--max-iterations", type=click.IntRange(*MAX_ITERATIONS_RANGE), default=None,
               help="The most retrieval rounds when refining (default: generation.max_iterations).")
 @click.option("--trace", "show_trace", is_flag=True,
               help="Print how the answer came about: each step, the trace id, LLM calls and tokens.")
@@ -41,13 +42,11 @@ def query(question: str, config: str, top_k: int | None, filters: tuple[str, ...
     require_text(question, "QUESTION", "the question")
     parsed = parse_filters(filters)
     rag = open_rag(config)
-    refining = refine if refine is not None else rag.config.generation.refine
-    if refining and stream:
-        # a refined answer is known only once every part is judged: it prints whole
-        stream = False
     if stream and not as_json:
+        # The answerer decides whether to refine; a refined answer arrives as one piece.
         answer = None
-        for piece in rag.query_stream(question, top_k=top_k, filters=parsed):
+        for piece in rag.query_stream(question, top_k=top_k, filters=parsed, refine=refine,
+                                      max_iterations=max_iterations):
             if isinstance(piece, str):
                 click.echo(piece, nl=False)
                 sys.stdout.flush()

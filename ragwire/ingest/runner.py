@@ -7,6 +7,7 @@ made visible in one flip once all its chunks are stored (see store.collection).
 
 from __future__ import annotations
 
+import contextvars
 import sys
 import uuid
 from collections import deque
@@ -142,8 +143,9 @@ class IngestRunner:
                     done.set_result(item)
                     queue.append(done)
                 else:
+                    # In the caller's context, so a traced run's extraction spans are its children.
                     queue.append(pool.submit(
-                        prepare_file, item,
+                        contextvars.copy_context().run, prepare_file, item,
                         loader=loader,
                         splitter=self.settings.splitter,
                         dedup_chunks=self.settings.ingestion.dedup_chunks,

@@ -150,6 +150,7 @@ class MetadataExtractor:
                 what=what,
                 runnable=structured,
                 tally=usage,
+                step=step,
             )
         except ProviderError:
             raise

@@ -38,7 +38,7 @@ def reported_usage(message: Any, calls: int = 1) -> Usage:
 
 def invoke(llm: Any, messages: list[Any], *, retries: int, what: str,
            callbacks: Sequence[Any] | None = None, runnable: Any = None,
-           tally: Usage | None = None) -> tuple[Any, Usage]:
+           tally: Usage | None = None, step: str | None = None) -> tuple[Any, Usage]:
     """``llm.invoke(messages)`` with retries; the reply and its usage (generation seconds included).
 
     Args:
@@ -50,6 +50,7 @@ def invoke(llm: Any, messages: list[Any], *, retries: int, what: str,
         runnable: what to invoke instead of ``llm`` (e.g. its structured-output wrapper).
         tally: a running total this call's usage is added to, even when the call fails,
             so attempts that ended in an error are counted too.
+        step: what the call is for (``answer``, ``judge``, …), on its span as ``ragwire.step``.
 
     Raises:
         ProviderError: see :func:`~.retry.call_with_retries`.
@@ -62,7 +63,7 @@ def invoke(llm: Any, messages: list[Any], *, retries: int, what: str,
         usage.llm_calls += 1
         return target.invoke(sent, config=config) if config else target.invoke(sent)
 
-    with telemetry.span(_name(llm), telemetry.chat_attributes(llm)) as span:
+    with telemetry.span(_name(llm), telemetry.chat_attributes(llm, step), client=True) as span:
         start = time.perf_counter()
         try:
             reply = call_with_retries(attempt, messages, retries=retries, what=what)
@@ -76,7 +77,7 @@ def invoke(llm: Any, messages: list[Any], *, retries: int, what: str,
 
 
 async def ainvoke(llm: Any, messages: list[Any], *, retries: int, what: str,
-                  callbacks: Sequence[Any] | None = None) -> tuple[Any, Usage]:
+                  callbacks: Sequence[Any] | None = None, step: str | None = None) -> tuple[Any, Usage]:
     """:func:`invoke` awaited (``llm.ainvoke``)."""
     config = run_config(callbacks)
     usage = Usage()
@@ -85,7 +86,7 @@ async def ainvoke(llm: Any, messages: list[Any], *, retries: int, what: str,
         usage.llm_calls += 1
         return await (llm.ainvoke(sent, config=config) if config else llm.ainvoke(sent))
 
-    with telemetry.span(_name(llm), telemetry.chat_attributes(llm)) as span:
+    with telemetry.span(_name(llm), telemetry.chat_attributes(llm, step), client=True) as span:
         start = time.perf_counter()
         reply = await acall_with_retries(attempt, messages, retries=retries, what=what)
         _read_tokens(usage, reply)

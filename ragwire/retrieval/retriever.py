@@ -93,7 +93,20 @@ class Retriever:
                 stored chunk has.
             ProviderError: the query embedding or the reranker failed (after retries).
         """
+        import ragwire.telemetry as telemetry
+
         opts = options or RetrieveOptions()
+        k = self.settings.top_k if opts.top_k is None else opts.top_k
+        name = str(getattr(self.searcher.collection, "name", None) or "ragwire")
+        attributes = {"gen_ai.operation.name": "retrieval", "gen_ai.data_source.id": name, "ragwire.top_k": k,
+                      **telemetry.query_attribute(query)}
+        # One span per search, parent of its embedding, rerank and filter-reading spans.
+        with telemetry.span(f"retrieval {name}", attributes) as span:
+            hits = self._retrieve(query, opts, k)
+            telemetry.set_attributes(span, {"ragwire.chunks": len(hits), **telemetry.documents_attribute(hits)})
+        return hits
+
+    def _retrieve(self, query: str, opts: RetrieveOptions, k: int) -> list[Hit]:
         r = self.settings
         if opts.rerank and self.reranker is None:
             raise ConfigError("retriever.rerank: rerank=True was passed but no reranker is configured")
@@ -102,7 +115,6 @@ class Retriever:
 
         check_filters(opts.filters)  # a null or out-of-range value is an error, not a silently dropped filter
         filters = self.auto_filters(query, opts.filters)
-        k = r.top_k if opts.top_k is None else opts.top_k
         if not self.store.exists():
             from ..store import build_filter
 

@@ -136,8 +136,8 @@ class Searcher:
         from ..providers.retry import call_with_retries
 
         model = _model_name(self.embedding)
-        with telemetry.span(f"embeddings {model}", {"gen_ai.operation.name": "embeddings",
-                                                    "gen_ai.request.model": model}):
+        attributes, remote = telemetry.embedding_attributes(self.embedding, model)
+        with telemetry.span(f"embeddings {model}", attributes, client=remote):
             return call_with_retries(self.embedding.embed_query, query, retries=self.retries, what="query embedding")
 
     def _need_sparse(self, what: str) -> Any:

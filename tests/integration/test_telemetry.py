@@ -38,6 +38,7 @@ def exporter() -> Iterator[object]:
     finally:
         trace._TRACER_PROVIDER, trace._TRACER_PROVIDER_SET_ONCE._done = saved, once
         telemetry.record_documents(False)
+        telemetry.record_queries(False)
         provider.shutdown()
 
 
@@ -58,6 +59,7 @@ def test_a_refined_query_emits_genai_spans_under_one_query_span(tmp_path, export
         ingested = rag.ingest_documents([str(p) for p in write_topics(tmp_path / "docs")])
         exporter.clear()
         telemetry.record_documents(True)
+        telemetry.record_queries(True)
         answer = rag.query("How long does a full charge take, and how often should I oil the chain?",
                            top_k=2, refine=True)
         rag.close()
@@ -83,7 +85,7 @@ def test_a_refined_query_emits_genai_spans_under_one_query_span(tmp_path, export
     assert sum(c.attributes["gen_ai.usage.output_tokens"] for c in chats) == answer.usage.completion_tokens
 
     retrievals = by_name["retrieval test_docs"]
-    assert [r.attributes["ragwire.query"] for r in retrievals] == plan["queries"]
+    assert [r.attributes["gen_ai.retrieval.query.text"] for r in retrievals] == plan["queries"]
     for retrieval in retrievals:
         assert retrieval.parent.span_id == root.context.span_id
         assert retrieval.attributes["gen_ai.data_source.id"] == "test_docs"
