@@ -145,14 +145,7 @@ class RAGWire:
         Returns:
             The number of chunks deleted (0 when it was never ingested).
         """
-        from .ingest import source_id
-
-        if not self.collection.exists():
-            return 0
-        with self.parts.store.opened(check=False) as coll, coll.writing():
-            # a sync source's identity (s3://…, local://name/…) is the stored source as it is
-            source = file_path if str(file_path).startswith(("s3://", "local://")) else source_id(file_path)
-            return coll.delete_source(str(source))
+        return runs.delete(self.parts, file_path)
 
     def sync(self, sources: list[Any] | None = None, delete_missing: bool = True,
              dry_run: bool = False) -> SyncStats:

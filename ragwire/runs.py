@@ -52,6 +52,7 @@ def _ingest_files(parts: Parts, file_paths: Any, force: bool,
 
     if isinstance(file_paths, (str, Path)):
         file_paths = [file_paths]
+    file_paths = [stored_as(parts.config, path) for path in file_paths]
     try:
         with contextlib.ExitStack() as stack:
             try:
@@ -70,6 +71,33 @@ def _ingest_files(parts: Parts, file_paths: Any, force: bool,
         raise
     stats.not_walked = not_walked
     return stats.to_dict()
+
+
+def stored_as(config: RagwireConfig, path: Any) -> Any:
+    """What a hand ingest or delete of ``path`` reaches: the document of the named local
+    source holding it (``local://name/…``, owner kept), else the path's own identity."""
+    if isinstance(path, (str, Path)) and config.sources:
+        from .sync.local import claim
+
+        claimed = claim(path, config.sources, config.loader)
+        if claimed is not None:
+            return claimed
+    return path
+
+
+def delete(parts: Parts, file_path: str | Path) -> int:
+    """Remove every chunk of ``file_path`` (a path, or a stored ``s3://``/``local://`` identity)."""
+    from .ingest.items import as_item, source_id
+
+    if not parts.collection.exists():
+        return 0
+    with parts.store.opened(check=False) as coll, coll.writing():
+        if str(file_path).startswith(("s3://", "local://")):
+            return int(coll.delete_source(str(file_path)))
+        # A file of a named source is stored under the source's identity; a copy an
+        # earlier version stored under the path itself goes too.
+        identities = {as_item(stored_as(parts.config, file_path)).source, source_id(file_path)}
+        return sum(coll.delete_source(identity) for identity in sorted(identities))
 
 
 def sync(parts: Parts, config_name: str, sources: list[Any] | None, *, delete_missing: bool,

@@ -7,20 +7,35 @@ on timing.  An unchanged file keeps (or takes) its owner without being rewritten
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..hashing import sha256_file_from_path
+from ..hashing import FileVersion, sha256_file_at_rest
 from ..logs import get_logger
 from ..store import OWNER_FIELDS, Collection
 from .items import IngestItem
-from .prepare import Prepared
+from .prepare import CHANGING, Prepared
 from .settings import IngestSettings
 
 log = get_logger(__name__)
 
 # Files whose stored state is read in one query while planning.
 PLAN_WINDOW = 256
+
+
+def unstorable_name(source: str) -> str | None:
+    """Why a file cannot be stored under ``source``, or None.
+
+    A file name that is not valid UTF-8 reaches Python with surrogate escapes, which no
+    store payload can hold: that file fails alone, named readably, and the run goes on.
+    """
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(source).decode("utf-8", errors="backslashreplace")
+        return f"{shown}: the file name is not valid UTF-8; rename it to store it"
+    return None
 
 
 class Planned:
@@ -40,6 +55,7 @@ def plan(paths: list[IngestItem], collection: Collection, settings: IngestSettin
     for start in range(0, len(paths), PLAN_WINDOW):
         decided: list[Prepared | Planned] = []
         window: list[tuple[int, Path, str, str]] = []
+        versions: dict[int, FileVersion] = {}
         for index in range(start, min(start + PLAN_WINDOW, len(paths))):
             path, source = paths[index].path, paths[index].source
             if source in seen:
@@ -49,11 +65,21 @@ def plan(paths: list[IngestItem], collection: Collection, settings: IngestSettin
             if not path.is_file():
                 decided.append(Planned(index, path, "failed", f"{path.name}: file not found at {source}"))
                 continue
+            unnamed = unstorable_name(source)
+            if unnamed is not None:
+                decided.append(Planned(index, path, "failed", unnamed))
+                continue
             try:
-                window.append((index, path, source, sha256_file_from_path(path)))
+                hashed = sha256_file_at_rest(path)
             except OSError as exc:
                 reason = f"{path.name}: cannot read ({exc.strerror or exc})"
                 decided.append(Planned(index, path, "failed", reason))
+                continue
+            if hashed is None:
+                decided.append(Planned(index, path, "failed", f"{path.name}: {CHANGING}"))
+                continue
+            window.append((index, path, source, hashed[0]))
+            versions[index] = hashed[1]
         states = store_call(collection.source_states, [source for _, _, source, _ in window])
         for index, path, source, file_hash in window:
             state = states[source]
@@ -80,7 +106,7 @@ def plan(paths: list[IngestItem], collection: Collection, settings: IngestSettin
             if not force and state.has_complete(file_hash):
                 log.info("%s: stored with other settings or without its metadata; re-processing", path.name)
             item = Prepared(index=index, path=path, source=source, file_hash=file_hash,
-                            extra_metadata=metadata)
+                            file_version=versions[index], extra_metadata=metadata)
             item.replacing = bool(state.complete)
             item.same_content_stored = file_hash in state.complete
             decided.append(item)

@@ -9,13 +9,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError, LoaderError
-from ..hashing import sha256_chunk, sha256_text
+from ..hashing import FileVersion, file_version, sha256_chunk, sha256_text
 from ..loaders import Loaded, raised_outside_ragwire
 from ..loaders.scan import ocr_chunk_fields, ocr_shaped
 from ..providers.usage import Usage
 
 if TYPE_CHECKING:
     from ..metadata.service import Hook
+
+
+# Why a file written to while it is read is not stored this run.
+CHANGING = "changed while it was being read; not stored, the next run reads it again"
 
 
 class ChunkToWrite(NamedTuple):
@@ -37,6 +41,8 @@ class Prepared:
     path: Path
     source: str
     file_hash: str
+    # The file's version when it was hashed: the content loaded must be of that version.
+    file_version: FileVersion | None = None
     chunks: list[ChunkToWrite] = field(default_factory=list)
     error: str | None = None
     # The class name of the exception that failed the file, and whether a later run may succeed.
@@ -111,6 +117,10 @@ def prepare_file(
 
     try:
         loaded = load_text(loader, item.path)
+        if item.file_version is not None and _version_now(item.path) != item.file_version:
+            # Stored under the hash of another version, a half-read file would be skipped as
+            # unchanged by every later run.
+            raise IngestError(f"{item.path.name}: {CHANGING}")
         text, pages, file_type = loaded.text, loaded.pages, loaded.file_type
         item.ocr_shaped = ocr_shaped(pages, file_type)
         pieces = split_text(
@@ -175,6 +185,13 @@ def prepare_file(
             raise
         item.fail(f"{item.path.name}: {type(exc).__name__}: {_one_line(exc)}", exc)
     return item
+
+
+def _version_now(path: Path) -> FileVersion | None:
+    try:
+        return file_version(path)
+    except OSError:
+        return None
 
 
 def _one_line(exc: BaseException) -> str:

@@ -149,9 +149,12 @@ class _Walker:
                 with os.scandir(current) as handle:
                     entries = sorted(handle, key=lambda entry: entry.name)
             except OSError as exc:
-                reason = why_unreadable(current, exc)
-                self.skip(current, reason)
-                self.result.unlisted.append((current, reason))
+                self.unlist(current, why_unreadable(current, exc))
+                continue
+            unsearchable = unsearchable_reason(current)
+            if unsearchable is not None:
+                # Names without entries: what lies beneath is unknown, not absent.
+                self.unlist(current, unsearchable)
                 continue
             subfolders = []
             for entry in entries:
@@ -169,12 +172,21 @@ class _Walker:
                     self.skip(Path(entry.path), why_unreadable(Path(entry.path), exc))
             stack.extend(reversed(subfolders))
 
+    def unlist(self, folder: Path, reason: str) -> None:
+        """Record a folder whose contents could not be seen (also a skipped candidate)."""
+        self.skip(folder, reason)
+        self.result.unlisted.append((folder, reason))
+
     def enter(self, folder: Path) -> bool:
         """Whether to descend into ``folder``: not when its real path was visited already."""
         try:
             real = real_path(folder)
         except OSError as exc:
-            self.skip(folder, why_unreadable(folder, exc))
+            reason = why_unreadable(folder, exc)
+            if exc.errno == errno.ELOOP or isinstance(exc, FileNotFoundError):
+                self.skip(folder, reason)  # a loop or a dangling link holds nothing to keep
+            else:
+                self.unlist(folder, reason)  # a real folder that could not be entered may hold anything
             return False
         if real in self.visited_dirs:
             self.skip(folder, "folder already visited (symlink cycle or duplicate)")
@@ -272,6 +284,22 @@ def real_path(path: Path) -> Path:
             raises RuntimeError for a loop before Python 3.13 and hides it after.)
     """
     return Path(os.path.realpath(path, strict=True))
+
+
+def unsearchable_reason(folder: Path) -> str | None:
+    """Why the entries of a listable ``folder`` cannot be looked at, or None when they can.
+
+    Reading a folder's names needs its r bit, looking at its entries its x bit: with r but
+    not x (a ``chmod -R 644`` on a tree), scandir succeeds and every entry then fails, which
+    would make a whole subtree look empty.  Resolving ``folder/.`` needs exactly the x bit.
+    """
+    try:
+        os.stat(os.path.join(folder, os.curdir))
+    except PermissionError:
+        return "permission denied (names readable but the folder cannot be searched: it lacks the x bit)"
+    except OSError as exc:
+        return why_unreadable(folder, exc)
+    return None
 
 
 def why_unreadable(path: Path, exc: OSError) -> str:

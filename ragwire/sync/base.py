@@ -6,6 +6,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..store import OWNER_FIELDS
+
 
 @dataclass(frozen=True)
 class SourceEntry:
@@ -52,6 +54,10 @@ class Listing:
     refused: list[Refused] = field(default_factory=list)
     unlisted: list[Refused] = field(default_factory=list)
     truncated: str | None = None
+    # What the source's root was when listed ("folder" or "file"), for sources that have
+    # one: a root that changed kind (an unmounted folder with a placeholder file at its
+    # path) was not seen, however many files it lists.
+    root_kind: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -70,6 +76,16 @@ class Source(ABC):
 
     key: str
     place: str
+
+    def owner(self) -> dict[str, str]:
+        """The owner fields (``OWNER_FIELDS``) every document it writes carries."""
+        source_field, place_field = OWNER_FIELDS
+        return {source_field: self.key, place_field: self.place}
+
+    def kind_changed(self, listing: Listing, owned: list[str]) -> str | None:
+        """Why ``listing`` does not show what this source held before, judging by the
+        identities it ``owned``; None when it does (the default: sources without a root kind)."""
+        return None
 
     @abstractmethod
     def list(self) -> Listing:

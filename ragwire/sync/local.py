@@ -9,11 +9,12 @@ identity ``ragwire ingest`` gives it.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..config import LoaderConfig, LocalSource
 from ..errors import LoaderError, SourceError
-from ..ingest import source_id
+from ..ingest import IngestItem, source_id
 from ..loaders import walk_directory
 from .base import Listing, Refused, Source, SourceEntry
 
@@ -37,6 +38,16 @@ class LocalFolderSource(Source):
         relative = path.name if self.root.is_file() else os.path.relpath(source_id(path), self.root)
         return f"local://{self.name}/{Path(relative).as_posix()}"
 
+    def kind_changed(self, listing: Listing, owned: list[str]) -> str | None:
+        if listing.root_kind == "file":
+            mine = self.identity(self.root)
+            if any(identity != mine for identity in owned):
+                return (f"{self.root} is a file now, but this source stored documents from a folder there "
+                        "(an unmounted path with a placeholder file?)")
+        elif listing.root_kind == "folder" and not self.name and str(self.root) in owned:
+            return f"{self.root} is a folder now, but this source stored it as one file"
+        return None
+
     def list(self) -> Listing:
         lc = self.loader
         try:
@@ -58,6 +69,7 @@ class LocalFolderSource(Source):
         listing = Listing(
             refused=[Refused(self.identity(p), str(p), reason) for p, reason in walk.skipped if p not in unlisted],
             unlisted=[Refused(self.identity(p), str(p), reason) for p, reason in walk.unlisted],
+            root_kind="file" if self.root.is_file() else "folder",
         )
         if walk.truncated:
             listing.truncated = (f"the walk stopped at loader.max_files ({lc.max_files}); "
@@ -73,3 +85,25 @@ class LocalFolderSource(Source):
 
     def fetch(self, entry: SourceEntry) -> Path:
         return Path(entry.location)
+
+    def claims(self, path: str | Path) -> bool:
+        """Whether ``path`` (a file given to ``ragwire ingest`` or ``delete``) is one of this source's."""
+        where = source_id(path)
+        root = str(self.root)
+        return where == root or where.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def claim(path: str | Path, configs: Sequence[object], loader: LoaderConfig) -> IngestItem | None:
+    """``path`` as the named local source that holds it stores it, or None when none does.
+
+    A file of a named source is stored as ``local://<name>/…``; a hand ``ragwire ingest``
+    or ``delete`` of its path must reach that document, not make or miss a second one
+    under the machine's path.  (An unnamed source stores the path itself, so needs no claim.)
+    """
+    for config in configs:
+        if not isinstance(config, LocalSource) or not config.name:
+            continue
+        source = LocalFolderSource(config, loader)
+        if source.claims(path):
+            return IngestItem(Path(path), source.identity(Path(path)), source.owner())
+    return None

@@ -5,6 +5,7 @@ Deletion rules (see docs/sync.md):
   candidates, so a document ingested by hand is never deleted by sync;
 - a source that could not be listed, or listed zero files, deletes nothing this run:
   an unreachable bucket and an emptied one look alike from outside;
+- a source whose root changed kind (a folder that is a file now) was not seen;
 - a listing cut short (a walk limit) deletes nothing of its source;
 - a document listed by any source of the run, or refused by one, is kept, and so is
   every document under a folder a source could not read.
@@ -35,6 +36,8 @@ SYNC_SOURCE_FIELD, SYNC_PLACE_FIELD = OWNER_FIELDS
 class _Listed:
     source: Source
     listing: Listing | None
+    # The documents the source owned before this run wrote anything (None: not read).
+    owned: list[str] | None = None
 
 
 def reconcile(sources: list[Source], runner: IngestRunner | None, *, delete_missing: bool = True,
@@ -55,6 +58,8 @@ def reconcile(sources: list[Source], runner: IngestRunner | None, *, delete_miss
     stats = SyncStats(dry_run=dry_run)
     listed = [_list(source, stats) for source in sources]
     try:
+        if runner is not None:
+            _read_owned(listed, runner, stats, delete_missing)
         _ingest(listed, runner, stats, dry_run)
         if delete_missing and runner is not None:
             _delete_missing(listed, runner, stats, dry_run)
@@ -89,6 +94,28 @@ def _list(source: Source, stats: SyncStats) -> _Listed:
     return _Listed(source, listing)
 
 
+def _read_owned(listed: list[_Listed], runner: IngestRunner, stats: SyncStats, delete_missing: bool) -> None:
+    """Read what each listed source owns, and set aside a source whose root changed kind.
+
+    A root that was a folder and is a file now (or the other way round) lists what is
+    there, not what the source held: it is treated as not seen, so nothing of it is
+    ingested or deleted.
+    """
+    keys = {one.source.key for one in listed}
+    for one in listed:
+        if one.listing is None or (not delete_missing and one.listing.root_kind != "file"):
+            continue
+        one.owned = _owned(runner.collection, one.source, keys)
+        reason = one.source.kind_changed(one.listing, one.owned)
+        if reason is not None:
+            mine = stats.source(one.source.key)
+            mine.list_failed = True
+            mine.listed = mine.refused = 0
+            mine.refused_files, mine.unlisted = [], []
+            _warn(mine, f"{one.source.key}: not listed, so nothing of it is ingested or deleted this run: {reason}")
+            one.listing = None
+
+
 def _warn(mine: Any, text: str) -> None:
     """Record a warning in the source's stats and log it (the CLI prints the stats' copy)."""
     mine.warnings.append(text)
@@ -112,8 +139,7 @@ def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats
                 mine.failed += 1
                 mine.errors.append({"file": entry.location, "error": str(exc)})
                 continue
-            owner = {SYNC_SOURCE_FIELD: one.source.key, SYNC_PLACE_FIELD: one.source.place}
-            items.append(IngestItem(path, entry.identity, owner))
+            items.append(IngestItem(path, entry.identity, one.source.owner()))
             owners.append((one.source.key, entry))
         if not dry_run:
             mine.downloaded = getattr(one.source, "downloads", 0)
@@ -174,7 +200,8 @@ def _delete_missing(listed: list[_Listed], runner: IngestRunner, stats: SyncStat
         if one.listing is None or not one.listing.entries or one.listing.truncated is not None:
             continue  # the reason is in warnings already
         mine = stats.source(one.source.key)
-        for identity in _owned(coll, one.source, keys):
+        owned = one.owned if one.owned is not None else _owned(coll, one.source, keys)
+        for identity in owned:
             if identity in present or any(_under(identity, folder) for folder in unseen):
                 continue
             removed = coll.source_points(identity) if dry_run else coll.delete_source(identity)

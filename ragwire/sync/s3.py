@@ -212,9 +212,9 @@ class S3BucketSource(Source):
             # Download beside the target and rename: a killed run never leaves half a file
             # that a later run would take for the cached copy.
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
-            os.close(fd)
             try:
-                self.client.download_file(self.bucket, key, tmp)
+                with os.fdopen(fd, "wb") as handle:
+                    got = self._download(key, handle)
                 os.replace(tmp, path)
             finally:
                 if os.path.exists(tmp):
@@ -222,11 +222,29 @@ class S3BucketSource(Source):
         except Exception as exc:
             raise SourceError(f"{entry.identity}: download failed ({_one_line(exc)})") from exc
         self.downloads += 1
-        self.manifest[key] = entry.fingerprint
+        if got != entry.fingerprint:
+            # Overwritten between the listing and the download: the cache holds the version
+            # downloaded, so that is the one recorded; the next listing sees the difference.
+            log.info("%s: changed since it was listed (%s, downloaded %s)", entry.identity, entry.fingerprint, got)
+        self.manifest[key] = got
         self._manifest_changed = True
         if self.downloads % 100 == 0:
             self.close()  # a killed run re-downloads at most the last hundred objects
         return path
+
+    def _download(self, key: str, handle: Any) -> str:
+        """Write the object's bytes to ``handle``; return the fingerprint of the version read
+        (its ETag and size as the GET returned them, not as the listing saw them)."""
+        reply = self.client.get_object(Bucket=self.bucket, Key=key)
+        body = reply["Body"]
+        size = 0
+        try:
+            for block in iter(lambda: body.read(1 << 20), b""):
+                handle.write(block)
+                size += len(block)
+        finally:
+            body.close()
+        return f"{str(reply.get('ETag', '')).strip(chr(34))}:{size}"
 
     def _clean_partial_downloads(self) -> None:
         """Remove ``.part-*`` files a killed download left (older than a running one could be)."""
