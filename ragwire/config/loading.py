@@ -32,10 +32,21 @@ def load_config(path: str | Path) -> RagwireConfig:
         ConfigError: The file is not valid YAML or not a valid configuration; one line per problem.
     """
     path = Path(path).expanduser()
-    if not path.is_file():
-        raise NotFoundError(f"config file not found: {path} (copy config.yaml.example to start)")
     try:
-        data, duplicates = _read_yaml(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise NotFoundError(f"config file not found: {path} (copy config.yaml.example to start)") from None
+    except IsADirectoryError:
+        raise NotFoundError(f"config file not found: {path} is a folder (name the config.yaml inside it)") from None
+    except PermissionError:
+        raise ConfigError([f"cannot be read: permission denied for {path} (or a folder above it); "
+                           "run as a user who may read it, or make it readable"], path.name) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError([f"not UTF-8 text (byte {exc.start})"], path.name) from None
+    except OSError as exc:
+        raise ConfigError([f"cannot be read: {exc.strerror or exc} ({path})"], path.name) from None
+    try:
+        data, duplicates = _read_yaml(text)
     except yaml.MarkedYAMLError as exc:
         # only the mark and the problem: the full text quotes the line, which may hold a secret
         mark = exc.problem_mark or exc.context_mark
@@ -43,8 +54,6 @@ def load_config(path: str | Path) -> RagwireConfig:
         raise ConfigError([f"invalid YAML{where}: {exc.problem or exc.context}"], path.name) from None
     except yaml.YAMLError as exc:
         raise ConfigError([f"invalid YAML: {type(exc).__name__}"], path.name) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError([f"not UTF-8 text (byte {exc.start})"], path.name) from None
     if duplicates:
         raise ConfigError(duplicates, path.name)
     if data is None:

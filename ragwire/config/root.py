@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from ragwire.config.logs import LoggingConfig
 from ragwire.config.metadata import MetadataConfig
 from ragwire.config.providers import EmbeddingsConfig, LLMConfig
 from ragwire.config.retrieval import RetrieverConfig
-from ragwire.config.sources import SourceConfig
+from ragwire.config.sources import LocalSource, SourceConfig
 from ragwire.config.store import VectorstoreConfig
 
 
@@ -60,7 +61,33 @@ class RagwireConfig(_Section):
             raise _problem("retriever.auto_filter", "needs an llm section (filters are extracted by the LLM)")
         return self
 
+    @model_validator(mode="after")
+    def _check_sources_apart(self) -> RagwireConfig:
+        # Two sources over one file store it twice (under two identities, each owned by
+        # its source); one listing of the outer folder covers the inner one.
+        # (One entry written twice is the sync's "same source" error, which names both.)
+        roots: list[tuple[int, str, str]] = []
+        for index, entry in enumerate(self.sources):
+            if isinstance(entry, LocalSource):
+                roots.append((index, os.path.realpath(entry.path), entry.name or str(entry.path)))
+        for a, (i, outer, outer_key) in enumerate(roots):
+            for j, inner, inner_key in roots[a + 1:]:
+                if inner_key == outer_key:
+                    continue
+                if inner == outer or _inside(inner, outer) or _inside(outer, inner):
+                    first, second = (self.sources[i], self.sources[j])
+                    raise _problem(
+                        "sources",
+                        f"entries {i} and {j} overlap ({first.path} and {second.path}), so every file they "
+                        "share would be stored twice; keep one entry (recursive: true covers subfolders)",
+                    )
+        return self
+
     @property
     def source(self) -> Path | None:
         """The config file this was loaded from, or None when built from a dict."""
         return self._source
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path.startswith(folder.rstrip(os.sep) + os.sep)

@@ -550,3 +550,45 @@ def test_branch_weights_with_dbsf_are_refused():
 def test_a_misspelt_fusion_gets_a_suggestion():
     with pytest.raises(ConfigError, match=r"retriever\.fusion: .*did you mean 'dbsf'"):
         parse({"retriever": {"fusion": "dbfs"}})
+
+
+def test_overlapping_local_sources_are_refused_at_load(tmp_path):
+    # Guards: `src` and `src/sub` (or one folder under two names) stored every shared file twice, silently.
+    (tmp_path / "src" / "sub").mkdir(parents=True)
+    data = {"embeddings": {"provider": "onnx"},
+            "sources": [{"type": "local", "path": "src", "name": "all"},
+                        {"type": "local", "path": "src/sub", "name": "part"}]}
+    with pytest.raises(ConfigError, match=r"sources: entries 0 and 1 overlap .* stored twice"):
+        parse_config(data, base_dir=tmp_path)
+    data["sources"][1]["path"] = "src"
+    with pytest.raises(ConfigError, match="overlap"):
+        parse_config(data, base_dir=tmp_path)
+    data["sources"][1]["path"] = "src-archive"  # a shared prefix is not an overlap
+    assert len(parse_config(data, base_dir=tmp_path).sources) == 2
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and not __import__("shutil").which("setpriv"),
+                    reason="root without setpriv: permission bits do not bind")
+@pytest.mark.parametrize("locked", ["file", "folder"])
+def test_an_unreadable_config_is_one_line_not_a_traceback(tmp_path, locked):
+    # Guards: an unreadable config.yaml (or one in an unsearchable folder) printed a Python traceback.
+    import subprocess
+    import sys
+
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    cfg = folder / "config.yaml"
+    cfg.write_text("embeddings:\n  provider: onnx\n")
+    target = cfg if locked == "file" else folder
+    cmd = [sys.executable, "-m", "ragwire.cli", "stats", "--config", str(cfg)]
+    if os.geteuid() == 0:
+        cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--", *cmd]
+    target.chmod(0)
+    try:
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    finally:
+        target.chmod(0o755)
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    assert run.stderr.strip() == (f"error: config.yaml: cannot be read: permission denied for {cfg} "
+                                  "(or a folder above it); run as a user who may read it, or make it readable")
