@@ -75,10 +75,9 @@ class RagwireConfig(_Section):
                 if inner_key == outer_key:
                     continue
                 if inner == outer or _inside(inner, outer) or _inside(outer, inner):
-                    first, second = (self.sources[i], self.sources[j])
                     raise _problem(
                         "sources",
-                        f"entries {i} and {j} overlap ({first.path} and {second.path}), so every file they "
+                        f"entries {i} and {j} overlap ({outer} and {inner}), so every file they "
                         "share would be stored twice; keep one entry (recursive: true covers subfolders)",
                     )
         return self
