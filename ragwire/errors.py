@@ -13,6 +13,7 @@
     │   └── IngestAborted              a failure of the whole run stopped it; ``stats`` holds what was done
     ├── SourceError                    a sync source could not be listed, or one of its files fetched
     ├── ServerError                    an HTTP server will not start: an open bind without a token, an empty token, a busy port
+    ├── RequestError(ValueError)       a request to a server or an MCP tool names an unknown key (the message has a did-you-mean)
     ├── GoldenSetError(ValueError)     a golden set file cannot be read: not YAML or JSON, an unknown key, an entry without a query
     └── EvalError(ValueError)          a golden set cannot be scored against the collection: it is empty, no chunk has match_field, none of the expected documents is stored
 
@@ -135,6 +136,10 @@ class ServerError(RagwireError):
     It would be reachable without a token from other machines, its token is empty, an
     allowed host is malformed, or its port is taken.
     """
+
+
+class RequestError(RagwireError, ValueError):
+    """A request to ``ragwire serve`` or an MCP tool sent a key nobody reads; the message names it."""
 
 
 class GoldenSetError(RagwireError, ValueError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import sys
 import threading
@@ -55,6 +56,27 @@ def _mcp_server_class():
     return MCPServer
 
 
+def _strict_server_class() -> Any:
+    """MCPServer refusing a call with an argument its tool does not take (mcp drops unknown ones unread)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from ragwire.server.contract import unknown_keys
+
+    class StrictServer(_mcp_server_class()):  # type: ignore[misc]
+        # tool name -> the arguments it takes; filled by build_server as the tools are added
+        arguments: dict[str, list[str]]
+
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            if name in self.arguments:
+                problem = unknown_keys(arguments or {}, self.arguments[name], f"the arguments of {name}")
+                if problem:
+                    log.info("tool call refused: %s", problem)
+                    raise ToolError(problem)
+            return await super().call_tool(name, arguments, context)
+
+    return StrictServer
+
+
 def build_server(rag: Any, name: str = "ragwire") -> Any:
     """An MCP server exposing ``search_documents``, ``answer_question``, ``get_filter_context``
     and ``collection_stats`` over ``rag``.
@@ -73,11 +95,12 @@ def build_server(rag: Any, name: str = "ragwire") -> Any:
     Raises:
         ImportError: the ``mcp`` package is not installed (the message has the install command).
     """
-    server = _mcp_server_class()(name, instructions=(
+    server = _strict_server_class()(name, instructions=(
         "Tools over a document collection. Prefer answer_question for questions; use search_documents "
         "to read passages; call get_filter_context before filtering."))
     from mcp.server.mcpserver.exceptions import ToolError
 
+    server.arguments = {}
     # Tools run in worker threads; one call at a time keeps the pipeline's store handling simple.
     call_lock = threading.Lock()
 
@@ -117,6 +140,7 @@ def build_server(rag: Any, name: str = "ragwire") -> Any:
     for fn, description in ((search_documents, SEARCH_HELP), (answer_question, ANSWER_HELP),
                             (get_filter_context, FILTERS_HELP), (collection_stats, STATS_HELP)):
         server.add_tool(fn, description=description, structured_output=False)
+        server.arguments[fn.__name__] = list(inspect.signature(fn).parameters)
     return server
 
 

@@ -163,8 +163,8 @@ def _convert(value: Any, kind: str) -> Any:
     elif kind == "bool":
         if text is not None and text.lower() in ("true", "false"):
             return text.lower() == "true"
-    elif kind == "keyword" and isinstance(value, int):
-        return str(value)
+    # A number is never read as a string: {"title": 5} matched the text "5" and quietly found
+    # nothing.  Text the other way is read (a CLI flag or an LLM writes "2024" for a number).
     return _NOT_CONVERTIBLE
 
 
@@ -231,6 +231,21 @@ def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | Non
     return Cond(meta_path(key), range=numbers)
 
 
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "booleans"
+    if isinstance(value, (int, float)):
+        return "numbers"
+    return "strings" if isinstance(value, str) else type(value).__name__
+
+
+def _one_type(key: str, values: Any) -> None:
+    """Refuse an any-of list mixing types (``["en", 3]``): one field holds one type, so one item is a mistake."""
+    types = list(dict.fromkeys(_json_type(v) for v in values))
+    if len(types) > 1:
+        raise _problem(key, f"a list mixes {' and '.join(types)} ({list(values)!r}): give values of one type")
+
+
 def _unknown_field(key: str, fields: Mapping[str, Any]) -> ConfigError:
     names = sorted({*fields, *UNINDEXED_KEYS})
     close = difflib.get_close_matches(key, names, n=1)
@@ -279,6 +294,7 @@ def build_filter(filters: Mapping[str, Any] | None, fields: Mapping[str, frozens
             if not value:
                 # an empty any-of used to be dropped, which silently searched everything
                 raise _problem(key, "an empty list matches nothing (give at least one value, or drop the key)")
+            _one_type(key, value)
             items = [_coerce(key, v, kinds) for v in value]
             if all(isinstance(v, str) for v in items):
                 must.append(Cond(ci_path(key), any_of=tuple(v.lower() for v in items)))

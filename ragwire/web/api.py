@@ -13,13 +13,15 @@ import threading
 from pathlib import Path
 from typing import Any, AsyncIterator
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ragwire import __version__
-from ragwire.errors import NotFoundError, ProviderError, RagwireError, StoreLockedError
+from ragwire.errors import NotFoundError, ProviderError, RagwireError, RequestError, StoreLockedError
+from ragwire.server.contract import unknown_keys, validation_message
 
 from .service import Service, UploadRefused
 
@@ -36,6 +38,8 @@ DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.j
 
 
 class QueryBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # {"topk": 1} is a 422 naming the key, never ignored
+
     question: str = Field(min_length=1, description="The question to answer from the documents.")
     top_k: int | None = Field(default=None, ge=1, le=50, description="Passages to use (default retriever.top_k).")
     filters: dict[str, Any] | None = Field(default=None, description='Metadata filters, e.g. {"year": 2024}.')
@@ -44,11 +48,28 @@ class QueryBody(BaseModel):
 
 
 class RetrieveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     query: str = Field(min_length=1, description="The search text.")
     top_k: int | None = Field(default=None, ge=1, le=100)
     filters: dict[str, Any] | None = None
     search_type: str | None = Field(default=None, description="similarity, mmr, hybrid or keyword "
                                      "(default retriever.search_type).")
+
+
+# The keys each JSON body takes, for the did-you-mean of an unknown one.
+_BODIES: dict[str, type[BaseModel]] = {"/api/query": QueryBody, "/api/retrieve": RetrieveBody}
+
+
+def strict_query(request: Request) -> None:
+    """Refuse a query-string key the route does not read (``?sorce=``), naming it with a did-you-mean."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    known = [param.alias for param in dependant.query_params] if dependant is not None else []
+    problem = unknown_keys(request.query_params.keys(), known,
+                           f"the query of {request.method} {request.url.path}")
+    if problem:
+        raise RequestError(problem)
 
 
 def _error(status: int, exc: BaseException) -> JSONResponse:
@@ -61,7 +82,8 @@ def _sse(event: str, data: Any) -> bytes:
 
 def create_app(service: Service) -> FastAPI:
     """The FastAPI app over ``service`` (no security wrapper: see :func:`ragwire.web.serve.build_asgi`)."""
-    app = FastAPI(title="ragwire", version=__version__, description="Ask, search and check citations.")
+    app = FastAPI(title="ragwire", version=__version__, description="Ask, search and check citations.",
+                  dependencies=[Depends(strict_query)])
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:
@@ -83,6 +105,13 @@ def create_app(service: Service) -> FastAPI:
         if isinstance(exc, ProviderError):
             return _error(502, exc)
         return _error(400, exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        body = _BODIES.get(request.url.path)
+        where = f"the body of {request.method} {request.url.path}"
+        return JSONResponse({"error": validation_message(exc.errors(), body.model_fields if body else (), where)},
+                            status_code=422)
 
     @app.exception_handler(ValueError)
     async def value_error(_request: Request, exc: ValueError) -> JSONResponse:

@@ -109,6 +109,14 @@ def test_stdio_server_tools_errors_and_sync_alongside(collection):
             assert is_error(bad) and "filters is not valid JSON" in text_of(bad), text_of(bad)
             as_string = await session.call_tool("search_documents", {"query": "warranty", "filters": '{"year": 2000}'})
             assert not is_error(as_string) and "warranty-policy.pdf" in text_of(as_string)
+            # guards issue 34: an unknown argument was dropped unread, a number for a string field found nothing
+            misspelled = await session.call_tool("search_documents", {"query": "warranty", "topk": 1})
+            assert is_error(misspelled) and text_of(misspelled) == (
+                "unknown key 'topk' in the arguments of search_documents (did you mean 'top_k'?)"), text_of(misspelled)
+            typed = await session.call_tool("search_documents", {"query": "warranty", "filters": {"title": 5}})
+            assert is_error(typed) and "filters.title: 5 is not a string" in text_of(typed), text_of(typed)
+            mixed = await session.call_tool("search_documents", {"query": "warranty", "filters": {"title": ["a", 3]}})
+            assert is_error(mixed) and "filters.title: a list mixes strings and numbers" in text_of(mixed)
 
             # The server lets go of the embedded store between calls, so a cron `ragwire sync`
             # (which does not wait for the lock by default) runs while it is up.

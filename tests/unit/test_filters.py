@@ -64,7 +64,6 @@ def test_empty_any_of_list_is_an_error():
     ({"score": 3}, Cond("metadata.score", range={"gte": 3.0, "lte": 3.0})),
     ({"draft": "True"}, Cond("metadata.draft", value=True)),
     ({"draft": "false"}, Cond("metadata.draft", value=False)),
-    ({"year": 2024}, Cond("_ci.year", value="2024")),
     ({"year": "0012"}, Cond("_ci.year", value="0012")),
 ])
 def test_values_convert_to_the_field_type_when_unambiguous(value, expected):
@@ -72,8 +71,18 @@ def test_values_convert_to_the_field_type_when_unambiguous(value, expected):
 
 
 def test_list_items_convert_too():
-    assert only(build_filter({"chunk_index": ["1", 2]}, FIELDS)) == Cond("metadata.chunk_index", any_of=(1, 2))
-    assert only(build_filter({"year": [2023, "2024"]}, FIELDS)) == Cond("_ci.year", any_of=("2023", "2024"))
+    assert only(build_filter({"chunk_index": ["1", "2"]}, FIELDS)) == Cond("metadata.chunk_index", any_of=(1, 2))
+    assert only(build_filter({"score": [1, 2.5]}, FIELDS)) == Filter(should=[
+        Cond("metadata.score", range={"gte": 1.0, "lte": 1.0}), Cond("metadata.score", range={"gte": 2.5, "lte": 2.5})])
+
+
+@pytest.mark.parametrize("fields", [FIELDS, None])
+def test_a_list_mixing_types_is_an_error_naming_the_field(fields):
+    # guards issue 34: {"language": ["en", 3]} was accepted
+    with pytest.raises(ConfigError, match=r"filters\.year: a list mixes strings and numbers \(\['2023', 2024\]\)"):
+        build_filter({"year": ["2023", 2024]}, fields)
+    with pytest.raises(ConfigError, match=r"filters\.draft: a list mixes booleans and numbers"):
+        build_filter({"draft": [True, 1]}, fields)
 
 
 @pytest.mark.parametrize(("value", "message"), [
@@ -84,6 +93,9 @@ def test_list_items_convert_too():
     ({"draft": "yes"}, r"filters\.draft: 'yes' is not true or false \(the field holds booleans\)"),
     ({"draft": 1}, r"filters\.draft: 1 is not true or false"),
     ({"year": 20.5}, r"filters\.year: 20\.5 is not a string \(the field holds strings\)"),
+    # guards issue 34: a number for a string field matched the text "5" and quietly found nothing
+    ({"year": 2024}, r"filters\.year: 2024 is not a string \(the field holds strings\)"),
+    ({"file_name": [5]}, r"filters\.file_name: 5 is not a string"),
     ({"chunk_index": ["1", "x"]}, r"filters\.chunk_index: 'x' is not an integer"),
 ])
 def test_values_the_field_type_cannot_hold_are_errors(value, message):
@@ -181,7 +193,7 @@ def test_a_stored_field_missing_from_the_indexes_is_found_in_the_chunks():
 def test_searcher_reads_chunks_when_the_engine_keeps_no_indexes():
     chunks = [{"file_name": "a.md", "chunk_index": 0}, {"file_name": "b.md", "chunk_index": 1, "page": 2}]
     collection = FakeCollection(chunks, {})
-    assert search(collection, {"page": "2", "chunk_index": ["0", 1]}).must == [
+    assert search(collection, {"page": "2", "chunk_index": ["0", "1"]}).must == [
         Cond("metadata.page", value=2), Cond("metadata.chunk_index", any_of=(0, 1)),
     ]
     with pytest.raises(ConfigError, match=r"filters\.pgae: no stored chunk has this field \(did you mean 'page'\?\)"):
