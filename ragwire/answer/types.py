@@ -49,10 +49,12 @@ class Citation:
 class TraceStep:
     """One step of how an answer came about.
 
-    ``step`` is ``classify``, ``plan``, ``retrieve``, ``judge``, ``answer`` or ``refuse``;
+    ``step`` is ``classify``, ``plan``, ``retrieve``, ``judge``, ``warning``, ``answer`` or ``refuse``;
     ``iteration`` the retrieval round it belongs to (1-based, 0 before the first);
     ``data`` what the step saw or decided (``query``, ``filters`` and ``chunks`` for
-    a retrieval; ``decision`` and ``missing`` for a judgement; ``kind`` for a classification).
+    a retrieval; ``decision``, ``missing`` and the follow-up searches ``dropped`` for a
+    judgement; ``kind`` for a classification; ``queries`` and ``dropped`` for a plan;
+    ``of``, ``problem`` and ``fallback`` for a model reply that could not be used).
     """
 
     step: str
@@ -66,13 +68,17 @@ class TraceStep:
         if self.step == "retrieve":
             filters = f" filters={json.dumps(d['filters'])}" if d.get("filters") else ""
             return f"{head} {d.get('query')!r}{filters} → {d.get('chunks', 0)} chunks"
+        dropped = "; ".join(str(q) for q in d.get("dropped") or [])
+        dropped = f" (dropped: {dropped})" if dropped else ""
         if self.step == "judge":
             missing = "; ".join(str(m) for m in d.get("missing") or [])
-            return f"{head} {d.get('decision')}" + (f" (missing: {missing})" if missing else "")
+            return f"{head} {d.get('decision')}" + (f" (missing: {missing})" if missing else "") + dropped
         if self.step == "classify":
             return f"{head} {d.get('kind')} (by {d.get('by', 'router')})"
         if self.step == "plan":
-            return f"{head} " + " | ".join(repr(q) for q in d.get("queries") or [])
+            return f"{head} " + " | ".join(repr(q) for q in d.get("queries") or []) + dropped
+        if self.step == "warning":
+            return f"{head} {d.get('of')} reply not used: {d.get('problem')}; {d.get('fallback')}"
         rest = ", ".join(f"{k}={v}" for k, v in d.items())
         return f"{head} {rest}".rstrip()
 

@@ -7,105 +7,28 @@ the judge prompt the next scripted verdict, the answer prompt a cited reply.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 
-from ragwire import RAGWire
 from ragwire.answer.prompt import DEFAULT_SYSTEM_PROMPT
 from ragwire.answer.refine_llm import CLASSIFY_SYSTEM_PROMPT, JUDGE_SYSTEM_PROMPT
-from tests.stubs import StubServer
 
-from .helpers import write_config, write_topics
-
-CHARGE = "How long does a full charge of the robot take?"
-CHAIN = "How often should the bike chain be oiled?"
-QUESTION = "How long does a full charge of the robot take, and how often should the bike chain be oiled?"
-ANSWER = "A full charge takes three hours [1]. Oil the chain every two hundred kilometres [2]."
-PRICING = {"input_per_million": 0.15, "output_per_million": 0.60}
-
-
-class Script:
-    """What the stub replies to each kind of request, and the requests of each kind it got."""
-
-    def __init__(self) -> None:
-        self.plan: dict[str, Any] = {"kind": "multi-part", "queries": [CHARGE, CHAIN]}
-        self.verdicts: list[dict[str, Any]] = []
-        self.answer = ANSWER
-        self.sent: dict[str, list[dict[str, Any]]] = {"classify": [], "judge": [], "answer": []}
-        self.replies: list[str] = []
-
-    def __call__(self, body: dict[str, Any]) -> str:
-        system = body["messages"][0]["content"]
-        if system == CLASSIFY_SYSTEM_PROMPT:
-            kind, reply = "classify", json.dumps(self.plan)
-        elif system == JUDGE_SYSTEM_PROMPT:
-            verdict = self.verdicts.pop(0) if len(self.verdicts) > 1 else self.verdicts[0]
-            kind, reply = "judge", json.dumps(verdict)
-        else:
-            kind, reply = "answer", self.answer
-        self.sent[kind].append(body)
-        self.replies.append(reply)
-        return reply
-
-
-def sufficient(*parts: str) -> dict[str, Any]:
-    return {"parts": [{"part": p, "sufficient": True} for p in parts]}
-
-
-def missing(part: str, what: str, query: str, *covered: str) -> dict[str, Any]:
-    return {"parts": [*({"part": p, "sufficient": True} for p in covered),
-                      {"part": part, "sufficient": False, "missing": what, "query": query}]}
-
-
-@pytest.fixture(scope="module")
-def stub() -> Iterator[StubServer]:
-    with StubServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def rag(stub, tmp_path_factory) -> Iterator[RAGWire]:
-    root = tmp_path_factory.mktemp("refine")
-    llm = {"provider": "openai", "model": "stub-chat", "base_url": stub.openai_url, "api_key": "test",
-           "pricing": PRICING}
-    rag = RAGWire(write_config(root, llm=llm))
-    docs = write_topics(root / "docs")
-    assert rag.ingest_documents([str(p) for p in docs])["processed"] == len(docs)
-    with rag:
-        yield rag
-
-
-@pytest.fixture
-def script(stub, rag) -> Iterator[Script]:
-    script = Script()
-    stub.chat_reply = script
-    stub.reset()
-    yield script
-    rag.callbacks = []
-
-
-@pytest.fixture
-def searched(rag, monkeypatch) -> list[str]:
-    """Every query the answerer sent to the real retrieval stage."""
-    queries: list[str] = []
-    inner = rag.answerer.retriever
-
-    class Recording:
-        def retrieve(self, query, options=None):
-            queries.append(query)
-            return inner.retrieve(query, options)
-
-    monkeypatch.setattr(rag.answerer, "retriever", Recording())
-    return queries
-
-
-def retrieve_steps(answer) -> list[tuple[int, str]]:
-    return [(s.iteration, s.data["query"]) for s in answer.trace if s.step == "retrieve"]
+from .refine_stub import (  # noqa: F401 - rag, script, searched and stub are fixtures
+    ANSWER,
+    CHAIN,
+    CHARGE,
+    PRICING,
+    QUESTION,
+    missing,
+    rag,
+    retrieve_steps,
+    script,
+    searched,
+    stub,
+    sufficient,
+)
 
 
 def test_a_multi_part_question_retrieves_once_per_part_and_answers_from_both(rag, script, searched):
