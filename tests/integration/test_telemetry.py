@@ -6,40 +6,15 @@ import json
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from ragwire import RAGWire, telemetry
 from tests.stubs import StubServer
 
 from .helpers import write_config, write_topics
+from .otel_memory import exporter  # noqa: F401 - a fixture
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def exporter() -> Iterator[object]:
-    """A tracer provider exporting to memory, set as the global one for the test and then taken back."""
-    from opentelemetry import trace
-    from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-
-    memory = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(memory))
-    # The API lets a process set its provider once; the test restores the unset state after.
-    saved, once = trace._TRACER_PROVIDER, trace._TRACER_PROVIDER_SET_ONCE._done
-    trace._TRACER_PROVIDER, trace._TRACER_PROVIDER_SET_ONCE._done = provider, True
-    try:
-        yield memory
-    finally:
-        trace._TRACER_PROVIDER, trace._TRACER_PROVIDER_SET_ONCE._done = saved, once
-        telemetry.record_documents(False)
-        telemetry.record_queries(False)
-        provider.shutdown()
 
 
 def test_a_refined_query_emits_genai_spans_under_one_query_span(tmp_path, exporter):
