@@ -17,7 +17,8 @@ The spans (names as the conventions shape them, ``{operation} {target}``):
 * ``embeddings {model}``: the query embedding; ``rerank {model}``: the reranker;
 * ``chat {model}``: every LLM call, kind CLIENT, with ``gen_ai.request.model``,
   ``gen_ai.operation.name``, ``gen_ai.usage.input_tokens`` / ``output_tokens`` and
-  ``ragwire.step`` (``classify``, ``judge``, ``answer``, ``rewrite``, ``filters``, ``metadata``);
+  ``ragwire.step`` (``classify``, ``judge``, ``answer``, ``rewrite``, ``filter extraction``,
+  ``metadata extraction``);
 * ``ragwire ingest`` / ``ragwire sync``: a run, with its counts as ``ragwire.*`` attributes.
 
 A span that ends in an exception gets status ERROR and ``error.type``, the exception's class.

@@ -78,7 +78,7 @@ class TraceStep:
         if self.step == "plan":
             return f"{head} " + " | ".join(repr(q) for q in d.get("queries") or []) + dropped
         if self.step == "warning":
-            return f"{head} {d.get('of')} reply not used: {d.get('problem')}; {d.get('fallback')}"
+            return f"{head} {d.get('of')} reply: {d.get('problem')} → {d.get('fallback')}"
         rest = ", ".join(f"{k}={v}" for k, v in d.items())
         return f"{head} {rest}".rstrip()
 

@@ -52,7 +52,8 @@ def test_query_refine_with_a_classify_reply_of_the_wrong_type_prints_an_answer_n
 
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output and result.exception is None
-    assert "[0] warning   classify reply not used: kind: Input should be" in result.output
+    assert "[0] warning   classify reply: kind: Input should be" in result.output
+    assert result.output.rstrip().splitlines()[-4].endswith("→ single-shot answer")
 
 
 # regression: a string plan ran 24 one-character searches ("W", "h", "a", …)
