@@ -52,9 +52,7 @@ def run(state: Run, routed: str) -> Answer:
     usage = Usage()  # every classify and judge request, failed attempts included
     plan = _plan(state, usage)
     if plan is None:
-        grounding = state.ground(state.question)
-        grounding.usage = merged(grounding.usage, usage)
-        return state.finished(answerer._answer(grounding, state.callbacks))
+        return _single_shot(state, usage)
     state.step("classify", 0, kind=plan.kind, by="llm")
     if plan.kind == "out-of-scope":
         answer = refusal(answerer.grounding(state.question, [], state.filters, 0.0),
@@ -62,6 +60,9 @@ def run(state: Run, routed: str) -> Answer:
         return state.finished(answer)
     parts, dropped = state.fresh(plan.queries)
     state.step("plan", 0, queries=parts, **({"dropped": dropped} if dropped else {}))
+    if not parts:
+        state.warn("classify", 0, "no query in the plan has a word to search for", SINGLE_SHOT)
+        return _single_shot(state, usage)
     wide = 2 * (state.top_k or 5) if plan.kind == "summary" else state.top_k
     found: dict[str, list[Hit]] = {}
     seconds = 0.0
@@ -87,12 +88,13 @@ def run(state: Run, routed: str) -> Answer:
         dropped = []
         if missing and iteration < state.max_iterations:
             follow, dropped = state.fresh(v.query or v.missing or part for part, v in missing.items())
-        detail: dict[str, Any] = {"decision": "insufficient" if missing else "sufficient",
-                                  "missing": [f"{part}: {v.missing or ''}".rstrip(": ") for part, v in missing.items()]}
-        state.step("judge", iteration, **detail, **({"dropped": dropped} if dropped else {}))
+        gaps = [f"{part}: {v.missing}" if v.missing else part for part, v in missing.items()]
+        state.step("judge", iteration, decision="insufficient" if missing else "sufficient", missing=gaps,
+                   **({"dropped": dropped} if dropped else {}))
         if not follow:
             break  # every part covered, the last round, or nothing new to search
         iteration += 1
+        # The part a follow-up search is for (the first, when two parts asked for the same search).
         wanted = {normalised(v.query or v.missing or part): part for part, v in reversed(missing.items())}
         for query in follow:
             hits, took = state.retrieve(query, iteration, top_k=wide)
@@ -113,6 +115,13 @@ def run(state: Run, routed: str) -> Answer:
             named = "; ".join(f"'{part}'" for part in gaps)
             answer.text = f"{answer.text}\n\nThe documents do not cover: {named}."
     return state.finished(answer)
+
+
+def _single_shot(state: Run, usage: Usage) -> Answer:
+    """The fallback of a plan that cannot be used: one search for the whole question, one answer call."""
+    grounding = state.ground(state.question)
+    grounding.usage = merged(grounding.usage, usage)
+    return state.finished(state.answerer._answer(grounding, state.callbacks))
 
 
 def _plan(state: Run, usage: Usage) -> Plan | None:

@@ -142,3 +142,13 @@ def test_a_judge_that_names_parts_not_in_the_plan_is_read_for_the_planned_parts_
     assert warnings(answer) == [{"of": "judge", "problem": f"parts not in the plan: {extra!r}", "fallback": "ignored"}]
     assert searched == [CHARGE, CHAIN] and retrieve_steps(answer)[-1] == (1, CHAIN)
     assert not answer.refused and "do not cover" not in answer.text
+
+
+def test_a_plan_whose_queries_have_no_words_falls_back_to_single_shot(rag, script, searched):
+    script.plan = {"kind": "multi-part", "queries": ["?", " !! "]}
+    answer = rag.query(QUESTION, top_k=2, refine=True)
+
+    assert searched == [QUESTION] and not answer.refused
+    assert [s.step for s in answer.trace] == ["classify", "plan", "warning", "retrieve", "answer"]
+    assert answer.trace[1].data["dropped"] == ["'?' (no words)", "'!!' (no words)"]
+    assert warnings(answer)[0]["fallback"] == "single-shot answer"
