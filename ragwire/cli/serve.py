@@ -18,11 +18,14 @@ from .options import config_option, server_options
               help="Run the configured sync in this process every DURATION (30s, 10m, 1h).")
 @click.option("--upload-dir", type=click.Path(file_okay=False), default=None,
               help="Folder uploads are written to and ingested from (default: uploads off).")
+@click.option("--upload-into-sources", is_flag=True,
+              help="Allow --upload-dir to be (inside) a folder the config syncs: an upload may then replace a synced file.")
 @click.option("--max-upload-mb", type=click.FloatRange(min=0.001), default=20.0, show_default=True,
               help="The largest upload accepted.")
 @handle_errors
 def serve(config: str, host: str, port: int, token: str | None, allowed_hosts: tuple[str, ...],
-          allow_unauthenticated: bool, sync_every: str | None, upload_dir: str | None, max_upload_mb: float) -> None:
+          allow_unauthenticated: bool, sync_every: str | None, upload_dir: str | None, upload_into_sources: bool,
+          max_upload_mb: float) -> None:
     """Serve the HTTP API (/api, OpenAPI at /docs) and the web page (/) for asking, searching and checking citations.
 
     A --host other than loopback needs a token (docs/server.md)."""
@@ -38,4 +41,4 @@ def serve(config: str, host: str, port: int, token: str | None, allowed_hosts: t
         parse_duration(sync_every)  # a typo fails before the model loads
     run(config, host=host, port=port, token=token, allowed_hosts=allowed_hosts,
         allow_unauthenticated=allow_unauthenticated, sync_every=sync_every, upload_dir=upload_dir,
-        max_upload_mb=max_upload_mb, rag=lambda: open_rag(config))
+        max_upload_mb=max_upload_mb, upload_into_sources=upload_into_sources, rag=lambda: open_rag(config))

@@ -63,7 +63,9 @@ class Collection:
         self.engine = engine
         self.name = name
         self.writer = WriterGate(engine, name, write_wait_s, lease_ttl_s)
-        self._ensure_lock = threading.Lock()
+        # Held while the collection is checked, created or dropped, and by every opening:
+        # a thread opening the store mid-creation would load the folder beside the creator.
+        self._ensure_lock = threading.RLock()
         self.session = OpenSession(engine, hold_open_s, on_close=self._forget)
         self._lock = self.session.lock
         self._meta: CollectionMeta | None = None
@@ -75,8 +77,15 @@ class Collection:
     @contextlib.contextmanager
     def opened(self) -> Iterator[Collection]:
         """Hold the engine open for the block; nested blocks share one open
-        (:class:`ragwire.store.session.OpenSession`)."""
-        with self.session.opened():
+        (:class:`ragwire.store.session.OpenSession`).
+
+        Threads may read while another writes; only the opening waits for a creation or
+        drop under way in another thread (the server's writer creating the collection
+        while a request reads it).
+        """
+        with contextlib.ExitStack() as stack:
+            with self._ensure_lock:
+                stack.enter_context(self.session.opened())
             yield self
 
     def close(self) -> None:

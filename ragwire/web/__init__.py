@@ -1,7 +1,9 @@
 """``ragwire serve``: the HTTP API and the web page (needs: pip install "ragwire[server]").
 
     api.py      the FastAPI app: /api/* routes, the page at /, OpenAPI at /docs
-    service.py  the public-API calls behind the routes, one at a time; uploads; --sync-every
+    service.py  the public-API calls behind the routes: reads at once, writes as jobs; --sync-every
+    jobs.py     the one background writer: jobs in order, per-file progress and outcomes
+    uploads.py  upload names (NFC, no overwrite: ``report (2).pdf``), never into a synced folder
     pages.py    a stored PDF page as PNG with the cited passage's boxes
     serve.py    security checks, socket, uvicorn
     static/     the page: plain HTML, CSS and one ES module (no build step)

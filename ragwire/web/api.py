@@ -23,6 +23,7 @@ from ragwire import __version__
 from ragwire.errors import NotFoundError, ProviderError, RagwireError, RequestError, StoreLockedError
 from ragwire.server.contract import unknown_keys, validation_message
 
+from .jobs import FileOutcome
 from .service import Service, UploadRefused
 
 STATIC = Path(__file__).with_name("static")
@@ -74,6 +75,11 @@ def strict_query(request: Request) -> None:
 
 def _error(status: int, exc: BaseException) -> JSONResponse:
     return JSONResponse({"error": " ".join(str(exc).split())}, status_code=status)
+
+
+def _accepted(job: dict[str, Any]) -> dict[str, Any]:
+    """A 202 body: the job as it stands, and where to follow it."""
+    return {"job": job, "url": f"/api/jobs/{job['id']}"}
 
 
 def _sse(event: str, data: Any) -> bytes:
@@ -150,14 +156,16 @@ def create_app(service: Service) -> FastAPI:
                 "upload": {"enabled": service.upload_dir is not None,
                            "max_mb": service.max_upload_bytes / 2**20, "types": list(service.extensions)}}
 
-    @app.delete("/api/documents", summary="Delete a stored source's chunks")
+    @app.delete("/api/documents", status_code=202, summary="Queue the delete of a stored source's chunks")
     def delete(source: str = Query(..., description="The source, as GET /api/documents lists it.")) -> dict[str, Any]:
-        return {"source": source, "deleted": service.delete(source)}
+        return _accepted(service.delete(source).to_dict())
 
-    @app.post("/api/documents", summary="Upload files (multipart field 'files') and ingest them",
+    @app.post("/api/documents", status_code=202,
+              summary="Upload files (multipart field 'files'; 'replace=true' to replace same-named ones) as a job",
               openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
-                  "type": "object", "properties": {"files": {"type": "array",
-                                                             "items": {"type": "string", "format": "binary"}}}}}}}})
+                  "type": "object", "properties": {
+                      "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                      "replace": {"type": "boolean"}}}}}}})
     async def upload(request: Request) -> JSONResponse:
         # The limits apply before the body is read: a declared length over the limit (one
         # request, all its files) is refused unread, and so is a body of unknown length.
@@ -170,18 +178,41 @@ def create_app(service: Service) -> FastAPI:
                                 "(--max-upload-mb)", 413)
         form = await request.form(max_files=20, max_fields=20)
         files: list[tuple[str, bytes]] = []
+        refused: list[tuple[FileOutcome, int]] = []
         try:
+            problem = unknown_keys(form.keys(), ["files", "replace"], "the form of POST /api/documents")
+            if problem:
+                raise RequestError(problem)
+            replace = str(form.get("replace") or "").lower() in ("1", "true", "yes", "on")
             uploads = [item for item in form.getlist("files") if not isinstance(item, str)]
             if not uploads:
                 raise UploadRefused("no files: send them in the multipart field 'files'")
-            checked = [(service.check_upload(item.filename or "", item.size), item) for item in uploads]
-            for name, item in checked:
-                data = await item.read(service.max_upload_bytes + 1)
-                service.check_upload(name, len(data))
+            for item in uploads:
+                # one refused file fails alone: the others of the request still go in
+                try:
+                    name = service.check_upload(item.filename or "", item.size)
+                    data = await item.read(service.max_upload_bytes + 1)
+                    service.check_upload(name, len(data))
+                except UploadRefused as exc:
+                    refused.append((FileOutcome(item.filename or "", "failed", reason=str(exc)), exc.status))
+                    continue
                 files.append((name, data))
         finally:
             await form.close()
-        return JSONResponse(await asyncio.to_thread(service.save_and_ingest, files), status_code=201)
+        if not files:
+            # nothing to do: the request itself is refused, with each file's reason
+            return JSONResponse({"error": refused[0][0].reason, "files": [f.to_dict() for f, _ in refused]},
+                                status_code=refused[0][1])
+        job = service.upload(files, [f for f, _ in refused], replace=replace)
+        return JSONResponse(_accepted(job.to_dict()), status_code=202)
+
+    @app.get("/api/jobs/{job_id}", summary="A write job: its state, each file's outcome, its result")
+    def job(job_id: str) -> dict[str, Any]:
+        return service.job(job_id)
+
+    @app.get("/api/jobs", summary="The recent write jobs, oldest first")
+    def jobs() -> dict[str, Any]:
+        return {"jobs": [j.to_dict() for j in service.writer.jobs()]}
 
     @app.get("/api/source", summary="A stored document and its chunks")
     def source(source: str = Query(...)) -> dict[str, Any]:
@@ -203,7 +234,7 @@ async def _stream(service: Service, args: tuple) -> AsyncIterator[bytes]:
     """SSE events ``token`` ({"text"}), then ``answer`` (Answer.to_dict()) or ``error`` ({"error"}).
 
     The pipeline runs in a thread that always finishes, so a client that goes away
-    never leaves the lock held.
+    never leaves the store open.
     """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()

@@ -56,7 +56,7 @@ def build_asgi(service: Any, policy: Any) -> Any:
 def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", port: int = 8080,
           token: str | None = None, allowed_hosts: Iterable[str] = (), allow_unauthenticated: bool = False,
           sync_every: str | float | None = None, upload_dir: str | Path | None = None,
-          max_upload_mb: float | None = None, rag: Any = None,
+          max_upload_mb: float | None = None, upload_into_sources: bool = False, rag: Any = None,
           on_ready: Callable[[str], None] | None = None) -> None:
     """Serve the API and the page for ``config_path`` until stopped.
 
@@ -75,12 +75,14 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
         sync_every: Run the configured sync this often (``10m``, or seconds), in this process.
         upload_dir: Folder uploads are written to and ingested from; None: uploads off.
         max_upload_mb: The largest upload (default 20 MB).
+        upload_into_sources: Allow ``upload_dir`` to overlap a local folder the config syncs
+            (refused at start otherwise: an upload could replace a synced file).
         rag: A ready :class:`~ragwire.RAGWire`, or a function returning one (called after the checks).
         on_ready: Called with the URL once the socket is bound (default: print it to stderr).
 
     Raises:
         ImportError: FastAPI or uvicorn is not installed.
-        ServerError: a setting the rules refuse, or the port is taken.
+        ServerError: a setting the rules refuse, the port is taken, or the upload folder is a synced one.
         ConfigError: a malformed ``sync_every``.
     """
     from ragwire.server.listen import bind_socket
@@ -102,7 +104,7 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
             pipeline = RAGWire(config_path)
         else:
             pipeline = rag() if callable(rag) else rag
-        service = Service(pipeline, upload_dir=upload_dir,
+        service = Service(pipeline, upload_dir=upload_dir, upload_into_sources=upload_into_sources,
                           max_upload_mb=DEFAULT_MAX_UPLOAD_MB if max_upload_mb is None else max_upload_mb)
         app = build_asgi(service, policy)
         if every is not None:

@@ -1,82 +1,78 @@
-"""What the HTTP API does, over the public :class:`~ragwire.RAGWire` API, one call at a time.
+"""What the HTTP API does, over the public :class:`~ragwire.RAGWire` API.
 
-Every call takes :attr:`Service.lock`: the pipeline opens the embedded store for a call
-and lets go after it, so between requests nothing holds the folder and a cron
-``ragwire sync`` can run beside the server.  ``--sync-every`` runs the sync here instead,
-under the same lock.
+Reads (questions, searches, the documents list, page images) run at once, beside
+whatever is being written: the store shows them committed versions only.  Writes
+(uploads, deletes, ``--sync-every`` and runs handed over by the CLI) are jobs of one
+:class:`~ragwire.web.jobs.Writer`, one at a time, in order; a route answers with the
+job's id and ``GET /api/jobs/{id}`` shows its progress per file.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import re
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ragwire import RAGWire
-from ragwire.errors import NotFoundError, RagwireError
+from ragwire.errors import IngestAborted, NotFoundError, RagwireError
 from ragwire.loaders import SUPPORTED_EXTENSIONS
+
+from .jobs import FileOutcome, Job, Writer
+from .uploads import UploadRefused, check_upload_folder, clean_name, free_name, write_new, write_replacing
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_UPLOAD_MB = 20.0
-# A name a person gave a file: letters, digits, spaces and ._()- ; no separators, no leading dot.
-_SAFE_NAME = re.compile(r"^[\w][\w .()+-]{0,200}$", re.UNICODE)
 
-
-class UploadRefused(RagwireError):
-    """An upload the limits refuse (size, type, name); nothing was written."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
+__all__ = ["DEFAULT_MAX_UPLOAD_MB", "Service", "UploadRefused"]
 
 
 class Service:
-    """The pipeline behind the API, with the lock every call takes and the upload rules.
+    """The pipeline behind the API: reads at once, writes as jobs of one writer, and the upload rules.
 
     Args:
-        rag: The pipeline (not held open: see the module docstring).
+        rag: The pipeline.
         upload_dir: Folder uploads are written to and ingested from; None turns uploads off.
         max_upload_mb: The largest file an upload may carry.
+        upload_into_sources: Allow ``upload_dir`` to overlap a local folder the config syncs.
+
+    Raises:
+        ServerError: ``upload_dir`` overlaps a synced folder and ``upload_into_sources`` is false.
     """
 
     def __init__(self, rag: RAGWire, *, upload_dir: str | Path | None = None,
-                 max_upload_mb: float = DEFAULT_MAX_UPLOAD_MB) -> None:
+                 max_upload_mb: float = DEFAULT_MAX_UPLOAD_MB, upload_into_sources: bool = False) -> None:
         self.rag = rag
-        self.lock = threading.Lock()
         self.upload_dir = Path(upload_dir).resolve() if upload_dir is not None else None
+        if self.upload_dir is not None:
+            check_upload_folder(self.upload_dir, rag.config.sources, allowed=upload_into_sources)
         self.max_upload_bytes = int(max_upload_mb * 2**20)
         self.extensions = tuple(SUPPORTED_EXTENSIONS)
+        self.writer = Writer()
         self._stop = threading.Event()
 
     # -- answers and search ----------------------------------------------------------
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
               refine: bool | None = None) -> dict[str, Any]:
         """``Answer.to_dict()`` of the question."""
-        with self.lock:
-            return self.rag.query(question, top_k=top_k, filters=filters or None, refine=refine).to_dict()
+        return self.rag.query(question, top_k=top_k, filters=filters or None, refine=refine).to_dict()
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      refine: bool | None = None) -> Iterator[str | dict[str, Any]]:
-        """The answer's text pieces, then its ``to_dict()``; the caller must exhaust it (it holds the lock).
+        """The answer's text pieces, then its ``to_dict()``.
 
         A refined answer (``refine``, or ``generation.refine`` when None) is one piece.
         """
-        with self.lock:
-            for piece in self.rag.query_stream(question, top_k=top_k, filters=filters or None, refine=refine):
-                yield piece if isinstance(piece, str) else piece.to_dict()
+        for piece in self.rag.query_stream(question, top_k=top_k, filters=filters or None, refine=refine):
+            yield piece if isinstance(piece, str) else piece.to_dict()
 
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                  search_type: str | None = None) -> list[dict[str, Any]]:
         """Ranked chunks, each with its location and a score a person can read."""
         from ragwire.retrieval.hit import Hit
 
-        with self.lock:
-            documents = self.rag.retrieve(query, top_k=top_k, filters=filters or None, search_type=search_type)
+        documents = self.rag.retrieve(query, top_k=top_k, filters=filters or None, search_type=search_type)
         results = []
         for rank, document in enumerate(documents, 1):
             hit = Hit.from_document(document)
@@ -90,14 +86,12 @@ class Service:
 
     # -- the collection --------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
-        with self.lock:
-            return _jsonable(self.rag.get_stats())
+        return _jsonable(self.rag.get_stats())
 
     def fields(self, limit: int = 50) -> list[dict[str, Any]]:
         """Each filter field with its stored values, most frequent first."""
-        with self.lock:
-            names = list(self.rag.filter_fields)
-            values = self.rag.get_field_values(names, limit) if names else {}
+        names = list(self.rag.filter_fields)
+        values = self.rag.get_field_values(names, limit) if names else {}
         assert isinstance(values, dict)
         return [{"name": name, "values": _jsonable(values.get(name, []))} for name in names]
 
@@ -106,8 +100,7 @@ class Service:
         return [{k: v for k, v in doc.items() if k != "path"} for doc in self._documents()]
 
     def _documents(self) -> list[dict[str, Any]]:
-        with self.lock:
-            return [_jsonable(doc.to_dict()) for doc in self.rag.list_documents()]
+        return [_jsonable(doc.to_dict()) for doc in self.rag.list_documents()]
 
     def stored(self, source: str) -> dict[str, Any]:
         """The stored document named ``source``; only these may be read or rendered (no path traversal).
@@ -123,8 +116,7 @@ class Service:
     def source(self, source: str) -> dict[str, Any]:
         """The stored document and its chunks in reading order."""
         document = {k: v for k, v in self.stored(source).items() if k != "path"}
-        with self.lock:
-            chunks = self.rag.document_chunks(source)
+        chunks = self.rag.document_chunks(source)
         return {"document": document, "chunks": _jsonable(chunks)}
 
     def page_image(self, source: str, page: int, passage: str) -> Any:
@@ -149,10 +141,19 @@ class Service:
 
         return {"ocr": get_engine(settings), "ocr_dpi": settings.dpi}
 
-    def delete(self, source: str) -> int:
+    # -- writes, as jobs ------------------------------------------------------------
+    def delete(self, source: str) -> Job:
+        """Queue the delete of a stored source's chunks (``result``: ``{"source", "deleted"}``).
+
+        Raises:
+            NotFoundError: no stored document has that source (checked now, not in the job).
+        """
         self.stored(source)
-        with self.lock:
-            return self.rag.delete_document(source)
+        return self.writer.submit("delete", lambda _job: {"source": source,
+                                                          "deleted": self.rag.delete_document(source)})
+
+    def job(self, job_id: str) -> dict[str, Any]:
+        return self.writer.get(job_id).to_dict()
 
     # -- uploads ---------------------------------------------------------------------
     def uploads_on(self) -> None:
@@ -161,15 +162,13 @@ class Service:
             raise UploadRefused("uploads are off: start the server with --upload-dir FOLDER", 403)
 
     def check_upload(self, name: str, size: int | None) -> str:
-        """The file name to write, once the name, type and size pass.
+        """The file name to write (NFC), once the name, type and size pass.
 
         Raises:
             UploadRefused: uploads are off, or the name, type or size is refused.
         """
         self.uploads_on()
-        base = os.path.basename((name or "").replace("\\", "/"))
-        if base != name or not _SAFE_NAME.match(base):
-            raise UploadRefused(f"{name!r}: name the file with letters, digits, spaces and ._()+- only")
+        base = clean_name(name)
         ext = Path(base).suffix.lower()
         if ext not in self.extensions:
             raise UploadRefused(f"{base}: {ext or 'no extension'} is not a type ragwire reads "
@@ -179,33 +178,84 @@ class Service:
                                 "upload limit (--max-upload-mb)", 413)
         return base
 
-    def save_and_ingest(self, files: list[tuple[str, bytes]]) -> dict[str, Any]:
-        """Write the checked files into the upload folder (each atomically) and ingest them."""
+    def upload(self, files: list[tuple[str, bytes]], refused: list[FileOutcome], *, replace: bool = False) -> Job:
+        """Queue writing ``files`` into the upload folder and ingesting them, one by one.
+
+        A name already there gets ``name (2).ext`` unless ``replace``; ``refused`` files
+        (a bad name, type or size) are listed in the job as failed.  A file that fails to
+        ingest is removed again (a replaced one put back), so the folder holds only what
+        the collection does.
+        """
         assert self.upload_dir is not None
-        self.upload_dir.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name, data in files:
-            target = self.upload_dir / name
-            fd, tmp = tempfile.mkstemp(dir=self.upload_dir, prefix=".upload-", suffix=".part")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-            paths.append(str(target))
-        with self.lock:
-            result = self.rag.ingest_documents(paths)
-        return {"files": [Path(p).name for p in paths], "sources": paths, "result": _jsonable(result)}
+        folder = self.upload_dir
+        outcomes = [FileOutcome(name) for name, _ in files]
+
+        def work(job: Job) -> dict[str, Any]:
+            folder.mkdir(parents=True, exist_ok=True)
+            for outcome, (_, data) in zip(outcomes, files, strict=True):
+                outcome.status = "running"
+                self.writer.changed()
+                try:
+                    self._ingest_upload(folder, outcome, data, replace)
+                except IngestAborted as exc:
+                    reason = " ".join(str(exc).split())
+                    for left in outcomes:
+                        if left.status in ("queued", "running"):
+                            left.status, left.reason = "failed", reason
+                    raise
+                finally:
+                    self.writer.changed()
+            return {"processed": sum(o.status == "processed" for o in outcomes),
+                    "skipped": sum(o.status == "skipped" for o in outcomes),
+                    "failed": sum(o.status == "failed" for o in job.files),
+                    "chunks_created": sum(o.chunks for o in outcomes)}
+
+        return self.writer.submit("upload", work, files=outcomes + list(refused))
+
+    def _ingest_upload(self, folder: Path, outcome: FileOutcome, data: bytes, replace: bool) -> None:
+        kept: Path | None = None
+        try:
+            if replace:
+                path, kept = write_replacing(folder, outcome.name, data)
+            else:
+                path = _write_unique(folder, outcome.name, data)
+        except OSError as exc:
+            outcome.status, outcome.reason = "failed", f"cannot write it to the upload folder: {exc.strerror or exc}"
+            return
+        outcome.stored_as = path.name
+        try:
+            stats = self.rag.ingest_documents([str(path)])
+        except BaseException:
+            _undo(path, kept)
+            raise
+        if stats["failed"]:
+            errors = stats.get("errors") or [{}]
+            outcome.status, outcome.reason = "failed", str(errors[0].get("error") or "it could not be ingested")
+            _undo(path, kept)
+            return
+        outcome.status = "processed" if stats["processed"] else "skipped"
+        outcome.chunks = int(stats["chunks_created"])
+        if outcome.status == "skipped":
+            outcome.reason = "unchanged: the collection already holds this content"
+        if kept is not None:
+            kept.unlink(missing_ok=True)
 
     # -- --sync-every ----------------------------------------------------------------
+    def sync_job(self) -> Job:
+        """Queue a run of the configured sync (``result``: the SyncStats dict)."""
+        return self.writer.submit("sync", lambda _job: _jsonable(self.rag.sync().to_dict()))
+
     def run_sync(self) -> dict[str, Any]:
-        with self.lock:
-            return _jsonable(self.rag.sync().to_dict())
+        """Run the configured sync as a job and wait for it; its stats, or its error raised."""
+        job = self.sync_job()
+        while not self.writer.wait(job, 1.0):
+            pass
+        if job.exception is not None:
+            raise job.exception
+        return job.result
 
     def sync_every(self, seconds: float) -> threading.Thread:
-        """Start a daemon thread running the configured sync every ``seconds`` (the first run at once)."""
+        """Start a daemon thread queueing the configured sync every ``seconds`` (the first at once)."""
         def loop() -> None:
             while not self._stop.is_set():
                 try:
@@ -221,6 +271,24 @@ class Service:
 
     def stop(self) -> None:
         self._stop.set()
+        self.writer.stop()
+
+
+def _write_unique(folder: Path, name: str, data: bytes) -> Path:
+    """Write ``data`` under ``name`` or the first free ``name (n)``; never over an existing file."""
+    for _ in range(100):
+        try:
+            return write_new(folder, free_name(folder, name), data)
+        except FileExistsError:
+            continue  # another writer took the name between the look and the link
+    raise UploadRefused(f"{name}: could not find a free name in the upload folder")
+
+
+def _undo(path: Path, kept: Path | None) -> None:
+    """Remove a file that failed to ingest; put back the file it replaced."""
+    path.unlink(missing_ok=True)
+    if kept is not None:
+        kept.replace(path)
 
 
 def _jsonable(value: Any) -> Any:

@@ -386,29 +386,70 @@ async function loadDocuments() {
     ? `up to ${upload.max_mb} MB: ${upload.types.join(" ")}` : "uploads are off (start the server with --upload-dir)";
 }
 
+// A write is a job of the server's one writer: follow it until it ends.
+async function followJob(url, onChange) {
+  for (;;) {
+    const job = await getJSON(url);
+    if (onChange) onChange(job);
+    if (job.state === "done" || job.state === "failed") return job;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 async function deleteDocument(doc) {
   if (!confirm(`Delete ${doc.file_name} from the collection?`)) return;
   try {
-    await api(`/api/documents?${new URLSearchParams({ source: doc.source })}`, { method: "DELETE" });
+    const accepted = await (await api(`/api/documents?${new URLSearchParams({ source: doc.source })}`, { method: "DELETE" })).json();
+    const job = await followJob(accepted.url);
+    if (job.state === "failed") throw new Error(job.error);
     await Promise.all([loadDocuments(), loadStats()]);
   } catch (e) { showError(e.message); }
+}
+
+// One line per file, failures as failures: "Ingested a.md: 3 chunks", "Failed b.docx: <reason>".
+function describeFiles(files) {
+  const lines = [];
+  for (const f of files) {
+    const name = f.stored_as && f.stored_as !== f.name ? `${f.name} (stored as ${f.stored_as})` : f.name;
+    if (f.status === "processed") lines.push(`Ingested ${name}: ${f.chunks} chunks`);
+    else if (f.status === "skipped") lines.push(`Unchanged ${name}: ${f.reason}`);
+    else if (f.status === "failed") lines.push(`Failed ${name}: ${f.reason}`);
+    else lines.push(`${f.status === "running" ? "Ingesting" : "Waiting"} ${name}…`);
+  }
+  return lines;
+}
+
+function showUpload(status, files, failed) {
+  status.replaceChildren(...describeFiles(files).map((line) => el("div", {
+    class: line.startsWith("Failed") ? "upload-failed" : "", testid: "upload-line", text: line })));
+  status.classList.toggle("missing", failed);
 }
 
 async function upload(files) {
   if (!files.length) return;
   const form = new FormData();
   for (const file of files) form.append("files", file, file.name);
+  const existing = files.filter((f) => state.documents.some((d) => d.file_name === f.name.normalize("NFC")));
+  if (existing.length && confirm(`${existing.map((f) => f.name).join(", ")} already exist${existing.length > 1 ? "" : "s"}: ` +
+      "replace? (OK replaces; Cancel keeps both, the new one under a new name)")) form.append("replace", "true");
   const status = $("upload-status");
-  status.textContent = `Uploading and ingesting ${files.length} file(s)…`;
+  status.textContent = `Uploading ${files.length} file(s)…`;
   status.dataset.state = "busy";
   try {
-    const result = await (await api("/api/documents", { method: "POST", body: form })).json();
-    const errors = (result.result.errors || []).map((e) => (typeof e === "string" ? e : JSON.stringify(e)));
-    status.textContent = `Ingested ${result.files.join(", ")}: ${result.result.chunks_created} chunks` +
-      (errors.length ? `; errors: ${errors.join("; ")}` : "");
+    const response = await fetch("/api/documents", { method: "POST", body: form, headers: headers() });
+    const body = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
+    if (response.status === 401) { $("token-form").hidden = false; throw new Error("this server needs a token"); }
+    if (!response.ok) {
+      if (body.files) showUpload(status, body.files, true);
+      else status.textContent = `Upload refused: ${body.error}`;
+      return;
+    }
+    const job = await followJob(body.url, (j) => showUpload(status, j.files, false));
+    showUpload(status, job.files, job.files.some((f) => f.status === "failed"));
+    if (job.state === "failed") status.append(el("div", { class: "upload-failed", text: `The upload stopped: ${job.error}` }));
     await Promise.all([loadDocuments(), loadStats(), loadFilters()]);
   } catch (e) {
-    status.textContent = `Upload refused: ${e.message}`;
+    status.textContent = `Upload failed: ${e.message}`;
   } finally {
     status.dataset.state = "done";
   }

@@ -27,6 +27,16 @@ def multipart(files: list[tuple[str, bytes]]) -> tuple[bytes, str]:
     return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
+def wait_for_job(server, url: str) -> dict:
+    """The job at ``url`` once it has finished (writes are jobs of the server's one writer)."""
+    deadline = time.monotonic() + 240
+    while True:
+        job = server.json("GET", url)
+        if job["state"] in ("done", "failed") or time.monotonic() > deadline:
+            return job
+        time.sleep(0.2)
+
+
 def sse_events(raw: bytes) -> list[tuple[str, dict]]:
     events = []
     for block in raw.decode().split("\n\n"):
@@ -167,8 +177,8 @@ def test_page_and_source_endpoints_serve_only_stored_sources(server):
 
     stored = server.documents()[PDF]["source"]
     for source in ["/etc/passwd", str(server.corpus / ".." / "corpus" / PDF), "../../etc/passwd", str(server.config)]:
-        for path in ("/api/page-image", "/api/source"):
-            status, _, raw = server.request("GET", f"{path}?" + urlencode({"source": source, "page": 1}))
+        for path, query in (("/api/page-image", {"source": source, "page": 1}), ("/api/source", {"source": source})):
+            status, _, raw = server.request("GET", f"{path}?" + urlencode(query))
             assert status == 404 and b"not a document of this collection" in raw, (path, source)
     status, _, _ = server.request("GET", "/static/..%2f..%2fserve.py")
     assert status == 404
@@ -221,15 +231,17 @@ def test_an_upload_is_written_ingested_and_deleted_by_source(server):
     text = b"# Mezzanine\n\nThe mezzanine gate code changes every Monday and is QUOKKA-5512.\n"
     body, kind = multipart([("mezzanine.md", text)])
     status, _, raw = server.request("POST", "/api/documents", data=body, headers={"Content-Type": kind})
-    assert status == 201, raw
+    assert status == 202, raw
+    job = wait_for_job(server, json.loads(raw)["url"])
+    assert job["files"][0]["status"] == "processed", job
     assert (server.uploads / "mezzanine.md").read_bytes() == text
     found = server.json("POST", "/api/retrieve", {"query": "mezzanine gate code", "top_k": 1})["results"]
     assert found[0]["file_name"] == "mezzanine.md"
     source = server.documents()["mezzanine.md"]["source"]
     from urllib.parse import urlencode
 
-    gone = server.json("DELETE", "/api/documents?" + urlencode({"source": source}))
-    assert gone["deleted"] >= 1 and "mezzanine.md" not in server.documents()
+    gone = wait_for_job(server, server.json("DELETE", "/api/documents?" + urlencode({"source": source}))["url"])
+    assert gone["result"]["deleted"] >= 1 and "mezzanine.md" not in server.documents()
     status, _, _ = server.request("DELETE", "/api/documents?" + urlencode({"source": source}))
     assert status == 404
 

@@ -101,7 +101,10 @@ def test_a_page_on_another_localhost_port_can_neither_plant_a_document_nor_embed
             WebDriverWait(driver, 60).until(lambda d: d.execute_script(
                 "return document.body.dataset.sent && [...document.images].every((i) => i.complete)"))
             widths = driver.execute_script("return [...document.images].map((i) => i.naturalWidth)")
-            seen = statuses(driver, f"http://localhost:{port}/", f"http://127.0.0.1:{port}/")
+            seen: dict[str, int] = {}
+            # the log may trail the page: read it until the three answers are in
+            WebDriverWait(driver, 30).until(lambda d: len(seen.update(statuses(
+                d, f"http://localhost:{port}/", f"http://127.0.0.1:{port}/")) or seen) >= 3)
     finally:
         driver.quit()
     assert seen.get(f"{target}api/documents") == 403, (seen, widths)
