@@ -95,7 +95,6 @@ class IngestRunner:
                 self._run(items, force, stats)
         except _Abort as exc:
             stats.aborted = str(exc)
-            log.error("ingest stopped after %d of %d files: %s", len(stats.outcomes), stats.total, exc)
             raise IngestAborted(
                 f"ingest stopped after {len(stats.outcomes)} of {stats.total} files: {exc}", stats.to_dict()
             ) from exc

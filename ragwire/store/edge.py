@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-from ..errors import StoreError, StoreLockedError
+from ..errors import StoreError, StoreFullError, StoreLockedError
 from ..logs import get_logger
 from .edge_native import (
     build_shard,
@@ -28,7 +29,7 @@ from .edge_native import (
 from .engine import DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Filter
 from .lock import StoreLock, duration
-from .space import MARGIN, NEW_STORE, occupied_bytes, open_need, require_free
+from .space import DELETE_MARGIN, MARGIN, NEW_STORE, occupied_bytes, open_need, require_free, write_need
 
 log = get_logger(__name__)
 
@@ -38,6 +39,8 @@ _CONFIG_FILE = "edge_config.json"
 # What an Edge creation killed before writing its config can leave behind.
 _EARLY_ENTRIES = {"wal", "segments"}
 _ATOMIC_PREFIX = ".atomicwrite"
+# The largest store a process that cannot open it in place copies to read it.
+_COPY_LIMIT = 2 * 2**30
 
 
 def _is_lock_error(exc: Exception) -> bool:
@@ -72,6 +75,9 @@ class EdgeEngine(Engine):
         self.lock = StoreLock(self.root / f".{collection}.lock")
         self._shard = None
         self._dirty = False
+        # A private copy opened because this process may only read the store folder.
+        self._copy: Path | None = None
+        self._copy_reason: Exception | None = None
 
     def _wrap(self, what: str, exc: Exception) -> StoreError:
         return StoreError(f"embedded store at {self.path}: {what} failed: {one_line(exc)}")
@@ -147,16 +153,56 @@ class EdgeEngine(Engine):
                 self.generation += 1
                 return
             except Exception as exc:
+                if _is_permission_error(exc) and not os.access(self.path, os.W_OK):
+                    self._load_copy(exc)
+                    return
                 if not _is_lock_error(exc):
                     raise StoreError(
-                        f"cannot open the embedded store at {self.path}: {one_line(exc)}. "
-                        "If the folder is damaged, move it away and re-ingest."
+                        f"cannot open the embedded store at {self.path}: {one_line(exc)}. {_open_advice(exc)}"
                     ) from exc
                 # We hold our lock, so the holder is a process that does not take it
                 # (an older ragwire, or a platform without fcntl): wait for it as before.
                 if time.monotonic() >= deadline:
                     raise self._locked_error() from exc
                 time.sleep(0.2)
+
+    def _load_copy(self, refused: Exception) -> None:
+        """Open a private copy of a store this process can only read: a read-only mount or a
+        folder of another user (the engine opens its files for writing even to search them),
+        or a full filesystem (an open touches mapped files).  Writes are refused with the
+        reason; the copy goes when the store is closed."""
+        need = occupied_bytes(self.path) + MARGIN
+        if need > _COPY_LIMIT:
+            if isinstance(refused, StoreError):
+                raise refused
+            raise StoreError(f"cannot open the embedded store at {self.path}: {one_line(refused)}. "
+                             f"{_open_advice(refused)}") from refused
+        copy = Path(tempfile.mkdtemp(prefix=f"ragwire-readonly-{self.collection}-"))
+        try:
+            require_free(copy, need, "copy it to read it")
+            target = copy / self.collection
+            shutil.copytree(self.path, target, copy_function=shutil.copyfile)
+            for folder, _dirs, _files in os.walk(target):
+                os.chmod(folder, 0o700)
+            self._shard = edge_module().EdgeShard.load(str(target))
+        except Exception as exc:
+            shutil.rmtree(copy, ignore_errors=True)
+            raise StoreError(
+                f"cannot open the embedded store at {self.path}: {one_line(refused)}. {_open_advice(refused)} "
+                f"(A private copy could not be opened either: {one_line(exc)})"
+            ) from exc
+        self._copy, self._copy_reason = copy, refused
+        self.generation += 1
+        why = "its filesystem is full" if isinstance(refused, StoreFullError) else "this process may only read it"
+        log.warning("embedded store at %s: %s, so this process reads a private copy (%.0f MiB in %s); "
+                    "writes are refused", self.path, why, need / 2**20, copy)
+
+    def _copy_refusal(self) -> StoreError:
+        if isinstance(self._copy_reason, StoreFullError):
+            return StoreFullError(str(self._copy_reason).replace("cannot open it", "cannot write to it"))
+        return StoreError(f"embedded store at {self.path}: cannot write to it: this process may only read "
+                          "its folder (it is searching a private copy); run the write as a user who may "
+                          "write there, or on a writable mount")
 
     # -- lifecycle -------------------------------------------------------
     @guarded("open")
@@ -168,8 +214,12 @@ class EdgeEngine(Engine):
             # Re-check under the lock: the holder we waited for may have dropped it.
             if self._state() == "present":
                 # Opening touches the store's mapped files: on a full disk that is a SIGBUS.
-                require_free(self.path, open_need(self.path), "open it")
-                self._load()
+                try:
+                    require_free(self.path, open_need(self.path), "open it")
+                except StoreFullError as full:
+                    self._load_copy(full)  # reads go on from a copy elsewhere; writes get this error
+                else:
+                    self._load()
         finally:
             if took and self._shard is None:
                 self.lock.release()
@@ -196,6 +246,9 @@ class EdgeEngine(Engine):
                     except Exception as exc:
                         raise self._wrap("close", exc) from exc
         finally:
+            if self._copy is not None:
+                copy, self._copy = self._copy, None
+                shutil.rmtree(copy, ignore_errors=True)
             self.lock.release()
 
     @property
@@ -303,10 +356,12 @@ class EdgeEngine(Engine):
         return native_filter(flt)
 
     # -- writes ----------------------------------------------------------
-    def _update(self, operation) -> None:
+    def _update(self, operation, need: int | None = None) -> None:
         # Checked before every write: a disk that fills during a run stops it cleanly,
         # with pending chunks that readers never see, instead of killing the process.
-        require_free(self.path, MARGIN, "write to it")
+        if self._copy is not None:
+            raise self._copy_refusal()
+        require_free(self.path, write_need(self.path) if need is None else need, "write to it")
         self._dirty = True
         self.shard.update(operation)
 
@@ -322,7 +377,7 @@ class EdgeEngine(Engine):
     @guarded("delete")
     def delete(self, flt: Filter) -> None:
         q = edge_module()
-        self._update(q.UpdateOperation.delete_points_by_filter(self._filter(flt)))
+        self._update(q.UpdateOperation.delete_points_by_filter(self._filter(flt)), need=DELETE_MARGIN)
 
     @guarded("set_payload")
     def set_payload(self, flt: Filter, payload: dict[str, Any], key: str | None = None) -> None:
@@ -396,3 +451,20 @@ class EdgeEngine(Engine):
             return False
         self._dirty = True
         return bool(self.shard.optimize())
+
+
+def _is_permission_error(exc: BaseException) -> bool:
+    text = str(exc)
+    return "Permission denied" in text or "os error 13" in text or "Read-only file system" in text
+
+
+def _open_advice(exc: BaseException) -> str:
+    """What to do about a failed open: an intact store refused for permission or space
+    must not be moved away and re-ingested."""
+    text = str(exc)
+    if _is_permission_error(exc):
+        return ("The engine opens its files for writing even to read them: give this user write access "
+                "to the store folder (a read-only copy or mount cannot be opened in place).")
+    if "No space left" in text or "os error 28" in text:
+        return "Its filesystem is full: free some space there, then retry; the store itself is intact."
+    return "If the folder is damaged, move it away and re-ingest."

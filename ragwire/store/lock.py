@@ -7,6 +7,7 @@ So every process takes this lock first and only then lets Edge near the folder.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -48,7 +49,7 @@ class StoreLock:
         if fcntl is None:
             self._held_without_fcntl = True
             return True
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = self._open()
         deadline = time.monotonic() + wait_s
         while True:
             try:
@@ -66,6 +67,16 @@ class StoreLock:
                 self._since = time.time()
                 self.note("open")
                 return True
+
+    def _open(self) -> int:
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS) or not self.path.exists():
+                raise
+            # A read-only store (a ro mount, a folder this user may only read): flock works on a
+            # descriptor opened for reading, and the holder's note is then left unwritten.
+            return os.open(self.path, os.O_RDONLY)
 
     def note(self, role: str) -> None:
         """Say in the lock file who holds it and for what (``open``, ``writing``), for waiters' messages."""

@@ -21,6 +21,11 @@ from ..errors import StoreFullError
 MiB = 2**20
 # Free space every write needs: a write batch, a new payload index (5 MiB), the WAL's next pages.
 MARGIN = 32 * MiB
+# Free space an open needs beyond the index maps it touches whole (measured: an open
+# writes nothing else; this covers a WAL replay's first pages).
+OPEN_MARGIN = 8 * MiB
+# A delete by filter appends one small WAL record; it must work on a disk writes filled.
+DELETE_MARGIN = 4 * MiB
 # Files an open touches from end to end.
 _OPENED_WHOLE = "payload_index"
 # What a new collection claims: an empty 384-d + sparse collection maps ~172 MiB, but
@@ -66,7 +71,14 @@ def require_free(path: Path, need: int, what: str) -> None:
 
 def open_need(folder: Path) -> int:
     """Free bytes opening the store at ``folder`` needs."""
-    return unclaimed_bytes(folder, opened_only=True) + MARGIN
+    return unclaimed_bytes(folder, opened_only=True) + OPEN_MARGIN
+
+
+def write_need(folder: Path) -> int:
+    """Free bytes a write to the store at ``folder`` needs: its own margin, and room left to
+    open the store afterwards, so a run that stops on a full disk leaves a store that
+    ``stats``, ``retrieve`` and ``delete`` can still open."""
+    return MARGIN + open_need(folder)
 
 
 def occupied_bytes(folder: Path) -> int:
