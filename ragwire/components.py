@@ -133,7 +133,16 @@ class CheckedStore:
         with self.collection.opened() as coll:
             exists = check and coll.exists()
             meta = coll.meta() if exists else None
-            if meta is not None and self._ensured != meta.instance_id:
+            if exists:
+                from .store.migrate import unfinished_migration
+
+                # A half-copied migration target answers, but every read says it may miss documents.
+                unfinished = unfinished_migration(coll)
+                if unfinished is not None:
+                    log.warning("%s", unfinished)
+            if check and (meta is None or self._ensured != meta.instance_id):
+                # Recreated by another process, or gone (its folder deleted while a server
+                # runs): checked, and created when this operation writes, again.
                 self._ensured = None
             if check and self._ensured is None and (exists or create):
                 vs = self.config.vectorstore

@@ -54,6 +54,9 @@ class MigrateStats:
     visible_chunks: int = 0
     sources: int = 0
     indexes_created: int = 0
+    # Points of an earlier copy the source no longer has (its documents deleted or replaced
+    # since): the target was copied anew without them.
+    points_removed: int = 0
     resumed: bool = False
     queries_compared: int = 0
     index_built: bool = False
@@ -71,7 +74,8 @@ class MigrateStats:
 
     def summary(self) -> str:
         verdict = "verified" if self.ok else f"NOT verified ({len(self.problems)} differences)"
-        return (f"migrate: {self.points_copied} points copied{' (resumed)' if self.resumed else ''}, "
+        removed = f", a new copy without the {self.points_removed} points the source lost" if self.points_removed else ""
+        return (f"migrate: {self.points_copied} points copied{' (resumed)' if self.resumed else ''}{removed}, "
                 f"{self.chunks} chunks of {self.sources} sources, {self.visible_chunks} visible; "
                 f"{verdict} by counts and {self.queries_compared} searches, {self.seconds:.1f} s")
 
@@ -85,12 +89,14 @@ class _Marker:
     done: bool
     # The HNSW ``m`` to restore when the copy deferred the target's index build (None: not deferred).
     deferred_m: int | None = None
+    # The copy was checked equal to its source; until then every read of the target warns.
+    verified: bool = False
 
     def to_point(self) -> PointData:
         return PointData(id=MIGRATION_POINT_ID, payload={
             KIND_KEY: MIGRATION_KIND, "from_location": self.from_location, "from_instance": self.from_instance,
             "cursor": self.cursor, "copied": self.copied, "done": self.done, "deferred_m": self.deferred_m,
-            "updated_at": time.time(),
+            "verified": self.verified, "updated_at": time.time(),
         })
 
     def moved(self, cursor: Any, copied: int) -> _Marker:
@@ -103,8 +109,21 @@ def _read_marker(target: Collection) -> _Marker | None:
         return None
     p = records[0].payload
     deferred = p.get("deferred_m")
+    # A marker written before ``verified`` existed belongs to a copy that finished its check then.
+    verified = bool(p.get("verified", p.get("done")))
     return _Marker(str(p.get("from_location", "")), str(p.get("from_instance", "")), p.get("cursor"),
-                   int(p.get("copied") or 0), bool(p.get("done")), int(deferred) if deferred is not None else None)
+                   int(p.get("copied") or 0), bool(p.get("done")), int(deferred) if deferred is not None else None,
+                   verified)
+
+
+def unfinished_migration(coll: Collection) -> str | None:
+    """Why ``coll`` must not be trusted yet: a migration into it that was not finished and
+    checked (killed mid-copy, or its check found differences); None for any other collection."""
+    marker = _read_marker(coll)
+    if marker is None or marker.verified:
+        return None
+    return (f"{_where(coll)} is an unfinished copy of {marker.from_location} ({marker.copied} points copied, "
+            "not verified): searches may miss documents; run ragwire migrate again to finish it")
 
 
 def _where(coll: Collection) -> str:
@@ -179,6 +198,24 @@ def _copy_points(source: Collection, target: Collection, marker: _Marker, batch_
         bar.update(len(records))
         if offset is None:
             return written
+
+
+def _point_ids(coll: Collection, batch_size: int) -> set[str]:
+    ids: set[str] = set()
+    offset = None
+    while True:
+        records, offset = coll.engine.scroll(None, limit=batch_size, offset=offset)
+        ids.update(str(r.id) for r in records if r.id not in _OWN_POINTS)
+        if offset is None:
+            return ids
+
+
+def _lost_since_last_copy(source: Collection, target: Collection, batch_size: int) -> int:
+    """How many points a target copied from this source holds that the source no longer
+    has (documents deleted or replaced there since): a copy adds, it never removes."""
+    if not target.engine.count(all_chunks()):
+        return 0
+    return len(_point_ids(target, batch_size) - _point_ids(source, batch_size))
 
 
 def _per_source(coll: Collection) -> dict[str, int]:
@@ -281,8 +318,15 @@ def migrate_collection(source: Collection, target: Collection, *, batch_size: in
         stats = MigrateStats(_where(source), _where(target), source_meta.embedding_model)
         with target.opened():
             marker = _check_target(source_meta, target)
+            lost = _lost_since_last_copy(source, target, batch_size) if marker is not None else 0
+            if lost:
+                # Deleting them in place would leave the target's search statistics unlike the
+                # source's; a new copy is equal by construction.
+                log.info("%s holds %d points the source no longer has; copying it anew", _where(target), lost)
+                marker = None
+            stats.points_removed = lost
             target.ensure(embedding_model=source_meta.embedding_model, dimension=source_meta.dimension,
-                          sparse=bool(source_meta.sparse))
+                          sparse=bool(source_meta.sparse), force_recreate=bool(lost))
             with target.writing():
                 stats.indexes_created = _copy_indexes(source, target)
                 total = source.engine.count(None)
@@ -311,6 +355,9 @@ def migrate_collection(source: Collection, target: Collection, *, batch_size: in
                         target.engine.upsert([replace(finished, deferred_m=None).to_point()])
                 stats.index_built = bool(target.engine.optimize()) or stats.index_deferred
                 _verify(source, target, verify_queries, stats)
+                finished = _read_marker(target)
+                if finished is not None and stats.ok:
+                    target.engine.upsert([replace(finished, verified=True).to_point()])
     stats.seconds = round(time.monotonic() - started, 2)
     log.info("%s", stats.summary())
     return stats

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .migrate import unfinished_migration
+
 
 def collection_summary(collection: Any, opened: Any, name: str) -> dict[str, Any]:
     """The stats of ``collection`` (read through ``opened()``, the checked reader) named ``name``."""
@@ -11,7 +13,7 @@ def collection_summary(collection: Any, opened: Any, name: str) -> dict[str, Any
         return {
             "collection_name": name, "total_documents": 0, "vector_size": None, "indexed": 0,
             "engine": collection.engine.name, "location": collection.engine.location,
-            "embedding_model": None, "sources": 0,
+            "embedding_model": None, "sources": 0, "unfinished_migration": None,
         }
     with opened() as coll:
         meta = coll.meta()
@@ -28,4 +30,6 @@ def collection_summary(collection: Any, opened: Any, name: str) -> dict[str, Any
             "location": coll.engine.location,
             "embedding_model": meta.embedding_model if meta else None,
             "sources": coll.source_count(),
+            # None, or why the collection is an unfinished migration copy that must not be trusted yet.
+            "unfinished_migration": unfinished_migration(coll),
         }

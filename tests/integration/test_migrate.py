@@ -219,3 +219,52 @@ def test_a_large_copy_into_an_empty_server_collection_builds_its_index_once_even
     # Copied again over a full target: nothing to defer, nothing left to restore.
     again = RAGWire(source).migrate(target)
     assert again.ok and not again.index_deferred and calls == ["defer", ("restore", 16)]
+
+
+def test_migrating_again_makes_the_target_equal_to_the_source(tmp_path, stub, source):
+    # Guards: a second `ragwire migrate` after documents were deleted (or replaced) in the source kept
+    # them in the target (exit 4, 12 differences, no hint).
+    extra = tmp_path / "docs" / "extra.md"
+    extra.parent.mkdir()
+    extra.write_text("# Extra\n\n## One\n\nThe pump pressure is checked weekly.\n", encoding="utf-8")
+    rag = RAGWire(source)
+    rag.ingest_documents([str(extra)])
+    target = config(tmp_path / "target", stub, engine="edge")
+    assert rag.migrate(target, batch_size=16).ok
+
+    gone = sorted(s for s in per_source(source) if s != str(extra))[:2]
+    for identity in gone:
+        assert rag.delete_document(identity) > 0
+    extra.write_text("# Extra\n\n## Two\n\nThe relay fuse is swapped every spring.\n", encoding="utf-8")
+    assert rag.ingest_documents([str(extra)])["replaced"] == 1
+    rag.close()
+
+    result = CliRunner().invoke(main, ["migrate", "-c", str(source), "--to-config", str(target), "--json"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.stdout)
+    assert stats["ok"], stats["problems"]
+    assert stats["points_removed"] == 15  # two manuals of 7 chunks, and the replaced version of one
+    assert per_source(target) == per_source(source)
+    assert not set(gone) & set(per_source(target))
+    texts = [d.page_content for d in RAGWire(target).retrieve("relay fuse pump pressure", top_k=10)
+             if d.metadata["source"] == str(extra)]
+    assert texts and all("pump pressure" not in t for t in texts)
+
+
+def test_a_half_copied_target_says_so_on_every_read_until_a_migration_finishes(tmp_path, stub, source, caplog):
+    # Guards: a target a killed migration left half-copied was searchable with no sign.
+    target = config(tmp_path / "target", stub, engine="edge")
+    assert run_and_kill(source, target, "upsert", 3, child=CHILD), "the migration finished before the kill"
+    summary = RAGWire(target).get_stats()
+    assert "is an unfinished copy of" in summary["unfinished_migration"]
+    assert "run ragwire migrate again to finish it" in summary["unfinished_migration"]
+    with caplog.at_level("WARNING"):
+        RAGWire(target).retrieve("belt tension", top_k=3)
+    assert any("is an unfinished copy of" in r.getMessage() for r in caplog.records)
+
+    assert RAGWire(source).migrate(target, batch_size=16).ok
+    assert RAGWire(target).get_stats()["unfinished_migration"] is None
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        RAGWire(target).retrieve("belt tension", top_k=3)
+    assert not any("unfinished copy" in r.getMessage() for r in caplog.records)

@@ -186,6 +186,19 @@ def test_moving_the_folder_back_from_a_copy_keeps_chunks_single(tmp_path, stub):
     assert len(sources) == 4
 
 
+
+def test_a_long_running_process_rebuilds_a_store_deleted_under_it(tmp_path, stub):
+    # Guards: `serve --sync-every` kept its "checked" mark for a store folder deleted while it ran, and
+    # every later sync failed with "collection does not exist … run ragwire ingest first".
+    docs, cfg = owned_setup(tmp_path, stub, name="handbook")
+    rag = RAGWire(cfg)  # one process, as the server's sync loop is
+    assert rag.sync().processed == 3
+    rag.close()
+    shutil.rmtree(tmp_path / "store")
+    again = rag.sync()
+    assert (again.processed, again.failed) == (3, 0), again.errors
+    assert rag.get_stats()["total_documents"] == 3
+
 # -- S3: the version downloaded is the version recorded ----------------------------
 
 pytest.importorskip("boto3")
