@@ -128,6 +128,9 @@ def field_name(key: str) -> str:
     return key[len(META_KEY) + 1 :] if key.startswith(META_KEY + ".") else key
 
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
 def _problem(key: str, message: str) -> ConfigError:
     return ConfigError(f"filters.{key}: {message}", source="filters")
 
@@ -203,8 +206,18 @@ def _coerce(key: str, value: Any, kinds: frozenset[str] | None) -> Any:
 
 def _scalar_cond(key: str, value: Any) -> Cond:
     if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            # A shell argument with bytes that are not UTF-8 arrives with surrogate escapes.
+            shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            raise _problem(key, f"'{shown}' is not valid UTF-8 text; stored text is UTF-8") from None
         return Cond(ci_path(key), value=value.lower())
-    if isinstance(value, bool) or isinstance(value, int):
+    if isinstance(value, bool):
+        return Cond(meta_path(key), value=value)
+    if isinstance(value, int):
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            raise _problem(key, f"{value} is out of range (stored integers are 64-bit, up to {_INT64_MAX})")
         return Cond(meta_path(key), value=value)
     if isinstance(value, float):
         # An exact float match is a range of width zero: MatchValue takes no floats.

@@ -206,3 +206,13 @@ def test_past_the_scan_limit_an_unseen_field_is_compared_as_given(monkeypatch):
     collection = FakeCollection([{"file_name": "a.md"}] * 100, INDEXES)
     assert only(search(collection, {"rare_field": "X"})) == Cond("_ci.rare_field", value="x")
     assert collection.read == 30
+
+
+def test_a_filter_value_the_engine_cannot_take_is_a_filters_error_naming_the_field():
+    # Guards: `-f 'file_type=<0xff>'` and `-f chunk_index=99999999999999999999999` showed raw engine text.
+    not_utf8 = b"\xff".decode("utf-8", "surrogateescape")  # what a shell argument of that byte becomes
+    with pytest.raises(ConfigError, match=r"filters\.file_type: '\\xff' is not valid UTF-8 text"):
+        build_filter({"file_type": not_utf8})
+    with pytest.raises(ConfigError, match=r"filters\.chunk_index: 99999999999999999999999 is out of range"):
+        build_filter({"chunk_index": 99999999999999999999999})
+    assert build_filter({"chunk_index": 2**63 - 1}) is not None
