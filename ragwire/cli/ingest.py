@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..server.handover import handover_if_owned
 from .app import open_rag
 from .errors import handle_errors
 from .options import config_option, json_option
@@ -67,7 +68,7 @@ def run_ingest(rag: Any, paths: tuple[Path, ...], recursive: bool, force: bool, 
 @handle_errors
 def ingest(path: Path, config: str, recursive: bool, force: bool, as_json: bool) -> None:
     """Ingest a file or a folder.  Unchanged files are skipped; exits 1 when every file failed."""
-    run_ingest(open_rag(config), (path,), recursive, force, as_json)
+    run_ingest(handover_if_owned(open_rag(config)), (path,), recursive, force, as_json)
 
 
 @click.command()
@@ -78,7 +79,7 @@ def ingest(path: Path, config: str, recursive: bool, force: bool, as_json: bool)
 @handle_errors
 def reingest(paths: tuple[Path, ...], config: str, recursive: bool, as_json: bool) -> None:
     """Rewrite PATH… (files or folders) even if unchanged; old chunks stay visible until the new ones are in."""
-    run_ingest(open_rag(config), paths, recursive, True, as_json)
+    run_ingest(handover_if_owned(open_rag(config)), paths, recursive, True, as_json)
 
 
 @click.command()
@@ -87,5 +88,5 @@ def reingest(paths: tuple[Path, ...], config: str, recursive: bool, as_json: boo
 @handle_errors
 def delete(path: str, config: str) -> None:
     """Remove every chunk of PATH from the collection (the file may already be gone)."""
-    removed = open_rag(config).delete_document(path)
+    removed = handover_if_owned(open_rag(config)).delete_document(path)
     click.echo(f"{path}: {removed} chunks removed")

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import StoreLockedError
+from ..server.handover import handover_if_owned
 from .app import open_rag
 from .errors import EXIT_LOCKED, EXIT_PARTIAL, handle_errors
 from .options import config_option, json_option
@@ -31,7 +32,7 @@ def migrate(config: str, to_config: Path, batch_size: int, restart: bool, verify
     Re-running after an interruption resumes.  Exits 4 when the check finds the copy differs,
     5 when either collection is being written by another run.
     """
-    rag = open_rag(config)
+    rag = handover_if_owned(open_rag(config))  # a serving process that owns the store runs it
     stats = rag.migrate(to_config, batch_size=batch_size, restart=restart, verify_queries=verify_queries,
                         progress=sys.stderr.isatty())
     if as_json:

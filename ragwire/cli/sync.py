@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import StoreLockedError
+from ..server.handover import handover_if_owned
 from .app import open_rag
 from .errors import EXIT_LOCKED, EXIT_PARTIAL, handle_errors
 from .options import config_option, json_option
@@ -23,7 +24,7 @@ from .output import echo_json, extraction_line
 @handle_errors(codes={StoreLockedError: EXIT_LOCKED})
 def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool) -> None:
     """Reconcile the collection with the config's sources.  Exits 4 on partial failure, 5 when the store is locked."""
-    rag = open_rag(config)
+    rag = handover_if_owned(open_rag(config))  # a serving process that owns the store runs it
     engine = rag.collection.engine
     if hasattr(engine, "lock_wait_s"):
         engine.lock_wait_s = wait

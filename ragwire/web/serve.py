@@ -107,6 +107,11 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
         service = Service(pipeline, upload_dir=upload_dir, upload_into_sources=upload_into_sources,
                           max_upload_mb=DEFAULT_MAX_UPLOAD_MB if max_upload_mb is None else max_upload_mb)
         app = build_asgi(service, policy)
+        from .owner import OwnerChannel
+
+        # This process owns the store from now on: CLI writers hand their runs to its writer.
+        channel = OwnerChannel(service)
+        channel.start()
         if every is not None:
             service.sync_every(every)
         sock.listen(2048)  # connections wait in the backlog from now on, so the URL printed below works at once
@@ -120,6 +125,7 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
         try:
             uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)).run(sockets=[sock])
         finally:
+            channel.stop()
             service.stop()
     finally:
         sock.close()

@@ -1,0 +1,126 @@
+"""The owner's side of the hand-over (:mod:`ragwire.server.handover`): runs CLI writers' calls as jobs of the writer.
+
+``ragwire serve`` opens the socket at start-up and removes it at exit; each connection
+is one handed-over run, queued behind the jobs before it, its state changes streamed
+back as progress lines and its outcome (return value or exception) as the last line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import threading
+from pathlib import Path
+from typing import Any
+
+from ragwire.errors import RagwireError
+from ragwire.server.handover import HANDED_CALLS, encode_outcome, owner_socket, same_user, send_line
+
+from .jobs import Job
+from .service import Service
+
+log = logging.getLogger(__name__)
+
+
+class OwnerChannel:
+    """A Unix socket (mode 0600) in the store folder on which CLI writers hand their runs to ``service``."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.path: Path | None = owner_socket(service.rag.config.vectorstore)
+        self._sock: socket.socket | None = None
+
+    def start(self) -> None:
+        """Listen, if the store is embedded; a socket left by a dead owner is replaced."""
+        if self.path is None:
+            return
+        if _live(self.path):
+            # Another serving process owns this store; CLI writers keep going to it.
+            log.warning("the store is already owned by another serving process (socket %s): CLI writers hand "
+                        "their runs to that one, and this one's writes wait for the store's lock", self.path)
+            self.path = None
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.unlink(missing_ok=True)  # left by an owner that is gone
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)  # created 0600: no moment when another user could connect
+        try:
+            sock.bind(str(self.path))
+        finally:
+            os.umask(old)
+        os.chmod(self.path, 0o600)
+        sock.listen(16)
+        self._sock = sock
+        threading.Thread(target=self._accept, name="ragwire-owner", daemon=True).start()
+
+    def stop(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+            if self.path is not None:
+                self.path.unlink(missing_ok=True)
+
+    def _accept(self) -> None:
+        while self._sock is not None:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return  # closed by stop()
+            threading.Thread(target=self._serve, args=(conn,), name="ragwire-handover", daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                if not same_user(conn):
+                    return
+                request = json.loads(conn.makefile("rb").readline() or b"{}")
+                call = request.get("call")
+                if call == "ping":
+                    send_line(conn, {"event": "owner", "pid": os.getpid()})
+                    return
+                if call not in HANDED_CALLS:
+                    send_line(conn, encode_outcome(error=ValueError(f"the owner does not run {call!r}")))
+                    return
+                self._run(conn, call, list(request.get("args") or []), dict(request.get("kwargs") or {}),
+                          request.get("pid"))
+            except (OSError, ValueError) as exc:
+                log.info("a handed-over run's channel failed: %s", exc)
+
+    def _run(self, conn: socket.socket, call: str, args: list[Any], kwargs: dict[str, Any], pid: Any) -> None:
+        writer = self.service.writer
+        method = getattr(self.service.rag, call)
+        job = writer.submit(f"cli {call}", lambda _job: method(*args, **kwargs))
+        waiting = sum(1 for j in writer.jobs() if j.state in ("queued", "running") and j.position < job.position)
+        send_line(conn, {"event": "progress", "text": f"queued as job {job.id} in the server (pid {os.getpid()})"
+                         + (f", behind {waiting} job(s)" if waiting else "")})
+        log.warning("running %s for ragwire pid %s as job %s", call, pid, job.id)
+        state = job.state
+        while not writer.wait(job, 1.0):
+            if job.state != state:
+                state = job.state
+                send_line(conn, {"event": "progress", "text": f"job {job.id}: {state}"})
+        send_line(conn, _outcome(job))
+
+
+def _live(path: Path) -> bool:
+    """True when a process answers on the owner socket at ``path``."""
+    if not path.exists():
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
+def _outcome(job: Job) -> dict[str, Any]:
+    try:
+        if job.exception is not None:
+            return encode_outcome(error=job.exception)
+        return encode_outcome(job.result)
+    except Exception as exc:  # noqa: BLE001 - an outcome that will not pickle still ends the CLI's run, as an error
+        return encode_outcome(error=RagwireError(f"the server ran the job ({job.error or 'done'}) but could not "
+                                                 f"send its outcome back: {exc}"))
