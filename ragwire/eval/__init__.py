@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import EvalError
 from .answers import AnswerOutcome
-from .golden import GoldenEntry, GoldenSet
+from .golden import GoldenEntry, GoldenPart, GoldenSet
 from .metrics import (
     MISS,
     hit_rate_at_k,
@@ -24,6 +24,7 @@ __all__ = [
     "EvalError",
     "EvalResult",
     "GoldenEntry",
+    "GoldenPart",
     "GoldenSet",
     "QueryResult",
     "SweepResult",

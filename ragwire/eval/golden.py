@@ -15,7 +15,8 @@ from .metrics import MISS
 MatchMode = Literal["basename", "exact", "contains"]
 MATCH_MODES: tuple[str, ...] = ("basename", "exact", "contains")
 
-_ENTRY_KEYS = ("query", "expected", "filters", "note", "answerable")
+_ENTRY_KEYS = ("query", "expected", "filters", "note", "answerable", "contains", "parts", "tags")
+_PART_KEYS = ("question", "expected", "contains", "answerable", "note")
 _SET_KEYS = ("queries", "match_field", "match_mode")
 _SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -39,6 +40,26 @@ class GoldenEntry:
     filters: dict[str, Any] | None = None
     note: str | None = None
     answerable: bool = True
+    # Answer-level keys: the answer states the fact when any one ``contains`` string occurs
+    # in it (case-insensitive, whitespace collapsed); ``parts`` split a multi-part question.
+    contains: tuple[str, ...] = ()
+    parts: tuple[GoldenPart, ...] = ()
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GoldenPart:
+    """One part of a multi-part golden question.
+
+    ``answerable=False`` marks a part the documents cannot answer: the right answer
+    names it as not covered instead of filling it with a near-topic sentence.
+    """
+
+    question: str
+    expected: tuple[str, ...] = ()
+    contains: tuple[str, ...] = ()
+    answerable: bool = True
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -201,7 +222,54 @@ def _parse_entry(raw: Any, number: int, fail: Any) -> GoldenEntry:
     if note is not None and not isinstance(note, str):
         raise bad("note: must be text")
     return GoldenEntry(query=query.strip(), expected=expected, filters=dict(filters) if filters else None,
-                       note=note, answerable=answerable)
+                       note=note, answerable=answerable, contains=_strings(raw.get("contains"), "contains", bad),
+                       parts=_parts(raw.get("parts"), bad), tags=_strings(raw.get("tags"), "tags", bad))
+
+
+def _strings(value: Any, key: str, bad: Any) -> tuple[str, ...]:
+    """``contains:`` and ``tags:``: a string or a list of non-empty strings (numbers read as text)."""
+    if value is None:
+        return ()
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (str, int, float)) or not str(item).strip():
+            raise bad(f"{key}: {item!r} is not a non-empty string")
+        out.append(str(item).strip())
+    return tuple(out)
+
+
+def _parts(value: Any, bad: Any) -> tuple[GoldenPart, ...]:
+    """``parts:``: a list of mappings with ``question`` and either ``expected`` + ``contains`` or ``answerable: false``."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value:
+        raise bad("parts: must be a non-empty list of mappings with question:")
+    parts = []
+    for n, raw in enumerate(value, 1):
+        def part_bad(message: str, n: int = n) -> GoldenSetError:
+            return bad(f"parts[{n}]: {message}")
+
+        if not isinstance(raw, Mapping):
+            raise part_bad("must be a mapping with question:")
+        for key in raw:
+            if key not in _PART_KEYS:
+                raise part_bad(f"{key}: unknown key{_did_you_mean(str(key), _PART_KEYS)}")
+        question = raw.get("question")
+        if not isinstance(question, str) or not question.strip():
+            raise part_bad("question: must be a non-empty question")
+        answerable = raw.get("answerable", True)
+        if not isinstance(answerable, bool):
+            raise part_bad("answerable: must be true or false")
+        expected = _expected(raw.get("expected"), part_bad)
+        if answerable and not expected:
+            raise part_bad("expected: list the documents that answer this part, or set answerable: false")
+        note = raw.get("note")
+        if note is not None and not isinstance(note, str):
+            raise part_bad("note: must be text")
+        parts.append(GoldenPart(question.strip(), expected, _strings(raw.get("contains"), "contains", part_bad),
+                                answerable, note))
+    return tuple(parts)
 
 
 def _expected(value: Any, bad: Any) -> tuple[str, ...]:

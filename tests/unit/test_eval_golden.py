@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ragwire.errors import GoldenSetError
 from ragwire.eval import MISS, GoldenEntry, GoldenSet
 
 REPO = Path(__file__).resolve().parents[2]
@@ -165,3 +166,23 @@ def test_the_match_field_is_read_from_metadata_and_a_missing_field_is_a_miss():
 def test_a_chunk_matching_several_expected_ids_counts_as_the_first_listed():
     golden = _set("contains")
     assert golden.identify({"source": "/docs/user-guide.md"}, ("guide", "user")) == "guide"
+
+
+def test_contains_parts_and_tags_are_read_with_each_part_checked():
+    golden = GoldenSet.from_data({"queries": [
+        {"query": "q", "expected": ["a.md", "b.md"], "contains": ["68 kg", 68], "tags": ["quantity"],
+         "parts": [{"question": "p1", "expected": "a.md", "contains": "x"},
+                   {"question": "p2", "answerable": False, "note": "absent: y"}]}]})
+    entry = golden.entries[0]
+    assert entry.contains == ("68 kg", "68") and entry.tags == ("quantity",)
+    assert [p.question for p in entry.parts] == ["p1", "p2"]
+    assert entry.parts[0].expected == ("a.md",) and entry.parts[0].contains == ("x",)
+    assert entry.parts[1].answerable is False and entry.parts[1].expected == ()
+
+
+def test_a_part_with_an_unknown_key_or_no_expected_file_is_named():
+    with pytest.raises(GoldenSetError, match=r"entry 1: parts\[1\]: contain: unknown key \(did you mean 'contains'"):
+        GoldenSet.from_data([{"query": "q", "expected": "a", "parts": [{"question": "p", "contain": "x"}]}])
+    with pytest.raises(GoldenSetError, match=r"entry 1: parts\[2\]: expected: list the documents"):
+        GoldenSet.from_data([{"query": "q", "expected": "a", "parts": [
+            {"question": "p", "expected": "a"}, {"question": "p2"}]}])

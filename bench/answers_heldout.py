@@ -1,0 +1,219 @@
+"""Extractive answers measured on the development set and the held-out sets, side by side.
+
+Each corpus is ingested once into a cached store (``--cache``, default
+``/tmp/ragwire-answers-bench``; ``--fresh`` rebuilds it) with the defaults of
+``config.yaml.example`` and no ``llm`` section, then every question of its golden set
+is asked with ``query()`` (and, for a multi-part question, also with ``refine=True``).
+
+Printed per set: refusal recall on the unanswerables, the false-refusal rate, the
+share of answerables answered correctly (a ``contains`` string stated, when the entry
+has one, and an expected file cited), the multi-part questions whose every part is
+stated (single-shot and refined; "cites every expected file" beside it), and a
+reliability table of ``Answer.confidence`` against correctness.
+
+The held-out sets (``bench/heldout/``) are for the final measurement only: never tune on
+them.  ``--sets dev`` runs the development set alone.
+
+    python bench/answers_heldout.py [--sets dev,messy,corpus_b] [--fresh]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+common.go_offline()
+REPO = common.BENCH_DIR.parent
+sys.path.insert(0, str(REPO))
+
+from ragwire.eval import GoldenEntry, GoldenSet  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Corpus:
+    name: str
+    folder: Path
+    golden: tuple[Path, ...]  # every set asked over this corpus
+
+
+CORPORA = {
+    "dev": Corpus("dev", REPO / "examples" / "docs",
+                  (common.BENCH_DIR / "golden" / "examples_docs.yaml",
+                   common.BENCH_DIR / "golden" / "multipart_examples_docs.yaml")),
+    "messy": Corpus("messy", common.SHARED_BENCH / "data" / "docs", (common.BENCH_DIR / "heldout" / "messy_docs.yaml",)),
+    "corpus_b": Corpus("corpus_b", common.BENCH_DIR / "heldout" / "corpus_b",
+                       (common.BENCH_DIR / "heldout" / "corpus_b.yaml",)),
+}
+# A part the documents cannot answer is right when the answer names it as not covered.
+NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
+                         re.IGNORECASE)
+BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
+
+
+def squash(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def states(text: str, contains: tuple[str, ...]) -> bool:
+    """Any one ``contains`` string in the answer, case-insensitive, whitespace collapsed."""
+    body = squash(text)
+    return any(squash(c) in body for c in contains)
+
+
+def cited(answer: Any) -> set[str]:
+    return {Path(str(c.source)).name for c in answer.citations}
+
+
+@dataclass
+class Scores:
+    unanswerable: list[bool] = field(default_factory=list)  # refused?
+    answerable_refused: list[bool] = field(default_factory=list)
+    answerable_correct: list[bool] = field(default_factory=list)
+    multi: dict[str, list[bool]] = field(default_factory=dict)  # "single parts", "refine files", ...
+    confidence: list[tuple[float, bool]] = field(default_factory=list)  # answered: (confidence, correct)
+    seconds: list[float] = field(default_factory=list)
+
+
+def write_config(folder: Path) -> Path:
+    import yaml
+
+    data = yaml.safe_load((REPO / "config.yaml.example").read_text(encoding="utf-8"))
+    data["vectorstore"]["path"] = str(folder / "store")
+    data["vectorstore"]["collection_name"] = "answers_bench"
+    data.pop("llm", None)
+    data.setdefault("logging", {})["level"] = "ERROR"
+    path = folder / "config.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def open_corpus(corpus: Corpus, cache: Path, fresh: bool) -> Any:
+    from ragwire import RAGWire
+
+    folder = cache / corpus.name
+    done = folder / "ingested"
+    if fresh or not done.exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        rag = RAGWire(str(write_config(folder)))
+        start = time.perf_counter()
+        rag.ingest_directory(corpus.folder)
+        rag.close()
+        print(f"[{corpus.name}] ingested {corpus.folder} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        done.write_text("ok", encoding="utf-8")
+    return RAGWire(str(folder / "config.yaml"))
+
+
+def part_stated(answer: Any, part: Any) -> bool:
+    if not part.answerable:
+        return bool(NOT_COVERED.search(answer.text))
+    return not answer.refused and states(answer.text, part.contains)
+
+
+def score_entry(rag: Any, entry: GoldenEntry, scores: Scores) -> None:
+    start = time.perf_counter()
+    answer = rag.query(entry.query)
+    scores.seconds.append(time.perf_counter() - start)
+    if entry.parts or _multipart_set(entry):
+        refined = rag.query(entry.query, refine=True)
+        for mode, ans in (("single", answer), ("refine", refined)):
+            scores.multi.setdefault(f"{mode} files", []).append(set(entry.expected) <= cited(ans))
+            if entry.parts:
+                scores.multi.setdefault(f"{mode} parts", []).append(all(part_stated(ans, p) for p in entry.parts))
+        return
+    if not entry.answerable:
+        scores.unanswerable.append(answer.refused)
+        if not answer.refused:
+            scores.confidence.append((answer.confidence, False))
+        return
+    correct = (not answer.refused and bool(set(entry.expected) & cited(answer))
+               and (not entry.contains or states(answer.text, entry.contains)))
+    scores.answerable_refused.append(answer.refused)
+    scores.answerable_correct.append(correct)
+    if not answer.refused:
+        scores.confidence.append((answer.confidence, correct))
+
+
+_MULTIPART_FILES: set[str] = set()
+
+
+def _multipart_set(entry: GoldenEntry) -> bool:
+    return entry.query in _MULTIPART_FILES
+
+
+def run_corpus(corpus: Corpus, cache: Path, fresh: bool, limit: int | None) -> Scores:
+    scores = Scores()
+    rag = open_corpus(corpus, cache, fresh)
+    with rag:
+        rag.query("warm-up")
+        for path in corpus.golden:
+            golden = GoldenSet.from_file(path)
+            if path.name.startswith("multipart"):
+                _MULTIPART_FILES.update(e.query for e in golden.entries)
+            for entry in golden.entries[:limit]:
+                score_entry(rag, entry, scores)
+    rag.close()
+    return scores
+
+
+def rate(values: list[bool]) -> str:
+    return f"{sum(values) / len(values):.2f} ({sum(values)}/{len(values)})" if values else "–"
+
+
+def report(results: dict[str, Scores]) -> None:
+    names = list(results)
+    width = 16
+    print("\nExtractive answers (no llm section), top_k and search as config.yaml.example")
+    print(f"{'':<38}" + "".join(f"{n:>{width}}" for n in names))
+    rows = [
+        ("refusal recall (unanswerables)", lambda s: rate(s.unanswerable)),
+        ("false-refusal rate (answerables)", lambda s: rate(s.answerable_refused)),
+        ("answered correctly (answerables)", lambda s: rate(s.answerable_correct)),
+        ("multi-part all parts stated, single", lambda s: rate(s.multi.get("single parts", []))),
+        ("multi-part all parts stated, refine", lambda s: rate(s.multi.get("refine parts", []))),
+        ("multi-part cites every file, single", lambda s: rate(s.multi.get("single files", []))),
+        ("multi-part cites every file, refine", lambda s: rate(s.multi.get("refine files", []))),
+        ("seconds per query (mean)", lambda s: f"{sum(s.seconds) / max(1, len(s.seconds)):.2f}"),
+    ]
+    for label, get in rows:
+        print(f"{label:<38}" + "".join(f"{get(results[n]):>{width}}" for n in names))
+    print("\nReliability: answered questions by confidence, share correct (an answered unanswerable is wrong)")
+    print(f"{'confidence':<38}" + "".join(f"{n:>{width}}" for n in names))
+    for lo, hi in zip(BINS, BINS[1:], strict=False):
+        cells = []
+        for n in names:
+            inside = [ok for c, ok in results[n].confidence if lo <= c < hi]
+            cells.append(rate(inside))
+        print(f"{f'[{lo:.1f}, {min(hi, 1.0):.1f}' + (']' if hi > 1 else ')'):<38}" + "".join(f"{c:>{width}}" for c in cells))
+    print("\nanswered correctly: a contains string stated (where the entry has one) and an expected file cited; "
+          "the development set has no contains strings, so there it is the file alone.")
+    print(f"ragwire {common.code_version()}, load average {common.load_average()}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sets", default="dev,messy,corpus_b", help="comma-separated: dev, messy, corpus_b")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
+    ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
+    ap.add_argument("--limit", type=int, default=None, help="the first N questions of each set (a quick look)")
+    args = ap.parse_args()
+    names = [n.strip() for n in args.sets.split(",") if n.strip()]
+    unknown = [n for n in names if n not in CORPORA]
+    if unknown:
+        ap.error(f"--sets: unknown {', '.join(unknown)} (known: {', '.join(CORPORA)})")
+    results = {n: run_corpus(CORPORA[n], args.cache, args.fresh, args.limit) for n in names}
+    report(results)
+
+
+if __name__ == "__main__":
+    main()
