@@ -16,6 +16,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from .text import WORD as _WORD
+from .text import stated as _stated_in
+from .text import stems
+
 # Number words count as numbers: "about four minutes", "within two working days".
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
                  "fifty|hundred|thousand|a|an|half|a few|several")
@@ -104,11 +108,8 @@ _WH = frozenset("what which who whom whose when where why how".split())
 _MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
                        "itself".split())
 _CLASSIFIERS = frozenset({"rating", "class", "level", "number", "code", "grade"})
-_WORD = re.compile(r"[a-z0-9]+(?:[.,'/-][a-z0-9]+)*", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b",
                      re.IGNORECASE)
-_ABBREVIATIONS = {"km": "kilometre", "kilometer": "kilometre", "m": "metre", "meter": "metre", "h": "hour",
-                  "hr": "hour", "min": "minute", "sec": "second", "kg": "kilogram", "db": "decibel"}
 
 
 @dataclass(frozen=True)
@@ -267,10 +268,10 @@ def covers(expected: Expectation, text: str, context: str = "") -> bool:
     """
     if not (instance(expected.kind, f"{text} | {context}") or _priced(expected.kind, text, context)):
         return False
-    words = {_stem(w) for w in _WORD.findall(f"{text} {context}".lower())}
-    if expected.aspect and not any(_stem(a) in words for a in expected.aspect):
+    words = stems(f"{text} {context}")
+    if expected.aspect and not any(_stated_in(a, words) for a in expected.aspect):
         return False
-    return all(_stem(h) in words for h in expected.heads)
+    return all(_stated_in(h, words) for h in expected.heads)
 
 
 def _priced(kind: str, text: str, context: str) -> bool:
@@ -280,19 +281,5 @@ def _priced(kind: str, text: str, context: str) -> bool:
 
 
 def stated(word: str, text: str) -> bool:
-    """Whether ``word`` is in ``text`` in some form (same stem, or a unit's abbreviation)."""
-    return _stem(word) in {_stem(w) for w in _WORD.findall(text.lower())}
-
-
-_SUFFIXES = ("ations", "ation", "ating", "ated", "ates", "ate", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "e", "y")
-
-
-def _stem(word: str) -> str:
-    """A crude English stem: inflections and common derivations off (delivery ~ delivered ~ deliveries)."""
-    word = _ABBREVIATIONS.get(word.lower(), word.lower())
-    for _ in range(2):
-        for suffix in _SUFFIXES:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-                word = word[: -len(suffix)]
-                break
-    return word
+    """Whether ``word`` is in ``text`` in some form (same word family, or a unit's abbreviation)."""
+    return _stated_in(word, stems(text))

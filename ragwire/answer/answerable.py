@@ -16,12 +16,12 @@ still be answered, so a term counts as missing only when nothing near it is ther
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from .context import NumberedSource
+from .text import STOPWORDS, cosine, stated, stem, words
 
 # A term whose removal moves the question's embedding (all-MiniLM-L6-v2) by less than
 # this is not what the question is about ("itself", "take", "usually").
@@ -31,18 +31,6 @@ KEY_TERM_WEIGHT = 0.10
 # stay below about 0.45.  Below this, nothing in the sources is near the term.
 NO_NEIGHBOUR = 0.40
 
-_WORD = re.compile(r"[a-z0-9]+(?:[.,'-][a-z0-9]+)*")
-# Function words and question words ("how long", "how far"): never what a question is specifically about.
-_STOPWORDS = frozenset("""
-a about above after again against all also am an and any anyone anything are around as at be because been before far
-being below between both but by can could did do does doing done down during each else even ever every few for from
-further get gets getting go goes going got had has have having he her here hers him his how however i if in into is
-it its itself just like long many may me might mine more most much must my myself near need needs no nor not nothing now of
-off often on once one only or other our ours out over own per put quite rather really same say see shall she should
-so some someone something still such than that the their them then there these they thing things this those through
-to too under until up upon us use used using very via want was way we well were what whatever when where whether
-which while who whom whose why will with within without would yes yet you your yours
-""".split())
 
 
 def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: Any) -> list[str]:
@@ -54,7 +42,7 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
         embedding: The collection's embedding model (``embed_query`` / ``embed_documents``).
     """
     text = " ".join(f"{s.text} {s.hit.metadata.get('heading_path') or ''}" for s in sources)
-    vocabulary = set(_words(text))
+    vocabulary = set(words(text))
     missing = [t for t in _numbers(question) if not _carried(t, vocabulary)]
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
 
@@ -67,7 +55,7 @@ def unmentioned(question: str, quoted: Sequence[str], embedding: Any) -> list[st
     that says it.  Key words and "near in meaning" are as in :func:`missing_terms`, but
     the vocabulary is that of the quoted passages (with their headings), not of every source.
     """
-    vocabulary = set(_words(" ".join(quoted)))
+    vocabulary = set(words(" ".join(quoted)))
     weights = dict(_key_terms(question, _content_terms(question), embedding))
     absent = [t for t in _key_terms_without_neighbour(question, vocabulary, embedding) if t in weights]
     # A passage that covers most of what the question rests on may say it in other words
@@ -78,8 +66,8 @@ def unmentioned(question: str, quoted: Sequence[str], embedding: Any) -> list[st
 
 
 def _content_terms(question: str) -> list[str]:
-    return [t for t in dict.fromkeys(_words(question))
-            if t not in _STOPWORDS and len(t) > 1 and not any(c.isdigit() for c in t)]
+    return [t for t in dict.fromkeys(words(question))
+            if t not in STOPWORDS and len(t) > 1 and not any(c.isdigit() for c in t)]
 
 
 def _key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[str, float]]:
@@ -88,7 +76,7 @@ def _key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[st
         return []
     question_vector = embedding.embed_query(question)
     without = [" ".join(re.sub(rf"(?i)(?<![\w-]){re.escape(t)}(?![\w-])", " ", question).split()) for t in terms]
-    weights = [1.0 - _cosine(question_vector, v) for v in embedding.embed_documents(without)]
+    weights = [1.0 - cosine(question_vector, v) for v in embedding.embed_documents(without)]
     return [(t, w) for t, w in zip(terms, weights, strict=False) if w >= KEY_TERM_WEIGHT]
 
 
@@ -98,20 +86,16 @@ def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding:
     key = [t for t, _ in _key_terms(question, terms, embedding)]
     if not key:
         return []
-    neighbours = sorted(w for w in vocabulary if w not in _STOPWORDS and not w.isdigit())
+    neighbours = sorted(w for w in vocabulary if w not in STOPWORDS and not w.isdigit())
     vectors = embedding.embed_documents(key + neighbours)
     term_vectors, word_vectors = vectors[: len(key)], vectors[len(key):]
     return [term for term, vector in zip(key, term_vectors, strict=False)
-            if max((_cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR]
-
-
-def _words(text: str) -> list[str]:
-    return [w.removesuffix("'s") for w in _WORD.findall(text.lower())]
+            if max((cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR]
 
 
 def _numbers(question: str) -> list[str]:
     """Numbers, versions and codes of the question: words with a digit (``3.4``, ``e-6``, ``1,000``)."""
-    return [w.rstrip(".,") for w in dict.fromkeys(_words(question)) if any(c.isdigit() for c in w)]
+    return [w.rstrip(".,") for w in dict.fromkeys(words(question)) if any(c.isdigit() for c in w)]
 
 
 def _carried(token: str, vocabulary: set[str]) -> bool:
@@ -124,19 +108,5 @@ def _carried(token: str, vocabulary: set[str]) -> bool:
 
 
 def _stated(term: str, vocabulary: set[str]) -> bool:
-    """The term or a word of the same stem is in the sources (charging~charge, recalibrating~recalibration).
-
-    Same stem: the first ``max(5, len - 4)`` letters agree, which spans the English
-    endings (-ing, -ation, -ed, -s) without a stemmer; a ``re-`` prefix may be dropped.
-    """
-    size = max(5, len(term) - 4)
-    stem = term[:size]
-    if term in vocabulary or any(len(w) >= len(stem) and w.startswith(stem) for w in vocabulary):
-        return True
-    return term.startswith("re") and len(term) > 7 and _stated(term[2:], vocabulary)
-
-
-def _cosine(a: Any, b: Any) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=False))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0
+    """The term or a word of its family is in the sources (charging~charge, recalibrating~recalibration)."""
+    return term in vocabulary or stated(term, {stem(w) for w in vocabulary})

@@ -10,7 +10,6 @@ is a refusal.
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from .answerable import missing_terms, unmentioned
 from .citations import neutralise
 from .context import NumberedSource
 from .passages import Passage, split_passages, split_sentences, table_header
+from .text import cosine
 
 # The similarity (cosine, all-MiniLM-L6-v2) the best passage must reach, else the answer
 # is a refusal.  Measured by bench/extractive_calibration.py on examples/docs, top 5
@@ -141,7 +141,7 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any)
     vectors = embedding.embed_documents([_scoring_text(p) for _, p in found])
     out = []
     for (source, passage), vector, has_code in zip(found, vectors, carried, strict=False):
-        score = _cosine(question_vec, vector)
+        score = cosine(question_vec, vector)
         ranked = score - RANK_DECAY * (source.index - 1) + (IDENTIFIER_BONUS if has_code else 0.0)
         out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code))
     return out
@@ -180,7 +180,7 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
     for cand in eligible:
         if len(chosen) == max_sentences or cand.ranked < eligible[0].ranked - KEEP_WITHIN:
             break
-        if any(_cosine(cand.vector, c.vector) >= NEAR_DUPLICATE for c in chosen):
+        if any(cosine(cand.vector, c.vector) >= NEAR_DUPLICATE for c in chosen):
             continue
         chosen.append(cand)
     return chosen
@@ -270,9 +270,3 @@ def _distinct(found: list[tuple[NumberedSource, Passage]]) -> list[tuple[Numbere
 
 def _key(text: str) -> str:
     return re.sub(r"\W+", " ", text.lower()).strip()
-
-
-def _cosine(a: Any, b: Any) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=False))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .text import SENTENCE_ABBREVIATIONS
+
 # A passage shorter than this (in words) is a label or a fragment, not an answer.
 MIN_WORDS = 4
 # A bullet up to this long is quoted whole: its sentences only make sense together.
@@ -37,8 +39,6 @@ _DANGLING = frozenset({"the", "a", "an", "of", "to", "and", "or", "in", "on", "f
 _ANAPHOR = re.compile(r"(?:It|Its|They|Their|Them|This|These|That|Those|Such|During this|After this|He|She)\b")
 _STEP = re.compile(r"\d{1,2}\)\s")
 _SENTENCE_GAP = re.compile(r"[.!?][\"')\]]*\s+")
-# A period after these does not end a sentence.
-_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "approx", "incl", "cf", "fig", "dr", "mr", "mrs", "ms", "st"})
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,7 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     for gap in _SENTENCE_GAP.finditer(text):
         after = text[gap.end():gap.end() + 1]
         word = text[start:gap.start()].rsplit(" ", 1)[-1].lower()
-        if not (after.isupper() or after.isdigit()) or word in _ABBREVIATIONS:
+        if not (after.isupper() or after.isdigit()) or word in SENTENCE_ABBREVIATIONS:
             continue
         if _STEP.match(text, gap.end()):
             continue  # "1) Wipe … 2) Park …": numbered steps read as one instruction
