@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -28,38 +27,28 @@ from .edge_native import (
 )
 from .engine import DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
 from .filters import Filter
+from .folder import folder_state, fsync_dir
 from .lock import StoreLock, duration
-from .space import DELETE_MARGIN, MARGIN, NEW_STORE, occupied_bytes, open_need, require_free, write_need
+from .private_copy import PrivateCopy, is_permission_error, open_advice
+from .space import (
+    DELETE_MARGIN,
+    MARGIN,
+    NEW_STORE,
+    claim_holes,
+    occupied_bytes,
+    open_need,
+    require_free,
+    write_need,
+)
 
 log = get_logger(__name__)
 
 _LOCK_WAIT_S = 10.0
-# Edge writes its config file before any data; a folder without it holds nothing.
-_CONFIG_FILE = "edge_config.json"
-# What an Edge creation killed before writing its config can leave behind.
-_EARLY_ENTRIES = {"wal", "segments"}
-_ATOMIC_PREFIX = ".atomicwrite"
-# The largest store a process that cannot open it in place copies to read it.
-_COPY_LIMIT = 2 * 2**30
 
 
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc)
     return "WouldBlock" in text or "already accessed" in text or "lock" in text.lower()
-
-
-def _fsync_dir(folder: Path) -> None:
-    # A rename is durable only once its folder is synced.
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms that cannot open a folder
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
 
 
 class EdgeEngine(Engine):
@@ -76,8 +65,7 @@ class EdgeEngine(Engine):
         self._shard = None
         self._dirty = False
         # A private copy opened because this process may only read the store folder.
-        self._copy: Path | None = None
-        self._copy_reason: Exception | None = None
+        self._copy: PrivateCopy | None = None
 
     def _wrap(self, what: str, exc: Exception) -> StoreError:
         return StoreError(f"embedded store at {self.path}: {what} failed: {one_line(exc)}")
@@ -85,29 +73,7 @@ class EdgeEngine(Engine):
     # -- the folder ------------------------------------------------------
     def _state(self) -> str:
         """``missing``, ``half`` (an older creation was killed before Edge wrote its config) or ``present``."""
-        if self.root.exists() and not self.root.is_dir():
-            raise StoreError(
-                f"vectorstore.path {self.root} is a file, not a folder; "
-                "point vectorstore.path at a folder (it is created if missing)"
-            )
-        if self.path.exists() and not self.path.is_dir():
-            raise StoreError(
-                f"{self.path} is a file where the collection folder should be; "
-                "move it away or choose another vectorstore.collection_name"
-            )
-        try:
-            entries = os.listdir(self.path)
-        except FileNotFoundError:
-            return "missing"
-        except OSError as exc:
-            raise StoreError(f"cannot read the embedded store folder {self.path}: {one_line(exc)}") from exc
-        if not entries:
-            return "missing"
-        if _CONFIG_FILE not in entries and all(
-            e in _EARLY_ENTRIES or e.startswith(_ATOMIC_PREFIX) for e in entries
-        ):
-            return "half"
-        return "present"
+        return folder_state(self.root, self.path)
 
     def _locked_error(self) -> StoreLockedError:
         holder = self.lock.holder()
@@ -153,12 +119,12 @@ class EdgeEngine(Engine):
                 self.generation += 1
                 return
             except Exception as exc:
-                if _is_permission_error(exc) and not os.access(self.path, os.W_OK):
+                if is_permission_error(exc) and not os.access(self.path, os.W_OK):
                     self._load_copy(exc)
                     return
                 if not _is_lock_error(exc):
                     raise StoreError(
-                        f"cannot open the embedded store at {self.path}: {one_line(exc)}. {_open_advice(exc)}"
+                        f"cannot open the embedded store at {self.path}: {one_line(exc)}. {open_advice(exc)}"
                     ) from exc
                 # We hold our lock, so the holder is a process that does not take it
                 # (an older ragwire, or a platform without fcntl): wait for it as before.
@@ -167,42 +133,9 @@ class EdgeEngine(Engine):
                 time.sleep(0.2)
 
     def _load_copy(self, refused: Exception) -> None:
-        """Open a private copy of a store this process can only read: a read-only mount or a
-        folder of another user (the engine opens its files for writing even to search them),
-        or a full filesystem (an open touches mapped files).  Writes are refused with the
-        reason; the copy goes when the store is closed."""
-        need = occupied_bytes(self.path) + MARGIN
-        if need > _COPY_LIMIT:
-            if isinstance(refused, StoreError):
-                raise refused
-            raise StoreError(f"cannot open the embedded store at {self.path}: {one_line(refused)}. "
-                             f"{_open_advice(refused)}") from refused
-        copy = Path(tempfile.mkdtemp(prefix=f"ragwire-readonly-{self.collection}-"))
-        try:
-            require_free(copy, need, "copy it to read it")
-            target = copy / self.collection
-            shutil.copytree(self.path, target, copy_function=shutil.copyfile)
-            for folder, _dirs, _files in os.walk(target):
-                os.chmod(folder, 0o700)
-            self._shard = edge_module().EdgeShard.load(str(target))
-        except Exception as exc:
-            shutil.rmtree(copy, ignore_errors=True)
-            raise StoreError(
-                f"cannot open the embedded store at {self.path}: {one_line(refused)}. {_open_advice(refused)} "
-                f"(A private copy could not be opened either: {one_line(exc)})"
-            ) from exc
-        self._copy, self._copy_reason = copy, refused
+        self._copy = PrivateCopy.open(self.path, self.collection, refused)
+        self._shard = self._copy.shard
         self.generation += 1
-        why = "its filesystem is full" if isinstance(refused, StoreFullError) else "this process may only read it"
-        log.warning("embedded store at %s: %s, so this process reads a private copy (%.0f MiB in %s); "
-                    "writes are refused", self.path, why, need / 2**20, copy)
-
-    def _copy_refusal(self) -> StoreError:
-        if isinstance(self._copy_reason, StoreFullError):
-            return StoreFullError(str(self._copy_reason).replace("cannot open it", "cannot write to it"))
-        return StoreError(f"embedded store at {self.path}: cannot write to it: this process may only read "
-                          "its folder (it is searching a private copy); run the write as a user who may "
-                          "write there, or on a writable mount")
 
     # -- lifecycle -------------------------------------------------------
     @guarded("open")
@@ -248,7 +181,7 @@ class EdgeEngine(Engine):
         finally:
             if self._copy is not None:
                 copy, self._copy = self._copy, None
-                shutil.rmtree(copy, ignore_errors=True)
+                copy.remove()
             self.lock.release()
 
     @property
@@ -304,7 +237,7 @@ class EdgeEngine(Engine):
             except BaseException:
                 shutil.rmtree(building, ignore_errors=True)
                 raise
-            _fsync_dir(self.root)
+            fsync_dir(self.root)
             self._load()
             self._dirty = False
             return True
@@ -360,8 +293,14 @@ class EdgeEngine(Engine):
         # Checked before every write: a disk that fills during a run stops it cleanly,
         # with pending chunks that readers never see, instead of killing the process.
         if self._copy is not None:
-            raise self._copy_refusal()
-        require_free(self.path, write_need(self.path) if need is None else need, "write to it")
+            raise self._copy.write_refusal()
+        if need is None:
+            require_free(self.path, write_need(self.path), "write to it")
+            claim_holes(self.path)
+        else:
+            # A delete appends one small log record: it must work on a disk that writes filled,
+            # where claiming every sparse block would fail.
+            require_free(self.path, need, "write to it")
         self._dirty = True
         self.shard.update(operation)
 
@@ -451,20 +390,3 @@ class EdgeEngine(Engine):
             return False
         self._dirty = True
         return bool(self.shard.optimize())
-
-
-def _is_permission_error(exc: BaseException) -> bool:
-    text = str(exc)
-    return "Permission denied" in text or "os error 13" in text or "Read-only file system" in text
-
-
-def _open_advice(exc: BaseException) -> str:
-    """What to do about a failed open: an intact store refused for permission or space
-    must not be moved away and re-ingested."""
-    text = str(exc)
-    if _is_permission_error(exc):
-        return ("The engine opens its files for writing even to read them: give this user write access "
-                "to the store folder (a read-only copy or mount cannot be opened in place).")
-    if "No space left" in text or "os error 28" in text:
-        return "Its filesystem is full: free some space there, then retry; the store itself is intact."
-    return "If the folder is damaged, move it away and re-ingest."

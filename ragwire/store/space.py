@@ -13,6 +13,7 @@ index); the WAL, vector and payload files fill as data is written.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -31,6 +32,11 @@ _OPENED_WHOLE = "payload_index"
 # What a new collection claims: an empty 384-d + sparse collection maps ~172 MiB, but
 # only its index maps (5 MiB each) are touched before data comes.
 NEW_STORE = 96 * MiB
+
+
+# Within this much of its free space, a write first gives the store's sparse files their
+# blocks (see claim_holes); with more room the holes stay, and so does the disk space.
+TIGHT = 2**30
 
 
 def free_bytes(path: Path) -> int:
@@ -91,3 +97,53 @@ def occupied_bytes(folder: Path) -> int:
             except OSError:
                 continue
     return total
+
+
+def _holes(folder: Path) -> list[tuple[str, int]]:
+    found = []
+    for current, _dirs, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(current, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            if st.st_size > st.st_blocks * 512:
+                found.append((path, st.st_size))
+    return found
+
+
+def claim_holes(folder: Path) -> None:
+    """Give every sparse file of the store its blocks before a write, when the disk is tight.
+
+    A free-space check cannot win against another process filling the disk at the same
+    moment: the engine then touches a page of a sparse, memory-mapped file that the
+    filesystem cannot back, and the process dies of SIGBUS.  A page that already has its
+    block cannot fault, and asking for the blocks up front turns "no space" into an error.
+    (Files the engine creates during the write itself are not covered.)
+
+    Raises:
+        StoreFullError: the blocks could not be had.
+    """
+    holes = _holes(folder)
+    if not holes or free_bytes(folder) - sum(size for _, size in holes) > TIGHT:
+        return
+    for path, size in holes:
+        try:
+            fd = os.open(path, os.O_RDWR)
+        except OSError:
+            continue  # gone, or not ours to write: the engine's own write reports it
+        try:
+            os.posix_fallocate(fd, 0, size)
+        except OSError as exc:
+            if exc.errno in (errno.EOPNOTSUPP, errno.EINVAL):
+                return  # a filesystem without allocation: the free-space check is all there is
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise StoreFullError(
+                    f"embedded store at {folder}: cannot write to it: its filesystem ran out of space while "
+                    "the write was prepared (another process is filling it?); nothing was written; free "
+                    "some space there or move vectorstore.path to a larger disk"
+                ) from None
+            raise
+        finally:
+            os.close(fd)

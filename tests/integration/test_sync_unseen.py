@@ -199,6 +199,7 @@ def test_a_long_running_process_rebuilds_a_store_deleted_under_it(tmp_path, stub
     assert (again.processed, again.failed) == (3, 0), again.errors
     assert rag.get_stats()["total_documents"] == 3
 
+
 # -- S3: the version downloaded is the version recorded ----------------------------
 
 pytest.importorskip("boto3")
