@@ -15,7 +15,7 @@ SCORE_FIELDS = ("score", "score_type", "score_max", "rerank_score")
 LOCATION_FIELDS = ("heading_path", "page_number", "page_total", "page_label", "page_end", "page_starts")
 
 # How a chunk's text was read from a scan (loaders.scan): filterable, e.g. ``{"ocr": True}``.
-OCR_FIELDS = ("ocr", "ocr_engine", "ocr_confidence")
+OCR_FIELDS = ("ocr", "ocr_engine", "ocr_confidence", "ocr_rotation")
 
 # How a chunk was stored, not what it says: hashes, ids, positions, timestamps, sync state.
 BOOKKEEPING_FIELDS = frozenset({

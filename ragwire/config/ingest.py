@@ -36,6 +36,10 @@ class LoaderConfig(_Section):
     ocr_dpi: int = Field(300, ge=50, le=1200)
     # Added to timeout_s for each page that is OCR'd, so a long scan gets the time it needs.
     ocr_page_timeout_s: float = Field(60, gt=0)
+    # One file's OCR budget: a file with more pages to OCR is refused with one line before any
+    # is read, and the time the pages add to timeout_s stops at ocr_timeout_s.
+    ocr_max_pages: int = Field(200, ge=1)
+    ocr_timeout_s: float = Field(1800, gt=0)
 
     @field_validator("ocr_languages")
     @classmethod
@@ -61,7 +65,8 @@ class LoaderConfig(_Section):
 
     def ocr_settings(self) -> _ocr.OcrSettings:
         """The loaders' OCR settings, with the engine ``ocr`` resolves to on this machine."""
-        return _ocr.OcrSettings.choose(self.ocr, self.ocr_languages, self.ocr_dpi, self.ocr_page_timeout_s)
+        return _ocr.OcrSettings.choose(self.ocr, self.ocr_languages, self.ocr_dpi, self.ocr_page_timeout_s,
+                                       max_pages=self.ocr_max_pages, file_timeout_s=self.ocr_timeout_s)
 
 
 class SplitterConfig(_Section):

@@ -25,6 +25,7 @@ logger = logging.getLogger(__name__)
 
 _TRAILING_SPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_OBJECT_REPR = re.compile(r"\s*<[\w.]+ object at 0x[0-9a-fA-F]+>")
 _SPECIAL_KINDS = (
     (stat.S_ISDIR, "folder"),
     (stat.S_ISFIFO, "named pipe (FIFO)"),
@@ -50,6 +51,7 @@ class Page(_PageText, total=False):
     ocr: bool
     ocr_engine: str
     ocr_confidence: float
+    ocr_rotation: int
 
 
 class LoadResult(TypedDict):
@@ -162,7 +164,9 @@ def os_problem(exc: OSError) -> str:
 
 def reason(exc: BaseException) -> str:
     """A short, single-line description of an exception for an error message."""
-    text = " ".join(str(exc).split())
+    # Pillow names the stream it could not read ("cannot identify image file <_io.BytesIO object
+    # at 0x7f…>"): an address means nothing to the user.
+    text = " ".join(_OBJECT_REPR.sub("", str(exc)).split())
     if not text:
         return type(exc).__name__
     return text if len(text) <= _MAX_REASON else text[: _MAX_REASON - 1] + "…"

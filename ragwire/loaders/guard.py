@@ -221,7 +221,7 @@ def _wait_for(child: Any, receiver: Connection, name: str, timeout_s: float) -> 
                 if message[1] > 0:
                     deadline += message[1]
                     timeout_s += message[1]
-                    limit = "loader.timeout_s plus loader.ocr_page_timeout_s per OCR'd page"
+                    limit = "loader.timeout_s plus loader.ocr_page_timeout_s per OCR'd page, up to loader.ocr_timeout_s"
                 if message[2]:
                     _show_progress(message[2])
                 continue

@@ -20,7 +20,7 @@ from typing import Any
 from ragwire.errors import LoaderError
 from ragwire.loaders import base, guard, scan
 from ragwire.loaders.base import LoadResult
-from ragwire.loaders.formats import IMAGE_EXTENSIONS, SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS
+from ragwire.loaders.formats import IMAGE_EXTENSIONS, SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS, fitting_extension, sniff
 from ragwire.loaders.ocr import OcrSettings
 from ragwire.loaders.office import check_office
 from ragwire.loaders.plain import load_plain
@@ -208,6 +208,9 @@ class MarkItDownLoader:
         return outcome.to_dict()
 
     def _check_office(self, data: bytes, name: str, ext: str) -> None:
+        kind = sniff(data) if ext == ".pdf" else None
+        if kind is not None and kind != "a PDF document":  # named .pdf, but a photo or a scan saved as image
+            raise LoaderError(f"{name}: this .pdf is {kind}, not a PDF — rename it to {fitting_extension(kind)}")
         check_office(
             data,
             name,
@@ -222,7 +225,8 @@ class MarkItDownLoader:
             return self._convert_pdf(data, name)
         return self._convert_with_markitdown(data, name, ext)
 
-    def _convert_pdf(self, data: bytes, name: str) -> str:
+    def _convert_pdf(self, data: bytes, name: str, *, ocr: bool = True) -> str:
+        """A PDF's text; a scan is OCR'd unless ``ocr`` is false (the caller OCRs its pages itself)."""
         # One parse on the usual path: markitdown's.  pypdf reads the file only when that
         # failed or found no text: it tells a damaged file from an encrypted one precisely,
         # and reads some files pdfminer gives up on.
@@ -239,7 +243,7 @@ class MarkItDownLoader:
         if fallback:
             logger.warning("%s: markitdown found no text (%s); used pypdf's text instead", name, failure or "empty")
             return fallback
-        if self.ocr.engine is not None:  # a scan: OCR every page
+        if ocr and self.ocr.engine is not None:  # a scan: OCR every page
             read = scan.ocr_pdf_pages(data, name, _layer_pages(reader, name), self.ocr)
             ocr_text = "\n\n".join(page["text"] for page in read if page["text"])
             if ocr_text:

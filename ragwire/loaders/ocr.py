@@ -15,6 +15,7 @@ import functools
 import importlib.util
 import io
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -31,6 +32,9 @@ CHOICES = ("auto", "off", *ENGINES)
 TESSERACT_APT = "apt-get install tesseract-ocr tesseract-ocr-eng"
 RAPIDOCR_PIP = "pip install 'ragwire[ocr]'"
 _INSTALL = {"tesseract": TESSERACT_APT, "rapidocr": RAPIDOCR_PIP}
+_OSD = re.compile(r"Rotate: (\d+)\s+Orientation confidence: ([\d.]+)")
+# Under this, Tesseract's orientation guess is a coin toss (its own docs suggest about 2).
+_MIN_OSD_CONFIDENCE = 2.0
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,8 @@ class OcrSettings:
     """The loader's OCR settings (config ``loader.ocr*``); picklable, so a conversion child gets them.
 
     ``engine`` is the resolved engine, or ``None`` when OCR is off or no engine is installed
-    (``wanted`` then says which it was, for the failure message).
+    (``wanted`` then says which it was, for the failure message).  ``max_pages`` and
+    ``file_timeout_s`` are one file's OCR budget: pages, and seconds added to its conversion.
     """
 
     engine: str | None
@@ -72,12 +77,14 @@ class OcrSettings:
     dpi: int = 300
     page_timeout_s: float = 60.0
     wanted: str = "auto"
+    max_pages: int = 200
+    file_timeout_s: float = 1800.0
 
     @classmethod
     def choose(cls, wanted: str = "auto", languages: tuple[str, ...] | list[str] = ("eng",), dpi: int = 300,
-               page_timeout_s: float = 60.0) -> OcrSettings:
+               page_timeout_s: float = 60.0, *, max_pages: int = 200, file_timeout_s: float = 1800.0) -> OcrSettings:
         """The settings for ``loader.ocr: wanted``, with the engine it resolves to on this machine."""
-        return cls(resolve_engine(wanted), tuple(languages), dpi, page_timeout_s, wanted)
+        return cls(resolve_engine(wanted), tuple(languages), dpi, page_timeout_s, wanted, max_pages, file_timeout_s)
 
     def missing_hint(self) -> str:
         """Why no OCR ran and how to get it, for a page or file that needed it."""
@@ -163,19 +170,34 @@ class TesseractEngine:
         self.timeout_s = timeout_s
 
     def recognize(self, image: Image) -> OcrText:
-        buffer = io.BytesIO()
-        # PNM is the cheapest format to write, and leptonica reads it from stdin.
-        image.convert("L" if image.mode in ("1", "L", "LA", "P", "I", "I;16", "F") else "RGB").save(buffer, "PPM")
-        command = [self.binary, "stdin", "stdout", "-l", "+".join(self.languages), "--dpi", str(self.dpi), "tsv"]
-        try:
-            done = subprocess.run(command, input=buffer.getvalue(), capture_output=True, timeout=self.timeout_s,
-                                  check=False, preexec_fn=_die_with_parent, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
-        except subprocess.TimeoutExpired as exc:
-            raise LoaderError(f"tesseract took longer than {self.timeout_s:g} s on one page") from exc
+        done = self._run(image, ["tsv"])
         if done.returncode != 0:
             detail = " ".join(done.stderr.decode("utf-8", "replace").split())[:160]
             raise LoaderError(f"tesseract failed (exit {done.returncode}: {detail})")
         return parse_tsv(done.stdout.decode("utf-8", "replace"))
+
+    def orientation(self, image: Image) -> int | None:
+        """The quarter turn (degrees counter-clockwise) that sets the page upright, by Tesseract's
+        orientation detection (``--psm 0``); ``None`` when it cannot tell (too little text)."""
+        done = self._run(image, ["--psm", "0"], languages="osd")  # with -l eng it misreads upside-down pages
+        if done.returncode != 0:
+            return None
+        found = _OSD.search(done.stdout.decode("utf-8", "replace"))
+        if found is None or float(found.group(2)) < _MIN_OSD_CONFIDENCE:
+            return None
+        return (360 - int(found.group(1))) % 360  # Tesseract says how far to turn clockwise
+
+    def _run(self, image: Image, arguments: list[str], languages: str = "") -> subprocess.CompletedProcess[bytes]:
+        buffer = io.BytesIO()
+        # PNM is the cheapest format to write, and leptonica reads it from stdin.
+        image.convert("L" if image.mode in ("1", "L", "LA", "P", "I", "I;16", "F") else "RGB").save(buffer, "PPM")
+        languages = languages or "+".join(self.languages)
+        command = [self.binary, "stdin", "stdout", "-l", languages, "--dpi", str(self.dpi), *arguments]
+        try:
+            return subprocess.run(command, input=buffer.getvalue(), capture_output=True, timeout=self.timeout_s,
+                                  check=False, preexec_fn=_die_with_parent, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
+        except subprocess.TimeoutExpired as exc:
+            raise LoaderError(f"tesseract took longer than {self.timeout_s:g} s on one page") from exc
 
 
 def parse_tsv(tsv: str) -> OcrText:

@@ -221,11 +221,12 @@ class PageMapLoader(PageLoader):
     def _text_and_pages(self, data: bytes, name: str, ext: str) -> tuple[str, list[Page] | None]:
         """Runs in the conversion child process.
 
-        When a page was OCR'd, the text is the pages' (markitdown's text lacks the scanned ones).
+        When a page was OCR'd, the text is the pages' (markitdown's text lacks the scanned ones):
+        each page is OCR'd once, here, never also by the text pass.
         """
         failure: LoaderError | None = None
         try:
-            text = self._convert_binary(data, name, ext)
+            text = self._convert_pdf(data, name, ocr=False) if ext == ".pdf" else self._convert_binary(data, name, ext)
         except LoaderError as exc:  # a scan markitdown cannot read may still be OCR'd
             failure, text = exc, ""
         try:

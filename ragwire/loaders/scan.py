@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ragwire.errors import LoaderError
-from ragwire.loaders import base, guard, ocr
+from ragwire.loaders import base, formats, guard, legible, ocr, pageimage
 from ragwire.loaders.base import Page
 from ragwire.loaders.formats import IMAGE_EXTENSIONS
 
@@ -76,6 +76,7 @@ def ocr_pdf_pages(data: bytes, name: str, pages: list[Page], settings: OcrSettin
     wanted = [i for i, page in enumerate(pages) if needs_ocr(page["text"])]
     if not wanted or settings.engine is None:
         return pages
+    _check_budget(name, len(wanted), settings)
     engine = ocr.get_engine(settings)
     document = _open_pdfium(data, name)
     try:
@@ -97,8 +98,9 @@ def image_pages(data: bytes, name: str, settings: OcrSettings) -> list[Page]:
     if settings.engine is None:
         raise LoaderError(f"{name}: an image needs OCR to be searched — {settings.missing_hint()}")
     image = open_image(data, name)
-    engine = ocr.get_engine(settings)
     frames = getattr(image, "n_frames", 1)
+    _check_budget(name, frames, settings)
+    engine = ocr.get_engine(settings)
     blank: Page = {"page_number": 0, "page_label": None, "text": ""}
     out = []
     for done, frame in _announce(name, frames, settings, _frames(image, name)):
@@ -128,8 +130,24 @@ def open_image(data: bytes, name: str) -> Image:
         _check_pixels(int(claimed.group(1)) if claimed else MAX_PIXELS + 1, name)
         raise
     except Exception as exc:  # noqa: BLE001 — Pillow signals a bad image with many types
-        raise LoaderError(f"{name}: not a readable image ({base.reason(exc)}) — re-save it as PNG or JPEG") from exc
+        kind = formats.sniff(data)
+        if kind is not None and kind not in formats.IMAGE_KINDS:
+            ext = name.rpartition(".")[2].lower()
+            raise LoaderError(
+                f"{name}: this .{ext} is {kind}, not an image — rename it to {formats.fitting_extension(kind)}"
+            ) from exc
+        what = f"a damaged {kind.removeprefix('a ')}" if kind else "not a readable image"
+        raise LoaderError(f"{name}: {what} ({base.reason(exc)}) — re-save it as PNG or JPEG") from exc
     return image
+
+
+def _check_budget(name: str, pages: int, settings: OcrSettings) -> None:
+    """Refuse, before any page is read, a file with more pages to OCR than one file may have."""
+    if pages > settings.max_pages:
+        raise LoaderError(
+            f"{name}: {pages} pages need OCR, over the budget of {settings.max_pages} (loader.ocr_max_pages)"
+            " — raise loader.ocr_max_pages or split the file"
+        )
 
 
 def _each_frame(image: Any) -> Iterator[int]:
@@ -184,7 +202,9 @@ def _render(document: Any, index: int, dpi: int) -> Image:
 
 def _announce(name: str, total: int, settings: OcrSettings, images: Iterator[Image]) -> Iterator[tuple[int, Image]]:
     """Give the conversion ``total`` more page allowances, then yield the images, logging progress."""
-    guard.extend_deadline(total * settings.page_timeout_s)
+    # Each page gets its allowance, but the file no more than its OCR budget: a 200-page blank
+    # scan must not hold a worker for 200 page allowances.
+    guard.extend_deadline(min(total * settings.page_timeout_s, settings.file_timeout_s))
     logger.info("%s: OCR of %d page%s with %s", name, total, "" if total == 1 else "s", settings.engine)
     for done, image in enumerate(images):
         if done and done % _PROGRESS_EVERY == 0:
@@ -193,16 +213,24 @@ def _announce(name: str, total: int, settings: OcrSettings, images: Iterator[Ima
 
 
 def _read_page(engine: OcrEngine, image: Image, name: str, page: Page, *, layer: str) -> Page:
+    if pageimage.is_blank(image):
+        return page  # no ink: no engine run
     try:
-        found = engine.recognize(image)
+        reading = legible.read_page(engine, image)
     except LoaderError as exc:
         raise LoaderError(f"{name}: page {page['page_number']}: {exc}") from exc
+    found = reading.found
     text = base.tidy_text(found.text)
     if len(_WORD.findall(text)) <= len(_WORD.findall(layer)):
         return page  # the text layer says as much: keep it
     read: Page = {**page, "text": text, "ocr": True, "ocr_engine": engine.name}
+    if reading.rotation:
+        read["ocr_rotation"] = reading.rotation
     if found.confidence is not None:
         read["ocr_confidence"] = round(found.confidence, 3)
+        if found.confidence < legible.LOW_CONFIDENCE:
+            logger.warning("%s: page %d was read with low OCR confidence (%.2f) — check its text, or rescan it",
+                           name, page["page_number"], found.confidence)
     return read
 
 
@@ -225,6 +253,9 @@ def ocr_chunk_fields(pages: Sequence[Mapping[str, Any]] | None, chunk: Mapping[s
     if not on:
         return {}
     fields: dict[str, Any] = {"ocr": True, "ocr_engine": on[0]["ocr_engine"]}
+    turned = [page["ocr_rotation"] for page in on if page.get("ocr_rotation")]
+    if turned:
+        fields["ocr_rotation"] = turned[0]
     scores = [page["ocr_confidence"] for page in on if page.get("ocr_confidence") is not None]
     if scores:
         fields["ocr_confidence"] = round(sum(scores) / len(scores), 3)

@@ -54,3 +54,36 @@ def test_the_fingerprint_of_ocr_settings_ignores_languages_rapidocr_does_not_rea
     assert OcrSettings("tesseract", ("eng",)).identity() != OcrSettings("tesseract", ("deu",)).identity()
     assert OcrSettings(None, wanted="off").identity() == OcrSettings(None, wanted="auto").identity()
     assert language_package("chi_sim") == "tesseract-ocr-chi-sim"
+
+
+class _UnsureEngine:
+    """An engine that reads every image as the same few words, at 40 % confidence."""
+
+    name = "unsure"
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    def recognize(self, image):
+        from ragwire.loaders.ocr import OcrText, OcrWord
+
+        self.runs += 1
+        words = tuple(OcrWord(w, 0.4, (0, 0, 10, 10)) for w in ("blurred", "invoice", "words"))
+        return OcrText("blurred invoice words", 0.4, words)
+
+
+def test_a_page_read_with_low_confidence_after_every_retry_is_kept_and_warned_about(caplog) -> None:
+    from PIL import Image, ImageDraw
+
+    from ragwire.loaders import scan
+
+    image = Image.new("L", (400, 200), 255)
+    ImageDraw.Draw(image).rectangle((40, 80, 360, 110), fill=0)
+    engine = _UnsureEngine()
+
+    page = scan._read_page(engine, image, "smudged.png", {"page_number": 3, "page_label": None, "text": ""}, layer="")
+
+    assert page["text"] == "blurred invoice words" and page["ocr_confidence"] == 0.4
+    assert engine.runs == 5  # the read, three quarter turns (no orientation detection), the photo cleanup
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == ["smudged.png: page 3 was read with low OCR confidence (0.40) — check its text, or rescan it"]
