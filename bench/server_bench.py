@@ -5,8 +5,7 @@ minutes of embedding for 5,000) into a temporary embedded store, measures the sa
 retrieve and extractive query through the Python API in this process (the baseline),
 then starts ``ragwire serve`` as a subprocess and sends the requests over HTTP from
 N client threads.  The ratio server/direct at one client is what the HTTP layer adds;
-at 8 and 32 clients requests queue behind the one pipeline lock (the embedded engine
-is one process's at a time), so p50 grows with the queue.  Also: the page-image render
+at 8 and 32 clients requests share two cores, so p50 grows with the queue.  Also: the page-image render
 of a cited PDF passage, direct and through the endpoint.
 
     nice -n 10 python bench/server_bench.py                  # examples/docs
@@ -16,6 +15,13 @@ of a cited PDF passage, direct and through the endpoint.
 
 The page-image endpoint serves stored sources only, so it is timed over examples/docs
 (which holds the PDF); over SciFact only the direct render is.
+
+``--during-writes N`` adds rows for one retrieve client and one query client while the
+server writes: a CLI ``ragwire sync`` of N new files (handed to the server, which owns
+the store) and then uploads of N/4 files in requests of 10, each next to the idle rows,
+with the count of failed requests:
+
+    nice -n 10 python bench/server_bench.py --requests 24 --during-writes 1000
 """
 
 from __future__ import annotations
@@ -44,11 +50,12 @@ QUERIES = ["How long does the warranty last?", "How long does a full charge take
 PASSAGE = "The warranty lasts 24 months from the date the robot is delivered to your site."
 
 
-def start_server(config: Path, log: Path) -> tuple[str, subprocess.Popen]:
+def start_server(config: Path, log: Path, uploads: bool = False) -> tuple[str, subprocess.Popen]:
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     handle = log.open("w")
-    process = subprocess.Popen([sys.executable, "-m", "ragwire.cli", "serve", "--config", str(config), "--port", "0"],
-                               env=env, stdout=handle, stderr=subprocess.STDOUT)
+    extra = ["--upload-dir", str(config.parent / "uploads")] if uploads else []
+    process = subprocess.Popen([sys.executable, "-m", "ragwire.cli", "serve", "--config", str(config), "--port", "0",
+                                *extra], env=env, stdout=handle, stderr=subprocess.STDOUT)
     handle.close()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -98,10 +105,78 @@ def load(url: str, path: str, make_body, clients: int, requests: int) -> list[fl
     return times
 
 
+def during(url: str, queries: list[str], write) -> dict[str, tuple[list[float], int]]:
+    """Times of one retrieve client and one query client, sending one request after another while ``write()`` runs."""
+    done = threading.Event()
+    results: dict[str, tuple[list[float], int]] = {}
+
+    def client(path: str, key: str) -> None:
+        times, failed, i = [], 0, 0
+        while not done.is_set():
+            try:
+                times.append(post(url, path, {key: queries[i % len(queries)]}))
+            except (AssertionError, OSError):
+                failed += 1
+            i += 1
+        results[path] = (times, failed)
+
+    threads = [threading.Thread(target=client, args=args) for args in (("/api/retrieve", "query"),
+                                                                         ("/api/query", "question"))]
+    for t in threads:
+        t.start()
+    try:
+        write()
+    finally:
+        done.set()
+        for t in threads:
+            t.join()
+    return results
+
+
+def sync_files(config: Path, folder: Path, count: int) -> None:
+    """Write ``count`` new notes into the synced folder and run ``ragwire sync`` (handed to the server)."""
+    for i in range(count):
+        (folder / f"note-{i:05d}.md").write_text(
+            f"# Note {i}\n\nMachine {i} of hall {i % 17} is serviced every {i % 12 + 1} months; "
+            f"its spare part is QX-{i:05d} and the key hangs in cabinet {i % 40}.\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-m", "ragwire.cli", "sync", "--config", str(config)], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "handing this run to it" in done.stderr, done.stderr[-2000:]
+
+
+def upload_files(url: str, count: int) -> None:
+    """Upload ``count`` notes in requests of 10 and wait for each job."""
+    address = urlsplit(url)
+    for start in range(0, count, 10):
+        boundary = "benchboundary"
+        body = b"".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="upload-{i:05d}.md"\r\n\r\n'
+            f"# Upload {i}\n\nForklift {i} is charged at dock {i % 9} every {i % 5 + 1} hours.\n\r\n".encode()
+            for i in range(start, min(start + 10, count))) + f"--{boundary}--\r\n".encode()
+        conn = http.client.HTTPConnection(address.hostname, address.port, timeout=300)
+        conn.request("POST", "/api/documents", body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        response = conn.getresponse()
+        job = json.loads(response.read())
+        conn.close()
+        assert response.status == 202, job
+        while True:
+            conn = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+            conn.request("GET", job["url"])
+            state = json.loads(conn.getresponse().read())
+            conn.close()
+            if state["state"] in ("done", "failed"):
+                assert state["counts"]["failed"] == 0, state
+                break
+            time.sleep(0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=48, help="requests per endpoint and concurrency level")
     parser.add_argument("--scifact", type=int, default=0, metavar="N", help="use N SciFact abstracts instead")
+    parser.add_argument("--during-writes", type=int, default=0, metavar="N",
+                        help="also time reads during a sync of N files and uploads of N/4 files")
     parser.add_argument("--reuse", type=Path, metavar="DIR",
                         help="the work folder of an earlier run (kept at the end): search its store, skip the ingest")
     args = parser.parse_args()
@@ -137,7 +212,14 @@ def main() -> None:
     pdf = REPO / "examples" / "docs" / "warranty-policy.pdf"
     render = common.timed_calls(lambda: render_page(pdf, 1, PASSAGE), 10)
 
-    url, process = start_server(config, work / "serve.log")
+    if args.during_writes:
+        import yaml
+
+        data = yaml.safe_load(config.read_text())
+        data["sources"] = [{"type": "local", "path": str(work / "synced"), "name": "synced"}]
+        config.write_text(yaml.safe_dump(data))
+        (work / "synced").mkdir(exist_ok=True)
+    url, process = start_server(config, work / "serve.log", args.during_writes)
     rows: list[tuple[str, object]] = []
     summary: dict[str, object] = {"corpus": "scifact-%d" % args.scifact if args.scifact else "examples/docs",
                                   "ingest_s": None if args.reuse else round(ingest_s, 1), "load_average": common.load_average(),
@@ -151,6 +233,17 @@ def main() -> None:
                 rows.append((f"{path} x{clients} p50 / p95 ms", f"{p50 * 1000:.1f} / {p95 * 1000:.1f}"))
                 print(*rows[-1], flush=True)  # kept if a later step fails
                 summary[f"{path}_{clients}"] = {"p50_ms": round(p50 * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
+        if args.during_writes:
+            for label, write in (("sync", lambda: sync_files(config, work / "synced", args.during_writes)),
+                                 ("uploads", lambda: upload_files(url, max(args.during_writes // 4, 10)))):
+                reads = during(url, queries, write)
+                for path, (times, failed) in reads.items():
+                    p50, p95 = common.percentile(times, 50), common.percentile(times, 95)
+                    rows.append((f"{path} x1 during {label} p50 / p95 ms (failed)",
+                                 f"{p50 * 1000:.1f} / {p95 * 1000:.1f} ({failed} of {len(times) + failed})"))
+                    print(*rows[-1], flush=True)
+                    summary[f"{path}_during_{label}"] = {"p50_ms": round(p50 * 1000, 1), "p95_ms": round(p95 * 1000, 1),
+                                                         "requests": len(times) + failed, "failed": failed}
         address = urlsplit(url)
         source = str(pdf.resolve())
         image_times: list[float] = []
