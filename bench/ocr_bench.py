@@ -253,7 +253,11 @@ def one_pass(dpi: int, count: int = 3) -> None:
             "vectorstore": {"path": str(folder / "store"), "collection_name": "bench"},
         }))
         rag = RAGWire(str(config))
-        rag.retrieve("warm up the model", top_k=1)  # model loading is not a page's cost
+        # Loading the embedding model (~19 s of imports here) and creating the store are once per
+        # process, not a page's cost: a one-line text file pays for them first.
+        warm = folder / "warm.txt"
+        warm.write_text("A note about the pumping station.")
+        assert rag.ingest_documents([warm])["processed"] == 1
         started = time.perf_counter()
         stats = rag.ingest_documents([scan])
         ingest_s, ingest_runs = (time.perf_counter() - started) / count, runs() - load_runs

@@ -33,6 +33,12 @@ def test_only_chunks_on_ocrd_pages_carry_the_ocr_fields() -> None:
     assert ocr_chunk_fields([SCANNED], {})["ocr"] is True
 
 
+def test_a_chunk_on_a_page_turned_upright_says_by_how_much() -> None:
+    turned = {**SCANNED, "page_number": 3, "ocr_rotation": 270}
+    assert ocr_chunk_fields([TEXT, SCANNED, turned], {"page_number": 3})["ocr_rotation"] == 270
+    assert "ocr_rotation" not in ocr_chunk_fields([TEXT, SCANNED, turned], {"page_number": 2})
+
+
 def test_tesseract_tsv_becomes_lines_and_paragraphs_with_mean_confidence() -> None:
     header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
     rows = [
