@@ -58,11 +58,12 @@ def _mcp_server_class():
 
 def _strict_server_class() -> Any:
     """MCPServer refusing a call with an argument its tool does not take (mcp drops unknown ones unread)."""
+    base = _mcp_server_class()  # first: without mcp, the install hint, not a missing submodule
     from mcp.server.mcpserver.exceptions import ToolError
 
     from ragwire.server.contract import unknown_keys
 
-    class StrictServer(_mcp_server_class()):  # type: ignore[misc]
+    class StrictServer(base):  # type: ignore[misc,valid-type]
         # tool name -> the arguments it takes; filled by build_server as the tools are added
         arguments: dict[str, list[str]]
 

@@ -26,6 +26,7 @@ class LocalFolderSource(Source):
         self.config = config
         self.loader = loader
         self.root = Path(source_id(config.path))
+        self._root_prefix = str(self.root).rstrip(os.sep) + os.sep
         self.name = config.name
         # An unnamed source is keyed by its folder, so a relative and an absolute
         # spelling of one folder are one source.
@@ -35,7 +36,11 @@ class LocalFolderSource(Source):
     def identity(self, path: Path) -> str:
         if not self.name:
             return source_id(path)
-        relative = path.name if self.root.is_file() else os.path.relpath(source_id(path), self.root)
+        where = source_id(path)
+        if where.startswith(self._root_prefix):  # the walk's paths: cheap string work, per file of 20k
+            relative = where[len(self._root_prefix):]
+        else:
+            relative = path.name if self.root.is_file() else os.path.relpath(where, self.root)
         return f"local://{self.name}/{Path(relative).as_posix()}"
 
     def kind_changed(self, listing: Listing, owned: list[str]) -> str | None:
