@@ -136,8 +136,11 @@ class RAGWire:
         )
         for path, reason in walk.skipped:
             log.info("%s: not ingested (%s)", path, reason)
-        return self._ingest([str(p) for p in walk.files], force=force,
-                            not_walked=[(str(p), r) for p, r in walk.skipped])
+        not_walked = [(str(p), r) for p, r in walk.skipped]
+        left_out = _left_out_by_extension(directory, exts, recursive or lc.recursive, lc)
+        if left_out:
+            not_walked.append((str(directory), left_out))
+        return self._ingest([str(p) for p in walk.files], force=force, not_walked=not_walked)
 
     def delete_document(self, file_path: str | Path) -> int:
         """Remove every chunk of a source.  Works when the file is already gone from disk.
@@ -343,3 +346,30 @@ class RAGWire:
         names = [fields] if isinstance(fields, str) else list(fields)
         values = self.parts.field_values.field_values(names, limit)
         return values[names[0]] if isinstance(fields, str) else values
+
+
+def _left_out_by_extension(directory: str | Path, exts: list[str], recursive: bool, lc: Any) -> str | None:
+    """One line counting the files of a type ragwire reads that ``exts`` leaves out ("2 files …
+    (.png ×2) — add …"), or ``None``: a photo dropped into an ingested folder is never silently ignored.
+
+    Costs a second walk only where the extensions were narrowed below what ragwire reads.
+    """
+    from collections import Counter
+
+    from .loaders import SUPPORTED_EXTENSIONS, walk_directory
+    from .loaders.formats import IMAGE_EXTENSIONS
+
+    missing = sorted(set(SUPPORTED_EXTENSIONS) - {e.lower() for e in exts})
+    if not missing:
+        return None
+    walk = walk_directory(directory, extensions=missing, recursive=recursive, include_hidden=lc.include_hidden,
+                          follow_symlinks=lc.follow_symlinks, max_files=lc.max_files)
+    if not walk.files:
+        return None
+    kinds = Counter(path.suffix.lower() for path in walk.files)
+    listed = ", ".join(f"{ext} ×{count}" for ext, count in sorted(kinds.items()))
+    count = len(walk.files)
+    ocr = lc.ocr_settings()
+    images = "" if ocr.engine is not None or not set(kinds) & set(IMAGE_EXTENSIONS) else f"; images need OCR: {ocr.missing_hint()}"
+    return (f"{count} file{'' if count == 1 else 's'} of a type left out of loader.extensions ({listed})"
+            f" — add the extension to loader.extensions to ingest them{images}")

@@ -220,3 +220,20 @@ def test_a_damaged_tiff_says_so_without_a_python_object_in_the_message(tmp_path)
     assert "object at 0x" not in result["error"] and "\n" not in result["error"]
     if TESSERACT.engine is not None:
         assert result["error"].startswith("scan.tiff: a damaged TIFF image (")
+
+
+def test_ingest_of_a_folder_says_in_one_line_how_many_files_its_extensions_leave_out(tmp_path):
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    (folder / "note.txt").write_text("The pumping station on Harbour Road needs a new gasket.", encoding="utf-8")
+    for name in ("a.png", "b.png", "c.jpg"):
+        save(text_page(), folder / name)
+    config = str(write_config(tmp_path, loader={"extensions": [".txt"]}))
+
+    text = CliRunner().invoke(main, ["ingest", str(folder), "--config", config], catch_exceptions=False)
+    as_json = CliRunner().invoke(main, ["ingest", str(folder), "--config", config, "--json"], catch_exceptions=False)
+
+    line = ("3 files of a type left out of loader.extensions (.jpg ×1, .png ×2)"
+            " — add the extension to loader.extensions to ingest them")
+    assert text.exit_code == 0 and f"not ingested: {folder} ({line}" in text.output
+    assert [left["reason"].startswith(line) for left in json.loads(as_json.stdout)["not_walked"]] == [True]
