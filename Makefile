@@ -22,7 +22,7 @@ install: $(VENV)/.installed
 	$(BIN)/ragwire model prepare
 
 demo: install
-	@test -f config.yaml || cp config.yaml.example config.yaml
+	@test -f config.yaml || $(BIN)/ragwire init > /dev/null
 	$(BIN)/ragwire ingest examples/docs --config config.yaml
 	$(BIN)/ragwire query "How long does it take to charge the battery?" --config config.yaml
 	$(BIN)/ragwire query "What does error E-4711 mean?" --config config.yaml

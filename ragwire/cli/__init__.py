@@ -8,6 +8,7 @@
     ingest.py   ingest, reingest, delete
     search.py   query, retrieve
     info.py     stats, fields
+    init.py     init (a commented config.yaml from the packaged templates)
     sync.py     sync
     eval.py     eval
     model.py    model prepare
@@ -31,6 +32,7 @@ from .errors import (
 from .eval import eval_command
 from .info import fields, stats
 from .ingest import delete, ingest, reingest
+from .init import init
 from .mcp import mcp, mcp_serve
 from .migrate import migrate
 from .model import model, prepare
@@ -43,6 +45,7 @@ from .sync import sync
 for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync, eval_command, model, mcp, serve):
     main.add_command(_command)
 main.add_command(migrate)
+main.add_command(init)
 
 # The names these had when the CLI was one module.
 _parse_filters = parse_filters

@@ -35,7 +35,7 @@ def load_config(path: str | Path) -> RagwireConfig:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise NotFoundError(f"config file not found: {path} (copy config.yaml.example to start)") from None
+        raise NotFoundError(f"config file not found: {path} (run `ragwire init` to write a commented one)") from None
     except IsADirectoryError:
         raise NotFoundError(f"config file not found: {path} is a folder (name the config.yaml inside it)") from None
     except PermissionError:
@@ -60,8 +60,11 @@ def load_config(path: str | Path) -> RagwireConfig:
         raise ConfigError(
             ["the file is empty: it needs at least an 'embeddings' section with a 'provider'"], path.name
         )
-    config = parse_config(data, base_dir=path.resolve().parent, source=path.name)
-    config._source = path.resolve()
+    # The folder the user sees the file in, even when it is a symlink (config.yaml.example
+    # links to the packaged template): relative paths resolve against that folder.
+    located = Path(os.path.abspath(path))
+    config = parse_config(data, base_dir=located.parent, source=path.name)
+    config._source = located
     return config
 
 

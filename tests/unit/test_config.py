@@ -113,7 +113,7 @@ def test_missing_embeddings_section_says_what_to_add():
 
 
 def test_missing_file_raises_file_not_found_with_hint(tmp_path):
-    expected = r"config file not found: .*nope\.yaml \(copy config\.yaml\.example to start\)"
+    expected = r"config file not found: .*nope\.yaml \(run `ragwire init` to write a commented one\)"
     with pytest.raises(FileNotFoundError, match=expected):
         load_config(tmp_path / "nope.yaml")
 
