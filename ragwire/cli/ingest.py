@@ -31,6 +31,9 @@ def print_stats(label: str, stats: dict[str, Any], as_json: bool) -> None:
         click.echo(f"  {extraction}")
     for error in stats["errors"]:
         click.echo(f"  failed: {error['error']}", err=True)
+    for page in stats.get("ocr_low_confidence", []):
+        click.echo(f"  low OCR confidence: {page['file']} page {page['page']} ({page['ocr_confidence']:.2f})"
+                   " — check its text, or rescan it", err=True)
     for left in stats.get("not_walked", []):
         click.echo(f"  not ingested: {left['file']} ({left['reason']})", err=True)
 

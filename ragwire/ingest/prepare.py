@@ -11,7 +11,7 @@ from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError, LoaderError
 from ..hashing import FileVersion, file_version, sha256_chunk, sha256_text
 from ..loaders import Loaded, raised_outside_ragwire
-from ..loaders.scan import ocr_chunk_fields, ocr_shaped
+from ..loaders.scan import doubtful_pages, ocr_chunk_fields, ocr_shaped
 from ..providers.usage import Usage
 
 if TYPE_CHECKING:
@@ -53,6 +53,8 @@ class Prepared:
     metadata_usage: Usage = field(default_factory=Usage)
     # A page needed OCR (or the file is an image): the OCR settings shape this document.
     ocr_shaped: bool = False
+    # OCR'd pages whose text the engine was unsure of, after every retry: (page, confidence).
+    ocr_doubtful: list[tuple[int, float]] = field(default_factory=list)
     replacing: bool = False
     # A version with this same file hash is stored (a forced or settings-driven rewrite):
     # the new points get run-specific ids so they never overwrite the visible ones.
@@ -123,6 +125,7 @@ def prepare_file(
             raise IngestError(f"{item.path.name}: {CHANGING}")
         text, pages, file_type = loaded.text, loaded.pages, loaded.file_type
         item.ocr_shaped = ocr_shaped(pages, file_type)
+        item.ocr_doubtful = doubtful_pages(pages)
         pieces = split_text(
             text,
             strategy=splitter.strategy,

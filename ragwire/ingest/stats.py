@@ -35,6 +35,8 @@ class FileOutcome:
     metadata_failed: bool = False
     # The file's LLM metadata extraction (no calls when none ran); sync sums it per source.
     metadata_usage: Usage = field(default_factory=Usage)
+    # OCR'd pages stored although the engine was unsure of them: (page number, confidence).
+    ocr_doubtful: list[tuple[int, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -107,7 +109,8 @@ class IngestStats:
         ``metadata_usage`` — LLM calls, tokens and cost of metadata extraction — and
         ``error_type``/``retryable`` in each ``errors`` entry).
 
-        An aborted run also carries ``aborted`` (the one-line reason) and
+        A run that stored OCR'd pages the engine was unsure of carries ``ocr_low_confidence``
+        (file, page, confidence).  An aborted run also carries ``aborted`` (the one-line reason) and
         ``not_started`` (files the run never reached).
         """
         out: dict[str, Any] = {
@@ -126,6 +129,10 @@ class IngestStats:
             ],
             "metadata_usage": self.metadata_usage.accounting(),
         }
+        doubtful = [{"file": o.path, "page": page, "ocr_confidence": confidence}
+                    for o in self.outcomes if o.status == "processed" for page, confidence in o.ocr_doubtful]
+        if doubtful:
+            out["ocr_low_confidence"] = doubtful
         if self.not_walked is not None:
             out["not_walked"] = [{"file": f, "reason": r} for f, r in self.not_walked]
         if self.aborted is not None:

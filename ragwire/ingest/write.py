@@ -56,5 +56,5 @@ def write_document(collection: Collection, settings: IngestSettings, doc: Prepar
     return FileOutcome(
         str(doc.path), "processed", chunks=len(records), embedded=len(records) - reused, reused=reused,
         replaced=doc.replacing and bool(removed or doc.same_content_stored),
-        metadata_failed=doc.metadata_failed, metadata_usage=doc.metadata_usage,
+        metadata_failed=doc.metadata_failed, metadata_usage=doc.metadata_usage, ocr_doubtful=doc.ocr_doubtful,
     )

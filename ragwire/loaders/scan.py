@@ -234,6 +234,13 @@ def _read_page(engine: OcrEngine, image: Image, name: str, page: Page, *, layer:
     return read
 
 
+def doubtful_pages(pages: Sequence[Mapping[str, Any]] | None) -> list[tuple[int, float]]:
+    """The OCR'd pages read under :data:`~ragwire.loaders.legible.LOW_CONFIDENCE`: ``(page number, confidence)``."""
+    return [(int(page["page_number"]), float(page["ocr_confidence"])) for page in pages or ()
+            if page.get("ocr") and page.get("ocr_confidence") is not None
+            and page["ocr_confidence"] < legible.LOW_CONFIDENCE]
+
+
 def ocr_chunk_fields(pages: Sequence[Mapping[str, Any]] | None, chunk: Mapping[str, Any]) -> dict[str, Any]:
     """``ocr``, ``ocr_engine`` and ``ocr_confidence`` for a chunk lying on OCR'd pages, else ``{}``.
 

@@ -237,3 +237,24 @@ def test_ingest_of_a_folder_says_in_one_line_how_many_files_its_extensions_leave
             " — add the extension to loader.extensions to ingest them")
     assert text.exit_code == 0 and f"not ingested: {folder} ({line}" in text.output
     assert [left["reason"].startswith(line) for left in json.loads(as_json.stdout)["not_walked"]] == [True]
+
+
+@needs_tesseract
+def test_a_page_still_unsure_after_every_retry_is_stored_and_named_in_the_run_stats_with_its_confidence(tmp_path):
+    from PIL import ImageFilter
+
+    from tests.pdfs import page_image
+
+    folder = tmp_path / "inbox"
+    save(page_image("Zephyr Logistics quarterly invoice").filter(ImageFilter.GaussianBlur(4)), folder / "blurred.png")
+    config = str(write_config(tmp_path, loader={"ocr": "tesseract", "ocr_dpi": DPI}))
+
+    done = CliRunner().invoke(main, ["ingest", str(folder), "--config", config, "--json"], catch_exceptions=False)
+
+    stats = json.loads(done.stdout)
+    assert stats["processed"] == 1, stats
+    [doubtful] = stats["ocr_low_confidence"]
+    assert (doubtful["file"], doubtful["page"]) == (str(folder / "blurred.png"), 1)
+    assert 0 < doubtful["ocr_confidence"] < 0.6
+    again = CliRunner().invoke(main, ["ingest", str(folder), "--config", config, "--force"], catch_exceptions=False)
+    assert f"low OCR confidence: {folder / 'blurred.png'} page 1 (" in again.output
