@@ -64,13 +64,15 @@ def sections(out: str) -> dict[str, str]:
     return parts
 
 
-def test_a_full_disk_under_the_store_is_one_error_line_for_every_command(tmp_path, stub):
+def run_on_tmpfs(tmp_path, stub, script: str, files: int = 3) -> tuple[dict[str, str], str, Path]:
+    """Run ``script`` in a private mount namespace with the store on a tmpfs; its sections, all its
+    output, and the store's filesystem folder."""
     reason = can_mount_tmpfs()
     if reason:
         pytest.skip(reason)
     docs = tmp_path / "docs"
     docs.mkdir()
-    for n in range(3):
+    for n in range(files):
         (docs / f"d{n}.md").write_text(f"# Note {n}\n\nThe battery of robot {n} is charged nightly.\n")
     fs = tmp_path / "fs"
     fs.mkdir()
@@ -80,14 +82,17 @@ def test_a_full_disk_under_the_store_is_one_error_line_for_every_command(tmp_pat
         ingestion={"retries": 0},
         sources=[{"type": "local", "path": str(docs), "name": "docs"}],
     )
-    text = config.read_text().replace(str(tmp_path / "store"), str(fs / "store"))
-    config.write_text(text)
+    config.write_text(config.read_text().replace(str(tmp_path / "store"), str(fs / "store")))
     env = {**os.environ, "STORE_FS": str(fs), "DOCS": str(docs), "CONFIG": str(config), "PY": sys.executable,
            "RAGWIRE": str(Path(sys.executable).with_name("ragwire"))}
-    run = subprocess.run(["unshare", "-m", "bash", "-c", SCRIPT], capture_output=True, text=True,
+    run = subprocess.run(["unshare", "-m", "bash", "-c", script], capture_output=True, text=True,
                          env=env, timeout=300)
-    out = sections(run.stdout + run.stderr)
-    assert "rc=0" in out["first"], run.stdout + run.stderr
+    return sections(run.stdout + run.stderr), run.stdout + run.stderr, fs
+
+
+def test_a_full_disk_under_the_store_is_one_error_line_for_every_command(tmp_path, stub):
+    out, everything, fs = run_on_tmpfs(tmp_path, stub, SCRIPT)
+    assert "rc=0" in out["first"], everything
     shown = out["sync"]
     assert "rc=1" in shown, shown
     assert "Bus error" not in shown and "Traceback" not in shown
@@ -128,28 +133,8 @@ echo "== after"; cmd stats --json
 def test_a_store_a_stopped_sync_left_on_a_nearly_full_disk_still_opens_in_place(tmp_path, stub):
     # Guards: writes stopped at 32 MiB free, but an open needed ~57 MiB, so after a sync stopped on a
     # full disk not even stats or delete could open the store.
-    reason = can_mount_tmpfs()
-    if reason:
-        pytest.skip(reason)
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for n in range(3):
-        (docs / f"d{n}.md").write_text(f"# Note {n}\n\nThe battery of robot {n} is charged nightly.\n")
-    fs = tmp_path / "fs"
-    fs.mkdir()
-    config = write_config(
-        tmp_path,
-        embeddings={"provider": "openai", "model": "stub-embed", "base_url": stub.openai_url, "api_key": "test"},
-        ingestion={"retries": 0},
-        sources=[{"type": "local", "path": str(docs), "name": "docs"}],
-    )
-    config.write_text(config.read_text().replace(str(tmp_path / "store"), str(fs / "store")))
-    env = {**os.environ, "STORE_FS": str(fs), "DOCS": str(docs), "CONFIG": str(config),
-           "RAGWIRE": str(Path(sys.executable).with_name("ragwire"))}
-    run = subprocess.run(["unshare", "-m", "bash", "-c", LEFT_BY_A_SYNC], capture_output=True, text=True,
-                         env=env, timeout=300)
-    out = sections(run.stdout + run.stderr)
-    assert "rc=0" in out["first"], run.stdout + run.stderr
+    out, everything, _fs = run_on_tmpfs(tmp_path, stub, LEFT_BY_A_SYNC)
+    assert "rc=0" in out["first"], everything
     assert "rc=1" in out["sync"] and "MiB free" in out["sync"], out["sync"]
     # a run stopped by a run failure says so once (the runner used to log it as well)
     assert len([line for line in out["sync"].splitlines() if "ingest stopped" in line]) == 1, out["sync"]
@@ -174,23 +159,6 @@ def test_a_write_near_a_full_disk_gives_the_stores_sparse_files_their_blocks_fir
     # Guards: a free-space check cannot win against another process filling the disk; the engine then
     # touched a hole of a mapped file and died of SIGBUS (2 of 15 rounds of an oscillating fill).
     # With every block claimed before the write, no page of the store can fault for want of space.
-    reason = can_mount_tmpfs()
-    if reason:
-        pytest.skip(reason)
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "d0.md").write_text("# Note\n\nThe battery is charged nightly.\n")
-    fs = tmp_path / "fs"
-    fs.mkdir()
-    config = write_config(
-        tmp_path,
-        embeddings={"provider": "openai", "model": "stub-embed", "base_url": stub.openai_url, "api_key": "test"},
-        sources=[{"type": "local", "path": str(docs), "name": "docs"}],
-    )
-    config.write_text(config.read_text().replace(str(tmp_path / "store"), str(fs / "store")))
-    env = {**os.environ, "STORE_FS": str(fs), "CONFIG": str(config), "PY": sys.executable,
-           "RAGWIRE": str(Path(sys.executable).with_name("ragwire"))}
-    run = subprocess.run(["unshare", "-m", "bash", "-c", TIGHT_SYNC], capture_output=True, text=True,
-                         env=env, timeout=300)
-    assert "rc=0" in run.stdout, run.stdout + run.stderr
-    assert "holes=0" in run.stdout, run.stdout
+    _out, everything, _fs = run_on_tmpfs(tmp_path, stub, TIGHT_SYNC, files=1)
+    assert "rc=0" in everything, everything
+    assert "holes=0" in everything, everything
