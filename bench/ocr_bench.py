@@ -267,51 +267,107 @@ def one_pass(dpi: int, count: int = 3) -> None:
         print(f"ingest / load = {ingest_s / load_s:.2f}")
 
 
-def legibility() -> None:
-    """Facts found on turned, tilted and photographed pages: the engine's plain read, then the loader's."""
+ANIMALS = ("pelican", "walrus", "heron", "otter", "badger", "falcon", "lynx", "marten", "osprey", "bison",
+           "ibex", "puffin", "stoat")
+
+
+def legibility_pages() -> dict[str, tuple[Image.Image, str]]:
+    """13 pages, each with its own fact ("pelican 5521"): turned, tilted, photographed, and one clean."""
     import numpy as np
 
-    from ragwire.loaders import legible
+    def page(fact: str) -> Image.Image:
+        lines = ["The quarterly maintenance report covers the pumping", "station on Harbour Road. Inspectors found",
+                 "corrosion on valve 17 and recommended a new gasket.", f"The secret code of the warehouse is {fact}."]
+        image = Image.new("L", (1240, 400), 255)
+        draw = ImageDraw.Draw(image)
+        for i, line in enumerate(lines):
+            draw.text((60, 100 + i * 50), line, font=ImageFont.truetype(FONTS["sans"], 28), fill=0)
+        return image
 
-    engine = make_engine("tesseract", 150)
-    fact = "pelican 5521"
-    lines = ["The quarterly maintenance report covers the pumping", "station on Harbour Road. Inspectors found",
-             "corrosion on valve 17 and recommended a new gasket.", f"The secret code of the warehouse is {fact}."]
-    page = Image.new("L", (1240, 400), 255)
-    draw = ImageDraw.Draw(page)
-    for i, line in enumerate(lines):
-        draw.text((60, 100 + i * 50), line, font=ImageFont.truetype(FONTS["sans"], 28), fill=0)
-
-    def photo(kind: str, seed: int) -> Image.Image:
+    def photo(fact: str, kind: str, seed: int) -> Image.Image:
         width, height = 900, 500
         x, y = np.linspace(0, 1, width)[None, :], np.linspace(0, 1, height)[:, None]
         paper = {"gradient": 250 - 200 * (x + y) / 2, "shadow": 230 - 150 * np.exp(-((x - .3) ** 2 + (y - .4) ** 2) / .05),
                  "dim": 120 + 60 * x + 0 * y}[kind]
         mask = Image.new("L", (width, height), 0)
-        ImageDraw.Draw(mask).text((40, 180), lines[3], font=ImageFont.truetype(FONTS["sans"], 20), fill=255)
+        ImageDraw.Draw(mask).text((40, 180), f"The secret code of the warehouse is {fact}.",
+                                  font=ImageFont.truetype(FONTS["sans"], 20), fill=255)
         ink = np.asarray(mask) / 255.0
         noise = np.random.default_rng(seed).normal(0, 8, (height, width))
         pixels = paper * (1 - ink) + paper * 0.35 * ink + noise
         return Image.fromarray(pixels.clip(0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.8))
 
-    cases = {f"turned {t}°": page.rotate(t, expand=True) for t in (90, 180, 270)}
-    cases.update({f"tilted {a}°": page.rotate(a, expand=True, fillcolor=255) for a in (5, -5, 3)})
-    cases.update({f"photo {k} {s}": photo(k, s) for k in ("gradient", "shadow", "dim") for s in (1, 2)})
-    cases["clean"] = page
-    print("\n## Legibility: is the fact found? (tesseract, 150 dpi)")
-    print("| page | plain read | s | loader's read | s | engine runs | turn / skew / cleaned |\n|---|---|---|---|---|---|---|")
-    found_plain = found_now = 0
-    for label, image in cases.items():
-        plain, plain_s = timed(engine, image)
-        started = time.perf_counter()
-        reading = legible.read_page(engine, image)
-        now_s = time.perf_counter() - started
-        hit_plain, hit_now = fact in " ".join(plain.text.split()), fact in " ".join(reading.found.text.split())
-        found_plain += hit_plain
-        found_now += hit_now
-        print(f"| {label} | {'found' if hit_plain else 'missed'} | {plain_s:.2f} | {'found' if hit_now else 'missed'}"
-              f" | {now_s:.2f} | {reading.runs} | {reading.rotation} / {reading.skew} / {reading.cleaned} |", flush=True)
-    print(f"facts found: plain {found_plain}/{len(cases)}, loader {found_now}/{len(cases)}")
+    labels = [f"turned {t}°" for t in (90, 180, 270)] + [f"tilted {a}°" for a in (5, -5, 3)]
+    labels += [f"photo {k} {s}" for k in ("gradient", "shadow", "dim") for s in (1, 2)] + ["clean"]
+    cases = {}
+    for number, (label, animal) in enumerate(zip(labels, ANIMALS, strict=True)):
+        fact = f"{animal} {5521 + 111 * number}"
+        if label.startswith("turned"):
+            image = page(fact).rotate(int(label.split()[1].rstrip("°")), expand=True)
+        elif label.startswith("tilted"):
+            image = page(fact).rotate(int(label.split()[1].rstrip("°")), expand=True, fillcolor=255)
+        elif label.startswith("photo"):
+            image = photo(fact, label.split()[1], int(label.split()[2]))
+        else:
+            image = page(fact)
+        cases[label] = (image, fact)
+    return cases
+
+
+def legibility() -> None:
+    """Facts found on turned, tilted and photographed pages: the engine's plain read against the
+    loader's, then hit@5 of a whole ingest of the 13 pages (a query for each page's fact)."""
+    import tempfile
+
+    import yaml
+
+    from ragwire import RAGWire
+
+    cases = legibility_pages()
+    try:
+        from ragwire.loaders import legible
+    except ImportError:  # code from before the loader's read was made legible: hit@5 only
+        legible = None  # type: ignore[assignment]
+    if legible is not None:
+        engine = make_engine("tesseract", 150)
+        print("\n## Legibility: is the fact in the text? (tesseract, 150 dpi)")
+        print("| page | plain read | s | loader's read | s | engine runs | turn / skew / cleaned |")
+        print("|---|---|---|---|---|---|---|")
+        found_plain = found_now = 0
+        for label, (image, fact) in cases.items():
+            plain, plain_s = timed(engine, image)
+            started = time.perf_counter()
+            reading = legible.read_page(engine, image)
+            now_s = time.perf_counter() - started
+            hit_plain, hit_now = fact in " ".join(plain.text.split()), fact in " ".join(reading.found.text.split())
+            found_plain += hit_plain
+            found_now += hit_now
+            print(f"| {label} | {'found' if hit_plain else 'missed'} | {plain_s:.2f} | {'found' if hit_now else 'missed'}"
+                  f" | {now_s:.2f} | {reading.runs} | {reading.rotation} / {reading.skew} / {reading.cleaned} |",
+                  flush=True)
+        print(f"facts found: plain {found_plain}/{len(cases)}, loader {found_now}/{len(cases)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "images"
+        folder.mkdir()
+        names = {}
+        for number, (label, (image, _)) in enumerate(cases.items()):
+            names[label] = f"page-{number:02d}.png"
+            image.save(folder / names[label])
+        config = Path(tmp) / "config.yaml"
+        config.write_text(yaml.safe_dump({
+            "loader": {"ocr": "tesseract", "ocr_dpi": 150, "extensions": [".png"]},
+            "embeddings": {"provider": "huggingface", "model_name": "sentence-transformers/all-MiniLM-L6-v2"},
+            "vectorstore": {"path": str(Path(tmp) / "store"), "collection_name": "bench"},
+        }))
+        rag = RAGWire(str(config))
+        stats = rag.ingest_directory(folder)
+        hits = 0
+        print(f"\n## hit@5 after ingesting the {len(cases)} pages ({stats['processed']} processed, {stats['failed']} failed)")
+        for label, (_, fact) in cases.items():
+            found = [doc.metadata["file_name"] for doc in rag.retrieve(f"secret code {fact}", top_k=5)]
+            hits += names[label] in found
+            print(f"| {label} | {'hit' if names[label] in found else 'miss'} |")
+        print(f"hit@5: {hits}/{len(cases)} = {hits / len(cases):.2f}")
 
 
 def main() -> None:
