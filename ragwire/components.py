@@ -344,12 +344,14 @@ class Parts:
 
             from .answer.answerer import Answerer
             from .answer.extractive import extractive_answer
+            from .retrieval.vocabulary import CollectionVocabulary
 
             self._answerer = Answerer(
                 self.retriever,
                 llm=self.llm,
                 generation=self.config.generation,
-                extractive=functools.partial(extractive_answer, embedding=self.lazy_embedding),
+                extractive=functools.partial(extractive_answer, embedding=self.lazy_embedding,
+                                             vocabulary=CollectionVocabulary(self.collection, self.sparse_encoder)),
                 retries=self.config.ingestion.retries,
                 pricing=self.config.llm.pricing if self.config.llm is not None else None,
                 embedding=self.lazy_embedding,

@@ -1,10 +1,10 @@
 """What kind of answer a question expects, and where in it the answer must attach (classic QA answer typing).
 
-"How much is the yearly licence?" expects an amount of money for the licence;
-"How long does delivery take?" a duration for the delivery; "How loud is the
-robot?" a sound level.  :func:`expectation` reads that from the question's form
-alone: the wh-phrase ("how much", "how long", "how steep", "what … price"), a
-unit lexicon, and the head noun of the phrase the type attaches to (its *focus*).
+"How much is the annual membership?" expects an amount of money for the
+membership; "How long does shipping take?" a duration for the shipping; "How much
+does the printer weigh?" a mass.  :func:`expectation` reads that from the question's form
+alone: the wh-phrase ("how much", "how long", "how steep", "what … price"), tables
+of the units that state each type (a general phenomenon, not a list of questions), and the head noun of the phrase the type attaches to (its *focus*).
 :func:`covers` says whether a passage gives such an answer: an instance of the
 type in its text and every focus head, in some form, in the passage or the
 headings above it.  Questions of no recognised form get no expectation.
@@ -33,10 +33,15 @@ def _re(pattern: str) -> re.Pattern[str]:
 
 # Instances of each answer type, as text shows them.  A table row carries its column
 # names ("Unit price (EUR): 2950"), so a currency in a header counts for the row.
+# Money is stated by a currency: its symbol, its ISO code before or after the amount
+# ("NOK 14 500", "4318.50 NOK"), or its name ("250 kroner").
+_SYMBOLS = r"€|\$|£"
+_CODES = "eur|usd|gbp|chf|nok|sek|dkk"
+_CURRENCIES = rf"{_CODES}|euros?|dollars?|pounds?|francs?|kroner|krone|kronor|kr"
 _TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
 INSTANCES: dict[str, re.Pattern[str]] = {
-    "amount of money": _re(rf"[€$£]\s?{_N}|{_N}\s?(?:€|eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?)\b"
-                           rf"|\((?:eur|usd|gbp|chf)\)|\bfree of charge\b|\bno charge\b|\bat no cost\b"),
+    "amount of money": _re(rf"(?:{_SYMBOLS})\s?{_N}|{_N}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{_N}"
+                           rf"|\((?:{_CODES})\)|\bfree of charge\b|\bno charge\b|\bat no cost\b"),
     "duration": _re(rf"\b{_NUM}(?:\s|-)?(?:(?:working|business|calendar|full) )?{_TIME_UNIT}\b|\bsame[- ]day\b|\bovernight\b|\bnext (?:business |working )?day\b"
                     r"|\bimmediately\b|\bat once\b"),
     "number": _re(rf"\b{_NUM}\b"),
@@ -62,6 +67,8 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "rating": _re(r"\b[A-Z]{1,4}[- ]?\d{1,5}\b|\bclass [A-Z0-9]\b"),
 }
 
+# Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
+_MEASURE_VERBS = {"weigh": "mass", "cost": "amount of money"}
 # "How <adjective>" and its superlative ask for a measure.
 _HOW_ADJECTIVE = {
     "loud": "sound level", "noisy": "sound level", "quiet": "sound level",
@@ -90,6 +97,10 @@ _TYPE_NOUNS = {
     "opening hours": "time of day", "what time": "time of day",
     "rating": "rating", "certification": "rating", "protection class": "rating",
 }
+# The words that name the answer type asked for ("how heavy", "what price"): a document states
+# the type by its units (68 kg, 2950 EUR), so these need not occur in it.
+TYPE_WORDS = (frozenset(_HOW_ADJECTIVE) | frozenset(_SUPERLATIVE) | {w for n in _TYPE_NOUNS for w in n.split()}
+              | frozenset({"weigh", "weighs", "cost", "costs", "charge", "charges", "long", "much", "many"}))
 _EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
 # A length is one of several dimensions; the passage must name the one asked for.
 _DIMENSIONS = {"tall": ("tall", "height", "high"), "high": ("height", "high", "tall"), "wide": ("width", "wide"),
@@ -118,7 +129,7 @@ class Expectation:
 
     Attributes:
         kind: The answer type ("amount of money", "duration", …), as the refusal names it.
-        focus: The phrase of the question the answer attaches to ("delivery of a replacement lidar module").
+        focus: The phrase of the question the answer attaches to ("shipping of a spare battery pack").
         heads: The head words of ``focus`` a passage must state: the phrase's head and that of
             its ``of`` complement ("delivery", "module").  Empty when the form gives no clear focus.
         aspect: For a length, the words naming its dimension, one of which the passage must state:
@@ -136,14 +147,14 @@ class Expectation:
 
 
 def is_yes_no(question: str) -> bool:
-    """Whether ``question`` opens with an auxiliary ("Can the AR-7 be leased?", "Is the lidar covered?")."""
+    """Whether ``question`` opens with an auxiliary ("Can the printer be rented?", "Is the battery covered?")."""
     return bool(_YES_NO.match(question))
 
 
 def expectation(question: str) -> Expectation | None:
     """The answer type ``question`` asks for and its focus, or None for a question of no recognised form.
 
-    A yes/no question ("Can the AR-7 be leased?") expects no typed answer, even when
+    A yes/no question ("Can the printer be rented?") expects no typed answer, even when
     a clause after it does ("Is it covered, and for how long?").
     """
     if _YES_NO.match(question):
@@ -163,23 +174,24 @@ def _kind(text: str) -> tuple[str | None, str]:
     """The answer type and the words after its trigger (where the focus is)."""
     if re.search(r"\bhow long (?:will|would|does|do|did|can|could) it take\b", text) or \
             re.search(r"\bhow many \w+ (?:will|would|does|do|did) it take\b", text):
-        return "duration", ""  # "how long does it take to drive … to build its map": no one focus noun
+        return "duration", ""  # "how long does it take to <verb> …": an activity, no one focus noun
     if m := re.search(r"\bhow long (?:does|do|did|will|would) (?:(?!\btake\b).)+? take to (\w+)", text):
-        return "duration", "of " + m.group(1)  # "how long does the battery take to cool": the cooling is timed
+        return "duration", "of " + m.group(1)  # "how long does <X> take to <verb>": the verb's action is timed
     if m := re.search(r"\bhow long (?:does|do|did|will|would) ((?:(?!\btake\b).)+?) take\b", text):
         return "duration", "is " + m.group(1)
     if m := re.search(r"\bhow long\b", text):
         return "duration", text[m.end():]
     if m := re.search(rf"\bhow many ({'|'.join(_TIME_NOUNS)})\b", text):
         return "duration", text[m.end():]
-    if m := re.search(r"\bhow much (?:does|do|did|will|would) ((?:(?!\bcost\b).)+?) cost\b", text):
-        return "amount of money", "is " + m.group(1)
+    for verb, measure in _MEASURE_VERBS.items():
+        # "how much / what does <X> weigh | cost": the verb names the measure, <X> is its focus
+        if m := re.search(rf"\b(?:how much|what) (?:does|do|did|will|would) ((?:(?!\b(?:{verb}|what)\b).)+?) {verb}\b",
+                          text):
+            return measure, "is " + m.group(1)
     if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
         return "amount of money", text[m.end():]
-    if m := re.search(r"\bwhat (?:does|do|did|will|would) ((?:(?!\bwhat\b).)+?) cost\b", text):
-        return "amount of money", "is " + m.group(1)
     if m := re.search(r"\bwhat (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge\b", text):
-        return "amount of money", text[m.end():]  # "what does a technician charge per km": the km is priced
+        return "amount of money", text[m.end():]  # "what does <someone> charge per <unit>": the unit is priced
     if m := re.search(r"\bhow ([a-z]+)\b", text):
         if m.group(1) in _HOW_ADJECTIVE:
             return _HOW_ADJECTIVE[m.group(1)], text[m.end():]
@@ -189,14 +201,14 @@ def _kind(text: str) -> tuple[str | None, str]:
         if kind and (m := re.search(rf"\b{word}\b", text)):
             return kind, text[m.end():]
     for noun in sorted(_TYPE_NOUNS, key=len, reverse=True):
-        # The noun must head the wh-phrase ("what is the list price of …", "which version …") or
-        # open the question ("release date of …"): "which error code means … too much weight" asks for a code.
+        # The noun must head the wh-phrase ("what is the price of …", "which version …") or open
+        # the question ("release date of …"): a type noun later in a question names no answer type.
         kind = _TYPE_NOUNS[noun]
         if kind == "rating" and (m := re.search(rf"^(?:what|which) ([\w-]+) {noun}\b", text)):
-            return kind, f"of {m.group(1)}"  # "what IP rating": the kind of rating is the focus
+            return kind, f"of {m.group(1)}"  # "what <class> rating": the kind of rating is the focus
         if re.search(rf"^(?:what|which)(?: [\w-]+)? {noun}\b|^{noun}$", text):
-            # "which version does a robot need", "what voltage gap … sets off": the noun is the
-            # focus itself and what follows says which one, not what it is of.
+            # "which version does <X> need": the noun is the focus itself and what follows
+            # says which one, not what it is of.
             return kind, ""
         if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?(?: [\w-]+)? {noun}\b"
                           rf"|^(?:[\w-]+ ){{0,3}}{noun} (?:of|for)\b", text):
@@ -209,11 +221,11 @@ def _kind(text: str) -> tuple[str | None, str]:
 def _focused(kind: str, rest: str) -> Expectation:
     """The focus phrase at the start of ``rest`` and its heads.
 
-    After a copula ("how long is the new part protected", "how much is a lidar module")
-    or a preposition ("price of the robot") the phrase is a noun phrase: its head is its
+    After a copula ("how long is the repaired unit insured", "how much is a spare battery")
+    or a preposition ("price of the printer") the phrase is a noun phrase: its head is its
     last word, less a trailing participle.  After another auxiliary ("how long can a
-    robot go", "how often does Northwind ship") it is a subject and its verb: the head
-    is the subject's first word.  A pronoun ("what does it cost") gives no focus.
+    laptop run", "how often does the vendor publish") it is a subject and its verb: the
+    head is the subject's first word.  A pronoun ("what does it cost") gives no focus.
     """
     tokens = rest.split()
     subject = bool(tokens) and tokens[0] in _AUXILIARIES - {"is", "are", "was", "were", "be", "been", "am"}
@@ -226,7 +238,7 @@ def _focused(kind: str, rest: str) -> Expectation:
         return Expectation(kind, "", ())
     if subject:
         content = content[:1]
-    elif content[-1].endswith("ed"):  # a participle ("is deducted", "is the new part protected")
+    elif content[-1].endswith("ed"):  # a participle ("is refunded", "is the repaired unit insured")
         content = content[:-1]
     if not content:
         return Expectation(kind, "", ())
@@ -262,7 +274,7 @@ def instance(kind: str, text: str) -> bool:
 def covers(expected: Expectation, text: str, context: str = "") -> bool:
     """Whether a passage ``text`` (under headings ``context``) gives the expected answer.
 
-    An instance of the type must be in the text or its headings ("Firmware 3.2.0 (4 March
+    An instance of the type must be in the text or its headings ("Release 5.1 (4 March
     2024)" dates the sentences under it), and each focus head too, in some form
     (``delivery`` ~ ``delivered``, ``kilometre`` ~ ``km``).
     """

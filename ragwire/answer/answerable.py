@@ -1,7 +1,7 @@
 """Is a question answerable from the retrieved text at all?  Relevance is not answerability.
 
-A near-topic question ("How loud is the AR-7 in decibels?", "What will firmware 3.4
-bring?") retrieves passages about the right product that do not say what was asked.
+A near-topic question (a product's loudness in decibels when only its power is given,
+the features of a release no document mentions) retrieves passages about the right product that do not say what was asked.
 Two checks find the specific thing asked for that the sources never state:
 
 * a number, version or code of the question (``3.4``, ``E-6``, ``SKU-88213-B``)
@@ -50,13 +50,13 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
 def unmentioned(question: str, quoted: Sequence[str], embedding: Any) -> list[str]:
     """The key words of a yes/no ``question`` that the ``quoted`` passages never mention ([] when none).
 
-    "Can the AR-7 be leased?" is not answered by "No. The AR-7 is built for warehouses"
+    "Can the printer be rented?" is not answered by "No. The printer is built for offices"
     (an FAQ's reply to another question): what a yes or no answers must be in the passage
     that says it.  Key words and "near in meaning" are as in :func:`missing_terms`, but
     the vocabulary is that of the quoted passages (with their headings), not of every source.
     """
     vocabulary = set(words(" ".join(quoted)))
-    weights = dict(_key_terms(question, _content_terms(question), embedding))
+    weights = dict(key_terms(question, _content_terms(question), embedding))
     absent = [t for t in _key_terms_without_neighbour(question, vocabulary, embedding) if t in weights]
     # A passage that covers most of what the question rests on may say it in other words
     # ("webhooks for job completion" for "notify"); one that misses most of it answers another question.
@@ -70,7 +70,7 @@ def _content_terms(question: str) -> list[str]:
             if t not in STOPWORDS and len(t) > 1 and not any(c.isdigit() for c in t)]
 
 
-def _key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[str, float]]:
+def key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[str, float]]:
     """The ``terms`` whose removal moves the question's embedding by at least :data:`KEY_TERM_WEIGHT`, with that move."""
     if not terms:
         return []
@@ -83,7 +83,7 @@ def _key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[st
 def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any) -> list[str]:
     """Key words of ``question`` (by masking weight) stated in no form in ``vocabulary`` and with no word near."""
     terms = [t for t in _content_terms(question) if not _stated(t, vocabulary)]
-    key = [t for t, _ in _key_terms(question, terms, embedding)]
+    key = [t for t, _ in key_terms(question, terms, embedding)]
     if not key:
         return []
     neighbours = sorted(w for w in vocabulary if w not in STOPWORDS and not w.isdigit())

@@ -18,6 +18,7 @@ from .answer_types import covers, expectation, instance, is_yes_no
 from .answerable import missing_terms, unmentioned
 from .citations import neutralise
 from .context import NumberedSource
+from .evidence import Vocabulary, grounded, refusal_text, salient_absent
 from .passages import Passage, split_passages, split_sentences, table_header
 from .text import cosine
 
@@ -36,6 +37,8 @@ IDENTIFIER_BONUS = 0.2
 # Passages after the first are quoted only if they rank within this of the best:
 # a weaker sentence adds reading but little answer.
 KEEP_WITHIN = 0.07
+# Passages (best first) searched for words that ground a term the collection never uses.
+GROUNDING_POOL = 12
 # Two passages this similar say the same thing (overlapping chunks, a FAQ and a manual).
 NEAR_DUPLICATE = 0.9
 
@@ -54,7 +57,7 @@ class Candidate:
     ranked: float  # score less the rank decay, plus the identifier bonus; what selection orders by
     vector: tuple[float, ...]
     has_code: bool = False  # carries a code the question names
-    heading: str = ""  # shown before the quote: the heading that holds the answer ("Firmware 3.2.0 (4 March 2024)")
+    heading: str = ""  # shown before the quote: the heading that holds the answer ("Release 5.1 (4 March 2024)")
 
 
 def extractive_answer(
@@ -64,6 +67,7 @@ def extractive_answer(
     *,
     max_sentences: int = 3,
     threshold: float = REFUSAL_THRESHOLD,
+    vocabulary: Vocabulary | None = None,
 ) -> tuple[str, bool]:
     """Answer with the retrieved passages closest to ``question``, or refuse.
 
@@ -73,6 +77,8 @@ def extractive_answer(
         embedding: The collection's embedding model (``embed_query`` / ``embed_documents``).
         max_sentences: The most passages quoted.
         threshold: The cosine similarity the best passage must reach, else the answer is a refusal.
+        vocabulary: The collection's term counts: a salient term of the question no chunk
+            contains (nor a near word of the sources) is a refusal naming it.
 
     Returns:
         ``(text, refused)``: the quoted passages, each sentence ending with its ``[n]``
@@ -90,6 +96,19 @@ def extractive_answer(
     if best < threshold:
         return (f"The retrieved documents do not answer this question "
                 f"(closest passage {best:.2f}, threshold {threshold:.2f})."), True
+    headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
+    in_quote, in_sources = salient_absent(question, vocabulary, embedding)
+    if in_sources:
+        texts = [f"{s.text} {headings[s.index]}" for s in sources]
+        seen = set().union(*grounded(in_sources, texts, embedding))
+        ungrounded = [t for t in in_sources if t not in seen]
+        if ungrounded:
+            return refusal_text(ungrounded, question), True
+    if in_quote:
+        # A term no document uses is answered only by a passage that says it in other words.
+        candidates, ungrounded = _grounding(in_quote, candidates, headings, threshold, embedding)
+        if not candidates:
+            return refusal_text(ungrounded, question), True
     missing = missing_terms(question, sources, embedding)
     if missing:
         # On topic is not answered: the sources never state what was specifically asked.
@@ -97,22 +116,32 @@ def extractive_answer(
         return f"The retrieved documents do not answer this question: nothing in them states {named}.", True
     expected = expectation(question)
     if expected is not None:
-        # "How long does delivery take?" is answered only by a passage that gives a duration
-        # for the delivery: quote those, or say what the documents do not give.
-        headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
+        # "How long does shipping take?" is answered only by a passage that gives a duration
+        # for the shipping: quote those, or say what the documents do not give.
         candidates = [_with_heading(c, expected.kind) for c in candidates if c.score >= threshold
                       and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}")]
         if not candidates:
             return expected.refusal(), True
     chosen = select(candidates, max_sentences, threshold)
     if is_yes_no(question):
-        headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
         quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
         absent = unmentioned(question, quoted, embedding)
         if absent:
             named = ", ".join(f"'{t}'" for t in absent)
             return f"The documents do not say: the passages closest to this question never mention {named}.", True
     return compose(chosen), False
+
+
+def _grounding(terms: list[str], candidates: list[Candidate], headings: dict[int, str], threshold: float,
+               embedding: Any) -> tuple[list[Candidate], list[str]]:
+    """The best passages above ``threshold`` that ground every term, and the terms none of them grounds."""
+    best = sorted((c for c in candidates if c.score >= threshold), key=lambda c: c.ranked, reverse=True)
+    best = best[:GROUNDING_POOL]
+    texts = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in best]
+    found = grounded(terms, texts, embedding)
+    keep = [c for c, g in zip(best, found, strict=True) if g >= set(terms)]
+    seen = set().union(*found) if found else set()
+    return keep, [t for t in terms if t not in seen] or list(terms)
 
 
 def _with_heading(candidate: Candidate, kind: str) -> Candidate:

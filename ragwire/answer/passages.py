@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from .text import SENTENCE_ABBREVIATIONS
 
-# A passage shorter than this (in words) is a label or a fragment, not an answer.
+# A passage shorter than this (in words) is a label or a fragment, not an answer...
 MIN_WORDS = 4
+# ...unless it holds a number: a name and its value, as forms and scans print them.
+MIN_VALUE_WORDS = 2
 # A bullet up to this long is quoted whole: its sentences only make sense together.
 MAX_BULLET_CHARS = 320
 # A line at least this long that ends without punctuation was wrapped, not ended.
@@ -199,9 +201,11 @@ def _starts_wrapped_paragraph(open_unit: _Unit | None, below: str) -> bool:
 
 
 def _mark_titles(units: list[_Unit]) -> None:
-    """A lone short line without punctuation names what follows it (an error code, a section).
+    """A lone short line without punctuation is a heading when it labels what follows it (an error code, a section).
 
-    Two or more such lines in a row are a list (slide bullets) and stay quotable.
+    Two or more such lines in a row are a list (slide bullets, OCR'd rows of a form) and
+    stay quotable; so does a lone one with nothing after it to label, or only more bare
+    lines after a blank line (a scan's lines, read one block each): they carry content.
     """
     i = 0
     while i < len(units):
@@ -211,7 +215,8 @@ def _mark_titles(units: list[_Unit]) -> None:
         j = i
         while j + 1 < len(units) and units[j + 1].block == units[i].block and _is_bare_line(units[j + 1]):
             j += 1
-        if j == i:
+        after = units[j + 1] if j + 1 < len(units) else None
+        if j == i and after is not None and not _is_bare_line(after):
             units[i].kind = "title"
         i = j + 1
 
@@ -322,4 +327,7 @@ def _cut_at_end(unit: _Unit, sentence: str) -> bool:
 
 def _worth_quoting(piece: str) -> bool:
     # A question restates what was asked (an FAQ heading, "Still stuck?"); it answers nothing.
-    return len(piece.split()) >= MIN_WORDS and not piece.endswith("?")
+    # A short line holding a value ("Heart rate 78 bpm", "Total 250 kroner") is a fact all the same.
+    words = piece.split()
+    value = len(words) >= MIN_VALUE_WORDS and any(c.isdigit() for c in piece)
+    return (len(words) >= MIN_WORDS or value) and not piece.endswith("?")

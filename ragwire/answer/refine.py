@@ -1,7 +1,7 @@
 """Refinement: plan, retrieve per part, judge what is covered, re-query, then answer or refuse the uncovered part.
 
-Single-shot hybrid search often finds one half of "What does E-4711 mean, and what
-does a replacement lidar module cost?".  Refinement searches each part on its own,
+Single-shot hybrid search often finds one half of "What does error E-17 mean, and
+what does a spare battery cost?".  Refinement searches each part on its own,
 checks which parts the retrieved text covers, searches again for what is missing
 (at most ``max_iterations`` retrieval rounds), merges the results without
 duplicates within the context budget, and answers, or names the part the
@@ -30,13 +30,28 @@ from .types import Answer, TraceStep, Usage
 # "…mean, and what does…", "…? How much…": a second question starts at a question word.
 _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
                   r"|was|were|has|have)")
-_JOINED = re.compile(rf"(?:[,;]\s*|\s+)(?:and|also|plus|as well as)\s+(?={_QUESTION_WORD}\b)|;\s+(?={_QUESTION_WORD}\b)",
-                     re.IGNORECASE)
+# "…, and in which city…", "…, and for how long…": a preposition may open the second question.
+_PREPOSITION = r"(?:in|at|on|from|to|for|by|with|of|under|after|before|during)"
+_JOINED = re.compile(rf"(?:[,;]\s*|\s+)(?:and|also|plus|as well as)\s+(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)"
+                     rf"|;\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
-# "What is the range, what does E-3310 mean": a comma before a question word, split only
+# "What is the price, what does E-17 mean": a comma before a question word, split only
 # when every piece is a question of its own ("If it fails, what…" is one question).
 _LISTED = re.compile(rf",\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
-_STARTS_AS_QUESTION = re.compile(rf"^{_QUESTION_WORD}\b", re.IGNORECASE)
+_STARTS_AS_QUESTION = re.compile(rf"^(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b", re.IGNORECASE)
+# Comparatives, by the measure they compare: "which costs more, A or B" asks each one's price.
+_COMPARATIVES = (
+    (r"costs? more|costs? less|(?:is|are) (?:more expensive|cheaper|dearer)", "How much does {} cost?"),
+    (r"weighs? more|weighs? less|(?:is|are) (?:heavier|lighter)", "How much does {} weigh?"),
+    (r"takes? longer|takes? less time|(?:is|are) (?:quicker|faster|slower)", "How long does {} take?"),
+)
+_WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COMPARATIVES)}),?\s+(?P<a>.+?)\s+or\s+"
+                         r"(?P<b>.+?)(?:,?\s+and by how (?:much|many|long)[^?]*)?\s*\??$", re.IGNORECASE)
+# "What are the price and the weight of X?", "Tell me the price and weight of X": two attributes
+# of one thing, coordinated; each becomes a question of its own about that thing.
+_ATTRIBUTES = re.compile(r"^(?P<ask>what (?:is|are|were|was)|tell me|give me|list)\s+(?:the\s+)?(?P<a>[\w-]+(?: [\w-]+)?)"
+                         r"\s+(?:and|as well as)\s+(?:the\s+)?(?P<b>[\w-]+(?: [\w-]+)?)\s+(?P<rel>of|for|in)\s+"
+                         r"(?P<thing>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
 # A part this short ("and why?") is no question of its own: it stays with the part before it.
@@ -49,6 +64,13 @@ def split_parts(question: str) -> list[str]:
     Parts end at a question mark followed by more text, or start at "and", "also",
     "plus" or ";" followed by a question word ("…mean, and what does…").
     """
+    if m := _ATTRIBUTES.match(question.strip()):
+        ask = "What is" if m["ask"].lower().startswith(("tell", "give", "list")) else m["ask"].split()[0].capitalize() + " is"
+        return [f"{ask} the {m[n]} {m['rel']} {m['thing']}?" for n in ("a", "b")]
+    if m := _WHICH_MORE.match(question.strip()):
+        # "Which costs more, A or B (and by how much)?" is answered by both amounts.
+        template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))
+        return [template.format(m[n].strip()) for n in ("a", "b")]
     parts: list[str] = []
     for sentence in _SENTENCE_END.split(question.strip()):
         for piece in (p for joined in _JOINED.split(sentence) for p in _listed(joined)):

@@ -49,6 +49,7 @@ QUESTION_FRAME = frozenset("""
 tell explain describe list name give show find know mention state says said happen happens happened
 kind kinds type types sort exactly usually typically actually currently approximately roughly total
 does mean means meaning ask asked possible allowed able please someone anybody somebody
+range amount value figure level
 """.split())
 
 _MIN_SHARED = 5

@@ -1,0 +1,111 @@
+"""Refusal by evidence: a question's salient terms must be somewhere in the collection, or near a word that is.
+
+A near-topic question retrieves passages about the right thing that do not say what
+was asked (a product's noise level when only its power is given).  What tells such a
+question apart is evidence, not its shape: a salient term of the question (a content
+word the question rests on; not a function word, a word that frames the question, or
+the word naming the answer type asked for) that **no chunk of the collection contains**,
+in any form the store's BM25 tokenizer stems together.  Such a term must be grounded in
+the quoted passage itself, its heading or its table row, by a word of the same family
+or a near neighbour in meaning; when no passage worth quoting grounds it, the answer
+is a refusal naming the term ("nothing in the documents mentions 'Zigbee'").
+
+The collection's statistics come from the store itself (:mod:`ragwire.retrieval.vocabulary`);
+only absent terms and the words of the best passages are embedded, and only when a
+term is absent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from .answer_types import TYPE_WORDS
+from .answerable import key_terms
+from .text import QUESTION_FRAME, STOPWORDS, cosines, stated, stem, words
+
+# A word of the quoted passage at least this close (cosine of the single words,
+# all-MiniLM-L6-v2) stands in for a term the collection never uses: synonyms score
+# about 0.5 and more (postage~shipping 0.68, supermarket~shop 0.64), unrelated words
+# mostly below 0.45.  Measured on the development set's questions (absent terms and
+# their nearest word in the retrieved chunks): the paraphrases there reach 0.40 to 0.88.
+NEIGHBOUR = 0.40
+# An absent term weighing this much in the question (its removal moves the question's
+# embedding this far) must be grounded in the quote itself.  On the development set the
+# paraphrased terms of answerable questions weigh 0.03-0.24; those at 0.15 and above
+# (upkeep, guarantee, stack) have a near word in the passage that answers them, the
+# lighter ones (notify, fault, alarms) only somewhere in the retrieved chunks.
+QUOTE_WEIGHT = 0.15
+
+
+class Vocabulary(Protocol):
+    """In how many chunks of the collection a term occurs (None: the store cannot say)."""
+
+    def documents_with(self, term: str) -> int | None: ...
+
+    def refresh(self) -> None:
+        """Forget counts taken before the collection changed."""
+
+
+def salient_terms(question: str) -> list[str]:
+    """The content words of ``question``: no function word, question frame, answer-type word or number."""
+    out = []
+    for word in dict.fromkeys(words(question)):
+        if word in STOPWORDS or word in QUESTION_FRAME or word in TYPE_WORDS or len(word) < 2:
+            continue
+        if any(c.isdigit() for c in word):
+            continue  # numbers and codes are checked against the retrieved text (answerable.py)
+        out.append(word)
+    return out
+
+
+def absent_terms(question: str, vocabulary: Vocabulary | None) -> list[str]:
+    """The salient terms of ``question`` that no chunk of the collection contains."""
+    if vocabulary is None:
+        return []
+    vocabulary.refresh()
+    return [t for t in salient_terms(question) if vocabulary.documents_with(t) == 0]
+
+
+def salient_absent(question: str, vocabulary: Vocabulary | None, embedding: Any) -> tuple[list[str], list[str]]:
+    """The absent terms the question rests on, as ``(in the quote, in the sources)``: where each must be grounded.
+
+    A term whose removal moves the question's embedding by :data:`QUOTE_WEIGHT` or more
+    is what the question is about: the quoted passage itself must ground it.  One that
+    moves it by ``answerable.KEY_TERM_WEIGHT`` or more must be grounded somewhere in
+    the retrieved sources.  Lighter ones are wording.
+    """
+    absent = absent_terms(question, vocabulary)
+    if not absent or embedding is None:
+        return absent, []
+    weighted = key_terms(question, absent, embedding)
+    return [t for t, w in weighted if w >= QUOTE_WEIGHT], [t for t, w in weighted if w < QUOTE_WEIGHT]
+
+
+def grounded(terms: Sequence[str], passages: Sequence[str], embedding: Any) -> list[set[str]]:
+    """For each passage (with its heading), which of ``terms`` it grounds: a word of the same family or a near neighbour."""
+    if not terms:
+        return [set() for _ in passages]
+    vocab = [sorted({w for w in words(p) if w not in STOPWORDS and w.isalpha() and len(w) > 2}) for p in passages]
+    distinct = sorted({w for ws in vocab for w in ws})
+    if not distinct:
+        return [set() for _ in passages]
+    vectors = embedding.embed_documents(list(terms) + distinct)
+    row = {w: i for i, w in enumerate(distinct)}
+    near: dict[str, set[str]] = {}
+    for term, vector in zip(terms, vectors[: len(terms)], strict=True):
+        sims = cosines(vectors[len(terms):], vector)
+        near[term] = {w for w in distinct if sims[row[w]] >= NEIGHBOUR or stated(term, {stem(w)})}
+    return [{t for t in terms if near[t] & set(ws)} for ws in vocab]
+
+
+def refusal_text(terms: Sequence[str], question: str = "") -> str:
+    """``nothing in the documents mentions 'Zigbee'`` as one sentence, each term as the question writes it."""
+    named = " or ".join(f"'{_as_written(t, question)}'" for t in terms)
+    return f"The documents do not answer this question: nothing in the documents mentions {named}."
+
+
+def _as_written(term: str, question: str) -> str:
+    m = re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", question, re.IGNORECASE)
+    return m.group(0) if m else term

@@ -1,0 +1,71 @@
+"""The collection's own word statistics: in how many chunks a term occurs, read from the BM25 side of the store.
+
+Hybrid search stores a sparse BM25 vector per chunk (term ids from the store's
+tokenizer, which lowercases and stems); the engine keeps them to weigh terms by IDF.
+A sparse search for one term returns exactly the chunks holding it, so their count,
+capped at :data:`COUNT_CAP`, is the term's document frequency: enough to tell a term
+no document mentions (0) from a rare one and a common one.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..store import Collection
+
+# Past this many chunks a term is common; counting further costs time and tells nothing.
+COUNT_CAP = 64
+
+
+class CollectionVocabulary:
+    """Document frequencies of single terms in a collection (cached per term).
+
+    Args:
+        collection: The store's collection.
+        sparse: The collection's sparse (BM25) encoder; without one nothing is known.
+    """
+
+    def __init__(self, collection: Collection, sparse: Any | None) -> None:
+        self.collection = collection
+        self.sparse = sparse
+        self._counts: dict[str, int] = {}
+        self._size: int | None = None
+
+    @property
+    def size(self) -> int:
+        """How many chunks the collection holds (read once per :meth:`refresh`)."""
+        if self._size is None:
+            with self.collection.opened():
+                self._size = self.collection.count()
+        return self._size
+
+    def refresh(self) -> None:
+        """Forget what was counted when the collection changed size since (an ingest, a sync)."""
+        with self.collection.opened():
+            size = self.collection.count()
+        if size != self._size:
+            self._counts.clear()
+            self._size = size
+
+    def documents_with(self, term: str) -> int | None:
+        """In how many chunks ``term`` occurs (at most :data:`COUNT_CAP`); None when the store cannot say.
+
+        A stopword of the tokenizer has no term id and counts as common.
+        """
+        if self.sparse is None:
+            return None
+        if term not in self._counts:
+            indices, _ = self.sparse.embed_query(term)
+            if not indices:
+                self._counts[term] = COUNT_CAP
+            else:
+                with self.collection.opened():
+                    found = self.collection.search(sparse=(list(indices), [1.0] * len(indices)), limit=COUNT_CAP)
+                self._counts[term] = len(found)
+        return self._counts[term]
+
+    def rarity(self, term: str) -> float | None:
+        """The term's inverse document frequency, ``log((N + 1) / (df + 0.5))``; None when unknown."""
+        df = self.documents_with(term)
+        return None if df is None else math.log((self.size + 1) / (df + 0.5))
