@@ -17,7 +17,7 @@ from typing import Any
 
 from ..retrieval.hit import Hit
 from .context import NumberedSource
-from .types import Citation
+from .types import Citation, Marker
 
 # Any number of digits: an invented [12345] is a marker to drop, not prose to show.
 _ITEM = r"\s*\d+\s*(?:[-–]\s*\d+\s*)?"
@@ -45,6 +45,30 @@ def marker_numbers(body: str, limit: int) -> list[int]:
             lo, hi = hi, lo
         numbers.extend(range(lo, min(hi, max(lo, limit)) + 1))
     return numbers
+
+
+def marker_spans(text: str, valid: set[int]) -> list[Marker]:
+    """Every marker of ``text`` with its span and the valid source numbers it cites."""
+    out = []
+    for match in MARKER.finditer(text):
+        numbers = [n for n in marker_numbers(match.group(1), max(valid, default=0)) if n in valid]
+        if numbers:
+            out.append(Marker(match.start(), match.end(), list(dict.fromkeys(numbers))))
+    return out
+
+
+def without_markers(sentence: str) -> str:
+    """A sentence of the answer as the document says it: markers out, no space left before punctuation."""
+    return re.sub(r"\s+([.,;:!?])", r"\1", MARKER.sub("", sentence)).strip()
+
+
+def renumber(text: str, numbers: dict[int, int]) -> str:
+    """Markers rewritten through ``numbers`` (a number not in it stays as it is)."""
+    def swap(match: re.Match[str]) -> str:
+        found = marker_numbers(match.group(1), max(numbers, default=0))
+        return "[" + ", ".join(str(numbers.get(n, n)) for n in dict.fromkeys(found)) + "]"
+
+    return MARKER.sub(swap, text)
 
 
 def neutralise(text: str) -> str:
@@ -123,6 +147,7 @@ def to_citation(source: NumberedSource, quoted: Sequence[str] = ()) -> Citation:
         metadata=meta,
         score=float(score) if score is not None else None,
         heading_path=hit.heading_path,
+        quotes=[q for q in (without_markers(s) for s in quoted) if q],
         **_pages(source.text, hit, quoted),
     )
 

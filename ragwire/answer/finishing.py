@@ -16,7 +16,7 @@ from typing import Any
 from ragwire.providers.usage import merged
 from ragwire.retrieval.hit import Hit
 
-from .citations import resolve
+from .citations import marker_spans, resolve
 from .context import NumberedSource
 from .prompt import Turn, is_refusal, strip_sentinel
 from .types import Answer, Mode, Usage
@@ -101,6 +101,7 @@ def finish(
         confidence=confidence,
         mode=grounding.mode,
         usage=usage,
+        markers=marker_spans(text, {s.index for s in grounding.sources}),
     )
 
 

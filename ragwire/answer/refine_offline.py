@@ -19,12 +19,11 @@ from typing import Any
 from ragwire.retrieval.hit import Hit
 
 from .answerable import missing_terms
+from .citations import marker_spans, renumber
 from .context import NumberedSource
 from .finishing import finish, refusal, refuse_early, searched
 from .refine import Run, hit_key, interleave, split_parts
 from .types import Answer, Usage
-
-_MARKER = re.compile(r"\[(\d+)\]")  # extractive answers cite one source per marker
 
 
 def run(state: Run, kind: str) -> Answer:
@@ -81,12 +80,13 @@ def _answer_part(answerer: Any, part: str, sources: list[NumberedSource]) -> tup
     local = [dataclasses.replace(s, index=i) for i, s in enumerate(sources, 1)]
     text, refused = answerer.extractive(part, local)
     numbers = {s.index: source.index for s, source in zip(local, sources, strict=True)}
-    text = _MARKER.sub(lambda m: f"[{numbers.get(int(m.group(1)), int(m.group(1)))}]", text)
+    text = renumber(text, numbers)
     if answerer.embedding is None:
         return text, refused, []
     if refused:
         return text, True, missing_terms(part, sources, answerer.embedding)
-    quoted = [s for s in sources if f"[{s.index}]" in text]
+    cited = {n for m in marker_spans(text, {s.index for s in sources}) for n in m.sources}
+    quoted = [s for s in sources if s.index in cited]
     return text, False, missing_terms(part, quoted or sources, answerer.embedding)
 
 

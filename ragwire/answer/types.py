@@ -9,7 +9,7 @@ from typing import Any, Literal
 from ..providers.usage import Usage  # one accounting for every LLM call; re-exported for Answer.usage
 from ..retrieval.hit import format_location
 
-__all__ = ["Answer", "Citation", "Mode", "TraceStep", "Usage"]
+__all__ = ["Answer", "Citation", "Marker", "Mode", "TraceStep", "Usage"]
 
 Mode = Literal["generative", "extractive"]
 
@@ -37,12 +37,27 @@ class Citation:
     heading_path: str | None = None
     # the last page when what is cited spans pages (None: one page, or pages unknown)
     page_end: int | None = None
+    # the answer's sentences that cite this source, markers removed: what the page highlights
+    quotes: list[str] = field(default_factory=list)
 
     @property
     def location(self) -> str:
         """``file, page N``, ``file, pages N–M``, ``file › heading path`` or just the file name."""
         return format_location(self.file_name or self.source, heading_path=self.heading_path,
                                page_number=self.page_number, page_end=self.page_end, page_label=self.page_label)
+
+
+@dataclass
+class Marker:
+    """A citation marker in :attr:`Answer.text`: ``text[start:end]`` is ``[2]`` (or ``[1, 3]``), citing ``sources``.
+
+    Renderings (the web page, API clients) place citations by these spans; the marker
+    grammar lives only in :mod:`ragwire.answer.citations`.
+    """
+
+    start: int
+    end: int
+    sources: list[int]
 
 
 @dataclass
@@ -102,6 +117,8 @@ class Answer:
     trace: list[TraceStep] = field(default_factory=list, compare=False)
     iterations: int = field(default=1, compare=False)
     trace_id: str = field(default="", compare=False)
+    # where the citation markers are in ``text`` (empty for a refusal)
+    markers: list[Marker] = field(default_factory=list, compare=False)
 
     def __bool__(self) -> bool:
         return not self.refused
@@ -139,6 +156,7 @@ class Answer:
             "mode": self.mode,
             "confidence": self.confidence,
             "citations": [asdict(c) for c in self.citations],
+            "markers": [asdict(m) for m in self.markers],
             "sources": self.sources,
             "filters_used": self.filters_used,
             "usage": {**asdict(self.usage), "total_tokens": self.usage.total_tokens},
