@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ragwire.answer.citations import without_markers
 from ragwire.errors import RagwireError
 from ragwire.loaders.scan import needs_ocr
 
@@ -26,7 +27,6 @@ INSTALL_HINT = 'Page images need pypdfium2 and Pillow. Install them with: pip in
 # Sentences shorter than this match too easily somewhere else on a page.
 _MIN_SENTENCE = 12
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
-_MARKER = re.compile(r"\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
 
 
 @dataclass
@@ -68,7 +68,7 @@ def _fold(text: str) -> tuple[str, list[int]]:
 
 def passage_sentences(passage: str) -> list[str]:
     """The sentences of ``passage`` long enough to locate, citation markers removed."""
-    text = _MARKER.sub("", passage)
+    text = without_markers(passage)
     parts = [p.strip() for p in _SENTENCE_END.split(" ".join(text.split()))]
     return [p for p in parts if len(p) >= _MIN_SENTENCE]
 

@@ -84,16 +84,8 @@ function currentFilters() {
 }
 
 // -- asking -------------------------------------------------------------------------------
-const MARKER = /\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g;
-
-function markerNumbers(body) {
-  const out = [];
-  for (const part of body.split(",")) {
-    const [a, b] = part.split(/[–-]/).map((x) => Number(x.trim()));
-    if (b && b >= a && b - a < 50) for (let n = a; n <= b; n++) out.push(n); else out.push(a);
-  }
-  return out;
-}
+// Citations are placed by the answer's marker spans (Answer.markers) and highlighted by the
+// sentences each citation quotes (Citation.quotes): the marker grammar lives in Python only.
 
 function renderAnswer(answer) {
   const box = $("answer");
@@ -103,13 +95,13 @@ function renderAnswer(answer) {
   const byIndex = new Map(answer.citations.map((c) => [c.index, c]));
   if (answer.refused) box.append(el("strong", { text: "No answer in the documents. " }));
   let last = 0;
-  for (const match of answer.text.matchAll(MARKER)) {
-    box.append(document.createTextNode(answer.text.slice(last, match.index)));
-    for (const n of markerNumbers(match[1])) {
+  for (const marker of answer.markers || []) {
+    box.append(document.createTextNode(answer.text.slice(last, marker.start)));
+    for (const n of marker.sources) {
       const citation = byIndex.get(n);
       if (citation) box.append(chip(citation, answer));
     }
-    last = match.index + match[0].length;
+    last = marker.end;
   }
   box.append(document.createTextNode(answer.text.slice(last)));
   const list = $("citations");
@@ -213,10 +205,9 @@ function handleEvent(block) {
 
 // -- the source panel ---------------------------------------------------------------------
 function quotedSentences(answer, index) {
-  // the answer's sentences that cite [index], markers removed
-  const sentences = answer.text.split(/(?<=[.!?])\s+/);
-  return sentences.filter((s) => [...s.matchAll(MARKER)].some((m) => markerNumbers(m[1]).includes(index)))
-    .map((s) => s.replace(MARKER, "").replace(/\s+([.,;:!?])/g, "$1").trim()).filter((s) => s.length > 3);
+  // the answer's sentences that cite [index], markers removed (Citation.quotes)
+  const citation = answer.citations.find((c) => c.index === index);
+  return ((citation && citation.quotes) || []).filter((s) => s.length > 3);
 }
 
 function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
