@@ -338,11 +338,15 @@ class Collection:
             out[source] = str(hashes[0][0]) if hashes else ""
         return out
 
-    def sources_where(self, field: str, value: str) -> list[str]:
-        """Every source with a chunk (pending ones included) whose metadata ``field`` equals ``value``."""
-        if meta_path(field) not in self.indexes():
-            return []  # no chunk ever carried the field
-        flt = all_chunks().and_(Filter(must=[Cond(meta_path(field), value=value)]))
+    def sources_where(self, field: str, value: str, *more: tuple[str, str]) -> list[str]:
+        """Every source with a chunk (pending ones included) whose metadata ``field`` equals
+        ``value``, or matches any further ``(field, value)`` pair (one pass over the index)."""
+        known = self.indexes()
+        pairs = [(f, v) for f, v in ((field, value), *more) if meta_path(f) in known]
+        if not pairs:
+            return []  # no chunk ever carried the fields
+        either = Filter(should=[Cond(meta_path(f), value=v) for f, v in pairs])
+        flt = all_chunks().and_(either)
         return sorted(str(v) for v, _count in self.engine.facet(meta_path("source"), limit=10_000_000, flt=flt))
 
     def source_points(self, source: str) -> int:

@@ -217,9 +217,9 @@ def _owned(coll: Any, source: Source, keys: set[str]) -> list[str]:
     under a key no source of this run has (the same source before a rename; an unnamed
     source's key is its place, which covers documents from before places were recorded)."""
     owned = set(coll.sources_where(SYNC_SOURCE_FIELD, source.key))
-    earlier = set(coll.sources_where(SYNC_PLACE_FIELD, source.place))
-    if source.place not in keys:
-        earlier |= set(coll.sources_where(SYNC_SOURCE_FIELD, source.place))
+    # One facet over the index for both ways an earlier name is found (each costs ~0.5 s at 20k chunks).
+    as_key = [(SYNC_SOURCE_FIELD, source.place)] if source.place not in keys else []
+    earlier = set(coll.sources_where(SYNC_PLACE_FIELD, source.place, *as_key))
     others = keys - {source.key}
     states = coll.source_states(sorted(earlier - owned))  # one pass over their chunks
     owned |= {identity for identity, state in states.items() if state.owner.get(SYNC_SOURCE_FIELD) not in others}
