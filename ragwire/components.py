@@ -340,18 +340,16 @@ class Parts:
             # and the store opens.
             if self.config.llm is None or self.config.retriever.search_type != "keyword":
                 self.load_embedding_soon()
-            import functools
-
             from .answer.answerer import Answerer
-            from .answer.extractive import extractive_answer
+            from .answer.extractive import ExtractiveAnswerer
             from .retrieval.vocabulary import CollectionVocabulary
 
             self._answerer = Answerer(
                 self.retriever,
                 llm=self.llm,
                 generation=self.config.generation,
-                extractive=functools.partial(extractive_answer, embedding=self.lazy_embedding,
-                                             vocabulary=CollectionVocabulary(self.collection, self.sparse_encoder)),
+                extractive=ExtractiveAnswerer(self.lazy_embedding,
+                                              CollectionVocabulary(self.collection, self.sparse_encoder)),
                 retries=self.config.ingestion.retries,
                 pricing=self.config.llm.pricing if self.config.llm is not None else None,
                 embedding=self.lazy_embedding,

@@ -16,10 +16,11 @@ from typing import Any
 
 from .answer_types import covers, expectation, instance, is_yes_no
 from .answerable import missing_terms, unmentioned
-from .citations import neutralise
 from .context import NumberedSource
 from .evidence import Vocabulary, grounded, refusal_text, salient_absent
-from .passages import Passage, split_passages, split_sentences, table_header
+from .extraction import Extraction, Quote
+from .extraction import cite as cite  # re-exported: the marker of one quote
+from .passages import Passage, split_passages, table_header
 from .text import cosine
 
 # The similarity (cosine, all-MiniLM-L6-v2) the best passage must reach, else the answer
@@ -60,7 +61,35 @@ class Candidate:
     heading: str = ""  # shown before the quote: the heading that holds the answer ("Release 5.1 (4 March 2024)")
 
 
-def extractive_answer(
+@dataclass(frozen=True)
+class ExtractiveAnswerer:
+    """The :class:`Extractor` of a collection: its embedding model and term counts (see :func:`extract`).
+
+    Called as ``answerer(question, sources)`` it returns ``(text, refused)``, what the
+    answer pipeline's extractive step takes.
+    """
+
+    embedding: Any
+    vocabulary: Vocabulary | None = None
+    max_sentences: int = 3
+    threshold: float = REFUSAL_THRESHOLD
+
+    def extract(self, question: str, sources: list[NumberedSource]) -> Extraction:
+        return extract(question, sources, self.embedding, max_sentences=self.max_sentences,
+                       threshold=self.threshold, vocabulary=self.vocabulary)
+
+    def __call__(self, question: str, sources: list[NumberedSource]) -> tuple[str, bool]:
+        return self.extract(question, sources).render()
+
+
+def extractive_answer(question: str, sources: list[NumberedSource], embedding: Any, *, max_sentences: int = 3,
+                      threshold: float = REFUSAL_THRESHOLD, vocabulary: Vocabulary | None = None) -> tuple[str, bool]:
+    """``(text, refused)`` of :func:`extract`, rendered."""
+    return extract(question, sources, embedding, max_sentences=max_sentences, threshold=threshold,
+                   vocabulary=vocabulary).render()
+
+
+def extract(
     question: str,
     sources: list[NumberedSource],
     embedding: Any,
@@ -68,8 +97,8 @@ def extractive_answer(
     max_sentences: int = 3,
     threshold: float = REFUSAL_THRESHOLD,
     vocabulary: Vocabulary | None = None,
-) -> tuple[str, bool]:
-    """Answer with the retrieved passages closest to ``question``, or refuse.
+) -> Extraction:
+    """Quote the retrieved passages closest to ``question``, or refuse.
 
     Args:
         question: What was asked.
@@ -81,8 +110,7 @@ def extractive_answer(
             contains (nor a near word of the sources) is a refusal naming it.
 
     Returns:
-        ``(text, refused)``: the quoted passages, each sentence ending with its ``[n]``
-        marker, grouped by source; or a one-line reason and ``True``.
+        The quotes, best source first; or a refusal with a one-line reason.
 
     Raises:
         ValueError: ``max_sentences`` is below 1.
@@ -91,11 +119,11 @@ def extractive_answer(
         raise ValueError(f"max_sentences must be at least 1, got {max_sentences}")
     candidates = score_passages(question, sources, embedding)
     if not candidates:
-        return "The retrieved documents hold no passage that could answer this question.", True
+        return Extraction.refused("The retrieved documents hold no passage that could answer this question.")
     best = max(c.score for c in candidates)
     if best < threshold:
-        return (f"The retrieved documents do not answer this question "
-                f"(closest passage {best:.2f}, threshold {threshold:.2f})."), True
+        return Extraction.refused(f"The retrieved documents do not answer this question "
+                                  f"(closest passage {best:.2f}, threshold {threshold:.2f}).")
     headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
     in_quote, in_sources = salient_absent(question, vocabulary, embedding)
     if in_sources:
@@ -103,17 +131,18 @@ def extractive_answer(
         seen = set().union(*grounded(in_sources, texts, embedding))
         ungrounded = [t for t in in_sources if t not in seen]
         if ungrounded:
-            return refusal_text(ungrounded, question), True
+            return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
     if in_quote:
         # A term no document uses is answered only by a passage that says it in other words.
         candidates, ungrounded = _grounding(in_quote, candidates, headings, threshold, embedding)
         if not candidates:
-            return refusal_text(ungrounded, question), True
+            return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
     missing = missing_terms(question, sources, embedding)
     if missing:
         # On topic is not answered: the sources never state what was specifically asked.
         named = ", ".join(f"'{t}'" for t in missing)
-        return f"The retrieved documents do not answer this question: nothing in them states {named}.", True
+        return Extraction.refused(f"The retrieved documents do not answer this question: nothing in them "
+                                  f"states {named}.", missing)
     expected = expectation(question)
     if expected is not None:
         # "How long does shipping take?" is answered only by a passage that gives a duration
@@ -121,15 +150,16 @@ def extractive_answer(
         candidates = [_with_heading(c, expected.kind) for c in candidates if c.score >= threshold
                       and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}")]
         if not candidates:
-            return expected.refusal(), True
+            return Extraction.refused(expected.refusal())
     chosen = select(candidates, max_sentences, threshold)
     if is_yes_no(question):
         quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
         absent = unmentioned(question, quoted, embedding)
         if absent:
             named = ", ".join(f"'{t}'" for t in absent)
-            return f"The documents do not say: the passages closest to this question never mention {named}.", True
-    return compose(chosen), False
+            return Extraction.refused(f"The documents do not say: the passages closest to this question never "
+                                      f"mention {named}.", absent)
+    return Extraction(quotes_of(chosen, sources))
 
 
 def _grounding(terms: list[str], candidates: list[Candidate], headings: dict[int, str], threshold: float,
@@ -215,53 +245,39 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
     return chosen
 
 
-def compose(chosen: list[Candidate]) -> str:
-    """The best source first, its passages in reading order; a table row or list line on a line of its own."""
+def compose(chosen: list[Candidate], sources: list[NumberedSource] | None = None) -> str:
+    """The answer text quoting ``chosen`` (see :meth:`Extraction.render`)."""
+    return Extraction(quotes_of(chosen, sources)).render()[0]
+
+
+def quotes_of(chosen: list[Candidate], sources: list[NumberedSource] | None = None) -> list[Quote]:
+    """The best source first, its passages in reading order, each with the heading or FAQ question it needs."""
+    by_number = {s.index: s for s in sources or []}
     by_source: dict[int, list[Candidate]] = {}
     for cand in chosen:  # best first, so sources come in order of their best passage
         by_source.setdefault(cand.source, []).append(cand)
-    lines: list[str] = []
+    quotes: list[Quote] = []
     for index, group in by_source.items():
         group.sort(key=lambda c: c.passage.position)
         shown_title = ""
-        previous_prose = False
         for cand in group:
             passage = cand.passage
-            text = passage.text
+            heading = ""
             # "Meaning: …" says nothing without the error code line above it.
             if cand.heading and cand.heading != shown_title:
-                text = f"{cand.heading} — {text}"
-                shown_title = cand.heading
-            elif passage.title and passage.title != shown_title and _LABELLED.match(text):
-                text = f"{passage.title} — {text}"
-                shown_title = passage.title
-            # "No. The AR-7 is built for…" answers the FAQ question above it, not the one
-            # asked: the pair is quoted, so the reader sees which question it answers.
-            question = f"{passage.context} — " if _BARE_REPLY.match(text) and passage.context.endswith("?") else ""
-            prose = text.endswith((".", "!", "?"))
-            if previous_prose and prose:
-                lines[-1] += " " + question + cite(text, index)
-            else:
-                lines.append(question + cite(text, index))
-            previous_prose = prose
-    return "\n".join(lines)
-
-
-def cite(text: str, index: int) -> str:
-    """Every sentence of ``text`` ends with ``[index]``, before its final period.
-
-    A bracketed number of the quote itself ("an internal study [3]") is shown as
-    ``(3)``: only the marker added here can read as a citation.  Only a one-word
-    reply ("No.") shares the marker of the sentence after it.
-    """
-    marker = f"[{index}]"
-    out = []
-    for sentence in split_sentences(neutralise(text), min_words=2):
-        if sentence.endswith(".") and not sentence.endswith("..."):
-            out.append(f"{sentence[:-1]} {marker}.")
-        else:
-            out.append(f"{sentence} {marker}")
-    return " ".join(out)
+                heading = shown_title = cand.heading
+            elif passage.title and passage.title != shown_title and _LABELLED.match(passage.text):
+                heading = shown_title = passage.title
+            # A bare "No." answers the FAQ question above it, not the one asked: the pair is
+            # quoted, so the reader sees which question it answers.
+            asked = passage.context if (not heading and _BARE_REPLY.match(passage.text)
+                                        and passage.context.endswith("?")) else ""
+            source = by_number.get(index)
+            at = source.text.find(passage.text) if source is not None else -1
+            page = source.hit.page_number if source is not None else None
+            quotes.append(Quote(index, passage.text, (at, at + len(passage.text)) if at >= 0 else None,
+                                page if isinstance(page, int) else None, heading, asked))
+    return quotes
 
 
 def _scoring_text(passage: Passage) -> str:

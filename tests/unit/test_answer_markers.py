@@ -34,3 +34,16 @@ def test_marker_spans_point_at_the_markers_and_name_valid_sources_only():
 def test_renumbering_and_removing_markers_share_the_one_grammar():
     assert renumber("A [1]. B [2-3].", {1: 4, 2: 5, 3: 6}) == "A [4]. B [5, 6]."
     assert without_markers("The warranty lasts 24 months [1, 2].") == "The warranty lasts 24 months."
+
+
+def test_an_extraction_renders_its_quotes_once_with_markers_and_runs_prose_of_one_source_on():
+    from ragwire.answer.extraction import Extraction, Quote
+
+    extraction = Extraction([Quote(2, "The hub weighs 340 g.", (10, 31), 1),
+                             Quote(2, "It is made in Tampere."),
+                             Quote(1, "Weight: 340 g", heading="Hardware")])
+    text, refused = extraction.render()
+    assert not refused
+    assert text == "The hub weighs 340 g [2]. It is made in Tampere [2].\nHardware — Weight: 340 g [1]"
+    assert Extraction.refused("nothing in the documents mentions 'Zigbee'", ["Zigbee"]).render() == (
+        "nothing in the documents mentions 'Zigbee'", True)
