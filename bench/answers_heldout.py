@@ -14,7 +14,7 @@ reliability table of ``Answer.confidence`` against correctness.
 The held-out sets (``bench/heldout/``) are for the final measurement only: never tune on
 them.  ``--sets dev`` runs the development set alone.
 
-    python bench/answers_heldout.py [--sets dev,messy,corpus_b] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,messy,corpus_b] [--fresh]
 """
 
 from __future__ import annotations
@@ -44,12 +44,16 @@ class Corpus:
     name: str
     folder: Path
     golden: tuple[Path, ...]  # every set asked over this corpus
+    store: str = ""  # the cached store's folder name (default: the corpus name); dev sets share one
 
 
 CORPORA = {
     "dev": Corpus("dev", REPO / "examples" / "docs",
                   (common.BENCH_DIR / "golden" / "examples_docs.yaml",
                    common.BENCH_DIR / "golden" / "multipart_examples_docs.yaml")),
+    # The second development set (issue 33): near-topic unanswerables, contains strings and parts.
+    "dev2": Corpus("dev2", REPO / "examples" / "docs",
+                   (common.BENCH_DIR / "golden" / "examples_docs_unanswerable.yaml",), store="dev"),
     "messy": Corpus("messy", common.SHARED_BENCH / "data" / "docs", (common.BENCH_DIR / "heldout" / "messy_docs.yaml",)),
     "corpus_b": Corpus("corpus_b", common.BENCH_DIR / "heldout" / "corpus_b",
                        (common.BENCH_DIR / "heldout" / "corpus_b.yaml",)),
@@ -57,6 +61,7 @@ CORPORA = {
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
                          re.IGNORECASE)
+DEVELOPMENT = ("dev", "dev2")  # --show prints these sets' questions alone: the held-out ones stay unseen
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
 
 
@@ -100,7 +105,7 @@ def write_config(folder: Path) -> Path:
 def open_corpus(corpus: Corpus, cache: Path, fresh: bool) -> Any:
     from ragwire import RAGWire
 
-    folder = cache / corpus.name
+    folder = cache / (corpus.store or corpus.name)
     done = folder / "ingested"
     if fresh or not done.exists():
         shutil.rmtree(folder, ignore_errors=True)
@@ -120,7 +125,7 @@ def part_stated(answer: Any, part: Any) -> bool:
     return not answer.refused and states(answer.text, part.contains)
 
 
-def score_entry(rag: Any, entry: GoldenEntry, scores: Scores) -> None:
+def score_entry(rag: Any, entry: GoldenEntry, scores: Scores, show: bool = False) -> None:
     start = time.perf_counter()
     answer = rag.query(entry.query)
     scores.seconds.append(time.perf_counter() - start)
@@ -129,19 +134,29 @@ def score_entry(rag: Any, entry: GoldenEntry, scores: Scores) -> None:
         for mode, ans in (("single", answer), ("refine", refined)):
             scores.multi.setdefault(f"{mode} files", []).append(set(entry.expected) <= cited(ans))
             if entry.parts:
-                scores.multi.setdefault(f"{mode} parts", []).append(all(part_stated(ans, p) for p in entry.parts))
+                ok = all(part_stated(ans, p) for p in entry.parts)
+                scores.multi.setdefault(f"{mode} parts", []).append(ok)
+                _show(show, f"multi {mode} {'ok ' if ok else 'BAD'}", entry.query, ans)
         return
     if not entry.answerable:
         scores.unanswerable.append(answer.refused)
+        _show(show, "unans " + ("ok " if answer.refused else "BAD"), entry.query, answer)
         if not answer.refused:
             scores.confidence.append((answer.confidence, False))
         return
     correct = (not answer.refused and bool(set(entry.expected) & cited(answer))
                and (not entry.contains or states(answer.text, entry.contains)))
+    _show(show, "ans   " + ("ok " if correct else "BAD"), entry.query, answer)
     scores.answerable_refused.append(answer.refused)
     scores.answerable_correct.append(correct)
     if not answer.refused:
         scores.confidence.append((answer.confidence, correct))
+
+
+def _show(show: bool, outcome: str, question: str, answer: Any) -> None:
+    if show:
+        text = " ".join(answer.text.split())
+        print(f"{outcome} {answer.confidence:.2f} | {question} -> {text[:220]}", file=sys.stderr)
 
 
 _MULTIPART_FILES: set[str] = set()
@@ -151,7 +166,7 @@ def _multipart_set(entry: GoldenEntry) -> bool:
     return entry.query in _MULTIPART_FILES
 
 
-def run_corpus(corpus: Corpus, cache: Path, fresh: bool, limit: int | None) -> Scores:
+def run_corpus(corpus: Corpus, cache: Path, fresh: bool, limit: int | None, show: bool = False) -> Scores:
     scores = Scores()
     rag = open_corpus(corpus, cache, fresh)
     with rag:
@@ -161,7 +176,7 @@ def run_corpus(corpus: Corpus, cache: Path, fresh: bool, limit: int | None) -> S
             if path.name.startswith("multipart"):
                 _MULTIPART_FILES.update(e.query for e in golden.entries)
             for entry in golden.entries[:limit]:
-                score_entry(rag, entry, scores)
+                score_entry(rag, entry, scores, show and corpus.name in DEVELOPMENT)
     rag.close()
     return scores
 
@@ -202,16 +217,17 @@ def report(results: dict[str, Scores]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", default="dev,messy,corpus_b", help="comma-separated: dev, messy, corpus_b")
+    ap.add_argument("--sets", default="dev,dev2,messy,corpus_b", help="comma-separated: dev, dev2, messy, corpus_b")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
     ap.add_argument("--limit", type=int, default=None, help="the first N questions of each set (a quick look)")
+    ap.add_argument("--show", action="store_true", help="print each development question's outcome (dev, dev2 only)")
     args = ap.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     unknown = [n for n in names if n not in CORPORA]
     if unknown:
         ap.error(f"--sets: unknown {', '.join(unknown)} (known: {', '.join(CORPORA)})")
-    results = {n: run_corpus(CORPORA[n], args.cache, args.fresh, args.limit) for n in names}
+    results = {n: run_corpus(CORPORA[n], args.cache, args.fresh, args.limit, args.show) for n in names}
     report(results)
 
 
