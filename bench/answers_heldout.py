@@ -221,14 +221,27 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
     ap.add_argument("--limit", type=int, default=None, help="the first N questions of each set (a quick look)")
+    ap.add_argument("--fit", action="store_true", help="fit the confidence calibration on the development sets "
+                    "(dev, dev2 only) and print the table for ragwire/answer/calibration.py")
     ap.add_argument("--show", action="store_true", help="print each development question's outcome (dev, dev2 only)")
     args = ap.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     unknown = [n for n in names if n not in CORPORA]
     if unknown:
         ap.error(f"--sets: unknown {', '.join(unknown)} (known: {', '.join(CORPORA)})")
+    if args.fit:
+        if set(names) - set(DEVELOPMENT):
+            ap.error("--fit: the development sets alone (--sets dev,dev2): never fit on the held-out sets")
+        from ragwire.answer import finishing
+
+        finishing.calibrated = lambda value: value  # type: ignore[assignment]  # the raw grounding strength
     results = {n: run_corpus(CORPORA[n], args.cache, args.fresh, args.limit, args.show) for n in names}
     report(results)
+    if args.fit:
+        from ragwire.answer.calibration import fit
+
+        pairs = [pair for n in names for pair in results[n].confidence]
+        print(f"\nCALIBRATION fitted on {len(pairs)} answered development questions: {fit(pairs)}")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .text import WORD as _WORD
 from .text import stated as _stated_in
+from .text import stem as _stem
 from .text import stems
 
 # Number words count as numbers: "about four minutes", "within two working days".
@@ -55,6 +56,7 @@ INSTANCES: dict[str, re.Pattern[str]] = {
                  r"(?:second|hour))\b"),
     "percentage": _re(rf"\b{_N}\s?(?:%|per ?cent)"),
     "voltage": _re(rf"\b{_N}\s?(?:v|mv|kv|volts?|millivolts?)\b"),
+    "power": _re(rf"\b{_N}\s?(?:w|kw|mw|watts?|kilowatts?)\b"),
     "version": _re(r"\b\d+\.\d+(?:\.\d+|\.x)*\b"),
     "date": _re(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}|\b\d{1,2}\.? "
                 r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|\b(?:19|20)\d\d\b"
@@ -91,6 +93,8 @@ _TYPE_NOUNS = {
     "gradient": "gradient", "incline": "gradient", "slope": "gradient", "angle": "gradient",
     "weight": "mass", "mass": "mass",
     "length": "length", "width": "length", "height": "length", "depth": "length", "distance": "length",
+    "dimensions": "length", "radius": "length", "diameter": "length", "thickness": "length",
+    "power consumption": "power", "power draw": "power", "wattage": "power",
     "speed": "speed", "temperature": "temperature",
     "percentage": "percentage", "percent": "percentage", "proportion": "percentage",
     "voltage": "voltage", "version": "version", "date": "date", "year": "date",
@@ -101,6 +105,14 @@ _TYPE_NOUNS = {
 # the type by its units (68 kg, 2950 EUR), so these need not occur in it.
 TYPE_WORDS = (frozenset(_HOW_ADJECTIVE) | frozenset(_SUPERLATIVE) | {w for n in _TYPE_NOUNS for w in n.split()}
               | frozenset({"weigh", "weighs", "cost", "costs", "charge", "charges", "long", "much", "many"}))
+_TYPE_STEMS = frozenset(_stem(w) for w in TYPE_WORDS)
+
+
+def type_word(word: str) -> bool:
+    """Whether ``word`` names an answer type, in any inflection ("temperatures", "prices", "weighs")."""
+    return word in TYPE_WORDS or _stem(word) in _TYPE_STEMS
+
+
 _EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
 # A length is one of several dimensions; the passage must name the one asked for.
 _DIMENSIONS = {"tall": ("tall", "height", "high"), "high": ("height", "high", "tall"), "wide": ("width", "wide"),
@@ -204,15 +216,19 @@ def _kind(text: str) -> tuple[str | None, str]:
         # The noun must head the wh-phrase ("what is the price of …", "which version …") or open
         # the question ("release date of …"): a type noun later in a question names no answer type.
         kind = _TYPE_NOUNS[noun]
-        if kind == "rating" and (m := re.search(rf"^(?:what|which) ([\w-]+) {noun}\b", text)):
+        # "what temperatures", "which dimensions": the plural asks for the same type.
+        pat = noun if noun.endswith("s") else rf"{noun}(?:e?s)?"
+        if kind == "rating" and (m := re.search(rf"^(?:what|which) ([\w-]+) {pat}\b", text)):
             return kind, f"of {m.group(1)}"  # "what <class> rating": the kind of rating is the focus
-        if re.search(rf"^(?:what|which)(?: [\w-]+)? {noun}\b|^{noun}$", text):
+        if re.search(rf"^(?:what|which)(?: [\w-]+)? {pat}\b|^{pat}$", text):
             # "which version does <X> need": the noun is the focus itself and what follows
             # says which one, not what it is of.
             return kind, ""
-        if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?(?: [\w-]+)? {noun}\b"
-                          rf"|^(?:[\w-]+ ){{0,3}}{noun} (?:of|for)\b", text):
-            rest = text[text.index(noun, m.start()) + len(noun):]
+        # "what is the <thing>'s <noun>": a possessive may stand before the noun.
+        if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?(?: [\w-]+)?(?: [\w-]+'s)? {pat}\b"
+                          rf"|^(?:[\w-]+ ){{0,3}}{pat} (?:of|for)\b", text):
+            at = re.compile(rf"{pat}\b").search(text, m.start())
+            rest = text[at.end():] if at else ""
             # "what is the delivery time for X": the delivery of X is timed.
             return kind, f"of {noun.split()[0]} {rest}" if noun in _EVENT_TIMES else rest
     return None, ""

@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .answer_types import expectation, type_word
 from .context import NumberedSource
 from .text import STOPWORDS, cosine, stated, stem, words
 
@@ -82,7 +83,9 @@ def key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[str
 
 def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any) -> list[str]:
     """Key words of ``question`` (by masking weight) stated in no form in ``vocabulary`` and with no word near."""
-    terms = [t for t in _content_terms(question) if not _stated(t, vocabulary)]
+    # A word naming the recognised answer type ("temperatures") is stated by the type's units (5 °C), not by itself.
+    typed = expectation(question) is not None
+    terms = [t for t in _content_terms(question) if not _stated(t, vocabulary) and not (typed and type_word(t))]
     key = [t for t, _ in key_terms(question, terms, embedding)]
     if not key:
         return []
@@ -99,9 +102,12 @@ def _numbers(question: str) -> list[str]:
 
 
 def _carried(token: str, vocabulary: set[str]) -> bool:
-    """``3.4`` is carried by ``3.4`` or ``3.4.1``, ``e-6`` by ``e-6010``; ``3.4`` not by ``3.40``."""
+    """``3.4`` is carried by ``3.4`` or ``3.4.1``, ``e-6`` by ``e-6010``, ``12-month`` by ``12 months``; ``3.4`` not by ``3.40``."""
     if token in vocabulary or token.replace(",", "") in vocabulary:
         return True
+    if m := re.fullmatch(r"(\d[\d,.]*)-([a-z]+)", token):
+        # A number joined to its unit ("12-month", "10-hour") is written "12 months" as often.
+        return m.group(1) in vocabulary and _stated(m.group(2), vocabulary)
     if token[-1:].isdigit() and "-" in token:
         return any(w.startswith(token) for w in vocabulary)  # a code prefix: "E-6" for the E-6xxx family
     return any(w.startswith(token + ".") for w in vocabulary)

@@ -337,6 +337,12 @@ class Answerer:
         if refusal is not None or self.llm is not None:
             return refusal
         assert self.extractive is not None  # the constructor guarantees one of llm / extractive
+        # A chat's joined turns are one question with its context, not two questions.
+        parts = refinement.split_parts(grounding.question) if not grounding.history else []
+        if len(parts) > 1:
+            # Each part is answered from its own quotes of the same sources, and a part none of
+            # them answers is named as not covered: a near-topic sentence does not fill it.
+            return refine_offline.single_shot(grounding, parts, self.extractive)
         return extracted(grounding, self.extractive)
 
     def _messages(self, grounding: Grounding) -> list[Any]:

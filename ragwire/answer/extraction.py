@@ -57,6 +57,7 @@ class Extraction:
 
     quotes: list[Quote] = field(default_factory=list)
     refusal: Refusal | None = None
+    strength: float = 0.0  # how well the quotes ground the question (calibration.strength), 0 for a refusal
 
     @classmethod
     def refused(cls, reason: str, terms: tuple[str, ...] | list[str] = ()) -> Extraction:

@@ -16,12 +16,13 @@ from typing import Any
 
 from .answer_types import covers, expectation, instance, is_yes_no
 from .answerable import missing_terms, unmentioned
+from .calibration import strength
 from .context import NumberedSource
-from .evidence import Vocabulary, grounded, refusal_text, salient_absent
+from .evidence import Vocabulary, asked_unit, grounded, names, refusal_text, salient_absent, salient_terms
 from .extraction import Extraction, Quote
 from .extraction import cite as cite  # re-exported: the marker of one quote
 from .passages import Passage, split_passages, table_header
-from .text import cosine
+from .text import cosine, stated, stems
 
 # The similarity (cosine, all-MiniLM-L6-v2) the best passage must reach, else the answer
 # is a refusal.  Measured by bench/extractive_calibration.py on examples/docs, top 5
@@ -128,13 +129,14 @@ def extract(
     in_quote, in_sources = salient_absent(question, vocabulary, embedding)
     if in_sources:
         texts = [f"{s.text} {headings[s.index]}" for s in sources]
-        seen = set().union(*grounded(in_sources, texts, embedding))
+        seen = set().union(*grounded(in_sources, texts, embedding, names(question, in_sources)))
         ungrounded = [t for t in in_sources if t not in seen]
         if ungrounded:
             return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
     if in_quote:
         # A term no document uses is answered only by a passage that says it in other words.
-        candidates, ungrounded = _grounding(in_quote, candidates, headings, threshold, embedding)
+        candidates, ungrounded = _grounding(in_quote, candidates, headings, threshold, embedding,
+                                            names(question, in_quote))
         if not candidates:
             return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
     missing = missing_terms(question, sources, embedding)
@@ -151,6 +153,12 @@ def extract(
                       and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}")]
         if not candidates:
             return Extraction.refused(expected.refusal())
+    if unit := asked_unit(question):
+        # "What does it draw in watts?" is answered by a number in watts, not by the voltage beside it.
+        word, pattern = unit
+        candidates = [c for c in candidates if pattern.search(f"{c.passage.text} | {c.passage.context}")]
+        if not candidates:
+            return Extraction.refused(f"The documents give no value in {word} for this.", [word])
     chosen = select(candidates, max_sentences, threshold)
     if is_yes_no(question):
         quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
@@ -159,16 +167,26 @@ def extract(
             named = ", ".join(f"'{t}'" for t in absent)
             return Extraction.refused(f"The documents do not say: the passages closest to this question never "
                                       f"mention {named}.", absent)
-    return Extraction(quotes_of(chosen, sources))
+    return Extraction(quotes_of(chosen, sources), strength=_strength(question, chosen, headings))
+
+
+def _strength(question: str, chosen: list[Candidate], headings: dict[int, str]) -> float:
+    """The grounding strength of quoting ``chosen``: best similarity times the share of salient words they state."""
+    if not chosen:
+        return 0.0
+    said = stems(" ".join(f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen))
+    terms = salient_terms(question)
+    coverage = sum(stated(t, said) for t in terms) / len(terms) if terms else 1.0
+    return strength(max(c.score for c in chosen), coverage)
 
 
 def _grounding(terms: list[str], candidates: list[Candidate], headings: dict[int, str], threshold: float,
-               embedding: Any) -> tuple[list[Candidate], list[str]]:
+               embedding: Any, exact: set[str]) -> tuple[list[Candidate], list[str]]:
     """The best passages above ``threshold`` that ground every term, and the terms none of them grounds."""
     best = sorted((c for c in candidates if c.score >= threshold), key=lambda c: c.ranked, reverse=True)
     best = best[:GROUNDING_POOL]
     texts = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in best]
-    found = grounded(terms, texts, embedding)
+    found = grounded(terms, texts, embedding, exact)
     keep = [c for c, g in zip(best, found, strict=True) if g >= set(terms)]
     seen = set().union(*found) if found else set()
     return keep, [t for t in terms if t not in seen] or list(terms)

@@ -16,6 +16,7 @@ from typing import Any
 from ragwire.providers.usage import merged
 from ragwire.retrieval.hit import Hit
 
+from .calibration import calibrated
 from .citations import marker_spans, resolve
 from .context import NumberedSource
 from .prompt import Turn, is_refusal, strip_sentinel
@@ -64,13 +65,23 @@ def refuse_early(grounding: Grounding) -> Answer | None:
 def extracted(grounding: Grounding, extractive: Extractive) -> Answer:
     """The extractive answerer's answer (or refusal, with its reason) for ``grounding``."""
     start = time.perf_counter()
-    text, refused = extractive(grounding.question, grounding.sources)
+    extract = getattr(extractive, "extract", None)
+    confidence = None
+    if extract is not None:  # an Extractor: its grounding strength, calibrated, is the answer's confidence
+        extraction = extract(grounding.question, grounding.sources)
+        text, refused = extraction.render()
+        confidence = calibrated(extraction.strength)
+    else:
+        text, refused = extractive(grounding.question, grounding.sources)
     seconds = time.perf_counter() - start
     if refused and text.strip():
         # the extractive answerer knows why (how close the best passage came): keep its reason
         usage = merged(grounding.usage, Usage(generation_s=seconds))
         return refusal(grounding, text.strip(), usage)
-    return finish(grounding, text, Usage(), seconds, refused=refused)
+    answer = finish(grounding, text, Usage(), seconds, refused=refused)
+    if confidence is not None and not answer.refused:
+        answer.confidence = confidence
+    return answer
 
 
 def finish(

@@ -52,6 +52,14 @@ _WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COM
 _ATTRIBUTES = re.compile(r"^(?P<ask>what (?:is|are|were|was)|tell me|give me|list)\s+(?:the\s+)?(?P<a>[\w-]+(?: [\w-]+)?)"
                          r"\s+(?:and|as well as)\s+(?:the\s+)?(?P<b>[\w-]+(?: [\w-]+)?)\s+(?P<rel>of|for|in)\s+"
                          r"(?P<thing>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+# "Compare X with Y": each side is asked on its own; "the price of A with B" gives B A's attribute.
+_COMPARE = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|to|against|and)\s+(?P<b>.+?)\s*[?.!]?$", re.IGNORECASE)
+_OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", re.IGNORECASE)
+# "Tell me X and Y", "What are X as well as Y": two noun phrases coordinated, the second opening with
+# a determiner or a possessive ("…the robot's weight and its height"); each is asked as "What is …?".
+_PHRASES = re.compile(r"^(?:tell me|give me|what (?:is|are|were|was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
+                      r"(?P<b>(?:the|its|their|his|her|a|an)\s+[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+_POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
 # A part this short ("and why?") is no question of its own: it stays with the part before it.
@@ -71,6 +79,8 @@ def split_parts(question: str) -> list[str]:
         # "Which costs more, A or B (and by how much)?" is answered by both amounts.
         template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))
         return [template.format(m[n].strip()) for n in ("a", "b")]
+    if pair := _coordinated(question.strip()):
+        return pair
     parts: list[str] = []
     for sentence in _SENTENCE_END.split(question.strip()):
         for piece in (p for joined in _JOINED.split(sentence) for p in _listed(joined)):
@@ -82,6 +92,22 @@ def split_parts(question: str) -> list[str]:
             else:
                 parts.append(piece)
     return [_as_question(p) for p in parts] if len(parts) > 1 else [question.strip()]
+
+
+def _coordinated(question: str) -> list[str] | None:
+    """The two questions of "Compare X with Y" or of two coordinated noun phrases ("Tell me X and its Y"); else None."""
+    if m := _COMPARE.match(question):
+        a, b = m["a"].strip(), m["b"].strip()
+        if (of := _OF.match(a)) and not _OF.match(b):
+            b = f"{of['attr']} of {b}"  # "the price of A with B": B's price
+        return [f"What is {a}?", f"What is {b}?"]
+    m = _PHRASES.match(question)
+    if m is None or re.search(r"\bbetween\b", m["a"], re.IGNORECASE):
+        return None  # "the difference between A and B" is one thing
+    a, b = m["a"].strip(), m["b"].strip()
+    if (owner := _POSSESSOR.search(f"{a} ")) and re.match(r"(?:its|their|his|her)\s", b, re.IGNORECASE):
+        b = owner.group(1) + b[b.index(" "):]  # "the robot's weight and its height": the robot's height
+    return [f"What is {a}?", f"What is {b}?"]
 
 
 def _listed(piece: str) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 from ragwire.retrieval.hit import Hit
 
 from .answerable import missing_terms
+from .calibration import calibrated
 from .citations import marker_spans, renumber
 from .context import NumberedSource
 from .finishing import finish, refusal, refuse_early, searched
@@ -65,7 +66,7 @@ def run(state: Run, kind: str) -> Answer:
             seconds += took
             found[part] = _first(hits, found[part])
     state.iterations = iteration
-    return state.finished(_compose(grounding, parts, answers))
+    return state.finished(compose(grounding, parts, answers))
 
 
 def _answer_part(answerer: Any, part: str, sources: list[NumberedSource]) -> tuple[str, bool, list[str]]:
@@ -109,7 +110,7 @@ def _first(new: list[Hit], old: list[Hit]) -> list[Hit]:
     return [*new, *(h for h in old if hit_key(h) not in keys)]
 
 
-def _compose(grounding: Any, parts: list[str], answers: dict[str, tuple[str, bool, list[str]]]) -> Answer:
+def compose(grounding: Any, parts: list[str], answers: dict[str, tuple[str, bool, list[str]]]) -> Answer:
     """Each covered part's quotes under its question, each uncovered part named; a refusal when none is covered."""
     early = refuse_early(grounding)
     if early is not None:
@@ -125,6 +126,29 @@ def _compose(grounding: Any, parts: list[str], answers: dict[str, tuple[str, boo
         text, refused, _ = answers[part]
         blocks.append(f"{part}\n" + ("The documents do not cover this part." if refused else text))
     return finish(grounding, "\n\n".join(blocks), Usage(), time.perf_counter() - start)
+
+
+def single_shot(grounding: Any, parts: list[str], extractive: Any) -> Answer:
+    """Each part of a multi-part question answered from its own quotes of the one search's sources (no refinement).
+
+    A part none of the sources answers is named as not covered: a near-topic sentence
+    does not fill it.  The confidence is that of the least grounded part answered.
+    """
+    answers: dict[str, tuple[str, bool, list[str]]] = {}
+    strengths = []
+    for part in parts:
+        extract = getattr(extractive, "extract", None)
+        if extract is not None:
+            extraction = extract(part, grounding.sources)
+            text, refused = extraction.render()
+            strengths += [] if refused else [extraction.strength]
+        else:
+            text, refused = extractive(part, grounding.sources)
+        answers[part] = (text, refused, [])
+    answer = compose(grounding, parts, answers)
+    if strengths and not answer.refused:
+        answer.confidence = calibrated(min(strengths))
+    return answer
 
 
 def _top_k(answerer: Any) -> int:

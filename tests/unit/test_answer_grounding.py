@@ -1,0 +1,73 @@
+"""Grounding rules and the confidence calibration of the extractive answerer (issue 33), without a model."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragwire.answer.answer_types import expectation
+from ragwire.answer.answerable import _carried
+from ragwire.answer.calibration import CALIBRATION, calibrated, fit
+from ragwire.answer.evidence import asked_unit, names, salient_terms
+from ragwire.answer.refine import split_parts
+
+
+def test_names_are_capitalised_after_the_first_word_or_written_in_capitals():
+    question = "Who is the CEO of the firm in Portugal?"
+    assert names(question, ["ceo", "portugal", "firm"]) == {"ceo", "portugal"}
+    assert names("Warranty terms?", ["warranty"]) == set()  # the first word is capitalised anyway
+
+
+@pytest.mark.parametrize(("question", "word", "stated", "not_stated"), [
+    ("What does it draw in watts?", "watts", "draws 40 W at most", "runs on 12 V"),
+    ("How many amperes does the charger give?", "amperes", "a 2 A charger", "a 5 V supply"),
+    ("What is its capacity in kilowatt-hours?", "kilowatt-hours", "a 7.5 kWh pack", "80 % of its capacity"),
+])
+def test_a_question_naming_its_unit_wants_a_number_in_it(question, word, stated, not_stated):
+    found = asked_unit(question)
+    assert found is not None and found[0] == word
+    assert found[1].search(stated) and not found[1].search(not_stated)
+
+
+def test_in_which_names_no_unit():
+    assert asked_unit("In which city is it made?") is None
+
+
+def test_plural_and_length_type_nouns():
+    assert expectation("What temperatures is it rated for?").kind == "temperature"
+    assert expectation("What is the turning radius of the van?").kind == "length"
+    assert expectation("What are the dimensions of the box?").kind == "length"
+
+
+def test_a_type_word_is_salient_when_the_type_is_not_recognised():
+    assert "height" in salient_terms("Which van has the greatest height?")
+    assert "height" not in salient_terms("What is the height of the van?")
+
+
+def test_a_number_joined_to_its_unit():
+    assert _carried("12-month", {"12", "months"})
+    assert not _carried("12-month", {"12", "weeks"})
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("Compare the price of the tyre with the price of the holder.",
+     ["What is the price of the tyre?", "What is the price of the holder?"]),
+    ("Compare the price of the tyre with the holder",
+     ["What is the price of the tyre?", "What is the price of the holder?"]),
+    ("Tell me the van's weight and its height.", ["What is the van's weight?", "What is the van's height?"]),
+    ("What is the warranty period and the return window?",
+     ["What is the warranty period?", "What is the return window?"]),
+    ("What is the difference between the tyre and the holder?",
+     ["What is the difference between the tyre and the holder?"]),
+])
+def test_coordination_splits(question, parts):
+    assert split_parts(question) == parts
+
+
+def test_the_fitted_calibration_is_monotone_and_reads_as_a_step_function():
+    pairs = [(0.1, False), (0.2, False), (0.3, True), (0.4, False), (0.5, True), (0.6, True), (0.7, True)]
+    table = fit(pairs, bins=3)
+    values = [c for _, c in table]
+    assert values == sorted(values) and table[0][0] == 0.0
+    assert calibrated(0.05, table) == table[0][1] and calibrated(0.99, table) == table[-1][1]
+    steps = [c for _, c in CALIBRATION]
+    assert steps == sorted(steps) and all(0.0 <= c <= 1.0 for c in steps)
