@@ -122,6 +122,7 @@ class RAGWire:
         ``force=True`` rewrites every file found, like :meth:`reingest_documents`.
         """
         from .loaders import walk_directory
+        from .loaders.walk import left_out_line
 
         lc = self.config.loader
         exts = [e if e.startswith(".") else f".{e}" for e in (extensions or lc.extensions)]
@@ -137,7 +138,7 @@ class RAGWire:
         for path, reason in walk.skipped:
             log.info("%s: not ingested (%s)", path, reason)
         not_walked = [(str(p), r) for p, r in walk.skipped]
-        left_out = _left_out_by_extension(directory, exts, recursive or lc.recursive, lc)
+        left_out = left_out_line(walk.left_out, _ocr_hint(lc))
         if left_out:
             not_walked.append((str(directory), left_out))
         return self._ingest([str(p) for p in walk.files], force=force, not_walked=not_walked)
@@ -348,28 +349,7 @@ class RAGWire:
         return values[names[0]] if isinstance(fields, str) else values
 
 
-def _left_out_by_extension(directory: str | Path, exts: list[str], recursive: bool, lc: Any) -> str | None:
-    """One line counting the files of a type ragwire reads that ``exts`` leaves out ("2 files …
-    (.png ×2) — add …"), or ``None``: a photo dropped into an ingested folder is never silently ignored.
-
-    Costs a second walk only where the extensions were narrowed below what ragwire reads.
-    """
-    from collections import Counter
-
-    from .loaders import SUPPORTED_EXTENSIONS, walk_directory
-    from .loaders.formats import IMAGE_EXTENSIONS
-
-    missing = sorted(set(SUPPORTED_EXTENSIONS) - {e.lower() for e in exts})
-    if not missing:
-        return None
-    walk = walk_directory(directory, extensions=missing, recursive=recursive, include_hidden=lc.include_hidden,
-                          follow_symlinks=lc.follow_symlinks, max_files=lc.max_files)
-    if not walk.files:
-        return None
-    kinds = Counter(path.suffix.lower() for path in walk.files)
-    listed = ", ".join(f"{ext} ×{count}" for ext, count in sorted(kinds.items()))
-    count = len(walk.files)
-    ocr = lc.ocr_settings()
-    images = "" if ocr.engine is not None or not set(kinds) & set(IMAGE_EXTENSIONS) else f"; images need OCR: {ocr.missing_hint()}"
-    return (f"{count} file{'' if count == 1 else 's'} of a type left out of loader.extensions ({listed})"
-            f" — add the extension to loader.extensions to ingest them{images}")
+def _ocr_hint(loader: Any) -> str | None:
+    """How to get an OCR engine, or None when one is installed."""
+    ocr = loader.ocr_settings()
+    return None if ocr.engine is not None else ocr.missing_hint()

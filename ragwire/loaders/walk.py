@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ragwire.errors import LoaderError
 from ragwire.loaders.base import read_regular, special_file_kind
-from ragwire.loaders.formats import TEXT_EXTENSIONS, normalize_extensions
+from ragwire.loaders.formats import IMAGE_EXTENSIONS, SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS, normalize_extensions
 from ragwire.loaders.text import looks_binary
 
 logger = logging.getLogger(__name__)
@@ -43,6 +43,9 @@ class WalkResult:
     skipped: list[tuple[Path, str]] = field(default_factory=list)
     unlisted: list[tuple[Path, str]] = field(default_factory=list)
     truncated: bool = False
+    # Files of a type ragwire reads that ``extensions`` left out, by extension: counted in the
+    # same walk, so a photo dropped into a folder of documents is never ignored without a word.
+    left_out: dict[str, int] = field(default_factory=dict)
 
 
 def walk_directory(
@@ -213,6 +216,9 @@ class _Walker:
         except OSError:
             is_dir = False
         if not is_dir and path.suffix.lower() not in self.wanted:
+            suffix = path.suffix.lower()
+            if suffix in SUPPORTED_EXTENSIONS and (self.include_hidden or not entry.name.startswith(".")):
+                self.result.left_out[suffix] = self.result.left_out.get(suffix, 0) + 1
             return None
         if is_dir and not self.recursive:
             return None
@@ -327,3 +333,16 @@ def why_unreadable(path: Path, exc: OSError) -> str:
     if isinstance(exc, PermissionError):
         return "permission denied"
     return f"cannot be read ({exc.strerror or exc})"
+
+
+def left_out_line(left_out: dict[str, int], ocr_hint: str | None = None) -> str | None:
+    """One line counting the files a walk left out for their extension ("2 files … (.png ×2) —
+    add …"), or None when there were none; ``ocr_hint`` is said when images are among them and
+    no OCR engine is installed."""
+    if not left_out:
+        return None
+    count = sum(left_out.values())
+    listed = ", ".join(f"{ext} ×{n}" for ext, n in sorted(left_out.items()))
+    images = f"; images need OCR: {ocr_hint}" if ocr_hint and set(left_out) & set(IMAGE_EXTENSIONS) else ""
+    return (f"{count} file{'' if count == 1 else 's'} of a type left out of loader.extensions ({listed})"
+            f" — add the extension to loader.extensions to ingest them{images}")

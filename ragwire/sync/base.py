@@ -58,6 +58,8 @@ class Listing:
     # one: a root that changed kind (an unmounted folder with a placeholder file at its
     # path) was not seen, however many files it lists.
     root_kind: str | None = None
+    # Files of a readable type the source's extensions leave out, in one line (None: none).
+    left_out: str | None = None
 
     @property
     def complete(self) -> bool:

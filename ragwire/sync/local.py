@@ -16,6 +16,7 @@ from ..config import LoaderConfig, LocalSource
 from ..errors import LoaderError, SourceError
 from ..ingest import IngestItem, source_id
 from ..loaders import walk_directory
+from ..loaders.walk import left_out_line
 from .base import Listing, Refused, Source, SourceEntry
 
 
@@ -75,6 +76,7 @@ class LocalFolderSource(Source):
             refused=[Refused(self.identity(p), str(p), reason) for p, reason in walk.skipped if p not in unlisted],
             unlisted=[Refused(self.identity(p), str(p), reason) for p, reason in walk.unlisted],
             root_kind="file" if self.root.is_file() else "folder",
+            left_out=left_out_line(walk.left_out),
         )
         if walk.truncated:
             listing.truncated = (f"the walk stopped at loader.max_files ({lc.max_files}); "

@@ -85,6 +85,8 @@ def _list(source: Source, stats: SyncStats) -> _Listed:
     for part in listing.unlisted:
         _warn(mine, f"{source.key}: {part.location} could not be listed ({part.reason}), "
                     "so nothing stored under it is deleted this run")
+    if listing.left_out is not None:
+        _warn(mine, f"{source.key}: {listing.left_out}")
     if listing.truncated is not None:
         mine.truncated = True
         _warn(mine, f"{source.key}: listing incomplete ({listing.truncated}), so nothing of it is deleted this run")

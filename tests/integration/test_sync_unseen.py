@@ -200,6 +200,17 @@ def test_a_long_running_process_rebuilds_a_store_deleted_under_it(tmp_path, stub
     assert rag.get_stats()["total_documents"] == 3
 
 
+
+def test_a_readable_file_the_sources_extensions_leave_out_is_named_in_a_warning(tmp_path, stub):
+    # Guards: a PNG dropped into a synced folder whose source lists only text types was ignored without a word.
+    docs, cfg = owned_setup(tmp_path, stub, name="handbook", extensions=[".md"])
+    (docs / "scan.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(32))
+    (docs / "notes.txt").write_text("Plain notes.\n", encoding="utf-8")
+    stats = RAGWire(cfg).sync()
+    assert stats.processed == 3 and not stats.partial
+    assert any("handbook: 2 files of a type left out of loader.extensions (.png ×1, .txt ×1)" in w
+               for w in stats.warnings), stats.warnings
+
 # -- S3: the version downloaded is the version recorded ----------------------------
 
 pytest.importorskip("boto3")
