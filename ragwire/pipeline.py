@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+import ragwire.pacing as pacing
 import ragwire.runs as runs
 
 from .components import Parts, build
@@ -206,7 +207,8 @@ class RAGWire:
         from .retrieval import RetrieveOptions
 
         options = RetrieveOptions(top_k=top_k, filters=filters, rerank=rerank, search_type=search_type)
-        return [hit.to_document() for hit in self.retriever.retrieve(query, options)]
+        with pacing.reading():
+            return [hit.to_document() for hit in self.retriever.retrieve(query, options)]
 
     def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
         """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
@@ -246,23 +248,26 @@ class RAGWire:
             ProviderError: the LLM could not be reached (after retries).
             ConfigError: ``max_iterations`` is outside 1 to 10.
         """
-        return self.answerer.query(question, top_k=top_k, filters=filters, rerank=rerank, refine=refine,
-                                   max_iterations=max_iterations, callbacks=callbacks)
+        with pacing.reading():
+            return self.answerer.query(question, top_k=top_k, filters=filters, rerank=rerank, refine=refine,
+                                       max_iterations=max_iterations, callbacks=callbacks)
 
     async def aquery(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
                      callbacks: list[Any] | None = None) -> Answer:
         """:meth:`query` with the LLM call awaited; retrieval runs synchronously."""
-        return await self.answerer.aquery(question, top_k=top_k, filters=filters, rerank=rerank, refine=refine,
-                                          max_iterations=max_iterations, callbacks=callbacks)
+        with pacing.reading():
+            return await self.answerer.aquery(question, top_k=top_k, filters=filters, rerank=rerank,
+                                              refine=refine, max_iterations=max_iterations, callbacks=callbacks)
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
                      callbacks: list[Any] | None = None) -> Iterator[str | Answer]:
         """Yield the answer's text pieces as they arrive, then the final :class:`~ragwire.answer.Answer`
         (a refined answer, see :meth:`query`, comes as one piece)."""
-        return self.answerer.stream(question, top_k=top_k, filters=filters, rerank=rerank, refine=refine,
-                                    max_iterations=max_iterations, callbacks=callbacks)
+        return _read_while_iterated(self.answerer.stream(question, top_k=top_k, filters=filters, rerank=rerank,
+                                                         refine=refine, max_iterations=max_iterations,
+                                                         callbacks=callbacks))
 
     def chat(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
              *, callbacks: list[Any] | None = None) -> Answer:
@@ -271,7 +276,8 @@ class RAGWire:
         With an LLM, a follow-up ("and how long does that take?") is first rewritten into
         a standalone question for retrieval.
         """
-        return self.answerer.chat(messages, top_k=top_k, filters=filters, callbacks=callbacks)
+        with pacing.reading():
+            return self.answerer.chat(messages, top_k=top_k, filters=filters, callbacks=callbacks)
 
     @property
     def callbacks(self) -> list[Any]:
@@ -353,3 +359,9 @@ def _ocr_hint(loader: Any) -> str | None:
     """How to get an OCR engine, or None when one is installed."""
     ocr = loader.ocr_settings()
     return None if ocr.engine is not None else ocr.missing_hint()
+
+
+def _read_while_iterated(pieces: Iterator[Any]) -> Iterator[Any]:
+    """A streamed answer is a read until its last piece (see :mod:`ragwire.pacing`)."""
+    with pacing.reading():
+        yield from pieces

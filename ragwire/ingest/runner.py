@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError
 from ..loaders.guard import set_progress_listener
 from ..logs import REPORTED, get_logger
+from ..pacing import wait_for_reads
 from ..providers.retry import call_with_retries
 from ..store import Collection
 from .items import IngestItem, as_item, source_id
@@ -311,6 +312,7 @@ class IngestRunner:
         size = self.settings.ingestion.batch_size
         while len(self._todo) >= size or (final and self._todo):
             self._ensure_model()
+            wait_for_reads()  # a read answered in this process meanwhile gets the cores first
             part, self._todo = self._todo[:size], self._todo[size:]
             while len(self._inflight) >= self._slots:
                 self._collect_oldest()
