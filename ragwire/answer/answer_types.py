@@ -21,9 +21,11 @@ from .text import stated as _stated_in
 from .text import stem as _stem
 from .text import stems
 
-# Number words count as numbers: "about four minutes", "within two working days".
-_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
-                 "fifty|hundred|thousand|a|an|half|a few|several")
+# Numbers written as words: "six hours", "forty minutes".
+SPELLED_NUMBERS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                   "fifty|hundred|thousand|half")
+# Number words count as numbers: "about four minutes", "within two working days", "an hour".
+_NUMBER_WORDS = SPELLED_NUMBERS + "|a|an|a few|several"
 _NUM = rf"(?:\d[\d,.]*|(?:{_NUMBER_WORDS}))"
 _N = r"\d[\d,.]*"
 

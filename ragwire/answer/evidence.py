@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from .answer_types import expectation, type_word
+from .answer_types import SPELLED_NUMBERS, expectation, type_word
 from .answerable import key_terms
 from .text import QUESTION_FRAME, STOPWORDS, cosines, stated, stem, words
 
@@ -170,5 +170,7 @@ def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
         word = m.group(1).lower()
         for pattern in UNITS.values():
             if len(word) > 2 and re.fullmatch(pattern, word):
-                return m.group(1), re.compile(rf"\d[\d,.]*\s?(?:{pattern})(?![\w-])", re.IGNORECASE)
+                # A number written as a word counts too ("six hours"), then always a space apart.
+                number = rf"(?:\d[\d,.]*\s?|\b(?:{SPELLED_NUMBERS})[\s-]+)"
+                return m.group(1), re.compile(rf"{number}(?:{pattern})(?![\w-])", re.IGNORECASE)
     return None

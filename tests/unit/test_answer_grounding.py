@@ -71,3 +71,13 @@ def test_the_fitted_calibration_is_monotone_and_reads_as_a_step_function():
     assert calibrated(0.05, table) == table[0][1] and calibrated(0.99, table) == table[-1][1]
     steps = [c for _, c in CALIBRATION]
     assert steps == sorted(steps) and all(0.0 <= c <= 1.0 for c in steps)
+
+
+def test_a_number_written_as_a_word_answers_a_question_that_names_its_unit():
+    # Guards: "How many hours of sun do tomatoes need?" was refused over "Tomatoes need six hours of sun".
+    from ragwire.answer.evidence import asked_unit
+
+    _word, number_in_unit = asked_unit("How many hours of sun do tomatoes need?")
+    assert number_in_unit.search("Tomatoes need six hours of sun.")
+    assert number_in_unit.search("A charge takes 3 h.")
+    assert not number_in_unit.search("Tomatoes need sun for hours on end.")
