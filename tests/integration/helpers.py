@@ -64,6 +64,25 @@ TOPICS = {
 }
 
 
+def ingested(root: Path, docs: dict[str, str]):
+    """A RAGWire over ``docs`` (file name -> text), written under ``root`` and ingested with the
+    packaged offline model; every file must load."""
+    from ragwire import RAGWire
+
+    folder = root / "docs"
+    folder.mkdir()
+    for name, text in docs.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    rag = RAGWire(write_config(root))
+    assert rag.ingest_directory(folder)["failed"] == 0
+    return rag
+
+
+def cited_files(answer) -> set[str]:
+    """The file names an answer cites."""
+    return {Path(c.source).name for c in answer.citations}
+
+
 def write_topics(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

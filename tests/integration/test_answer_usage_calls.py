@@ -13,7 +13,7 @@ from tests.stubs import StubServer
 
 from .helpers import COMPANY_YEAR_SCHEMA, write_config
 from .otel_memory import chat_calls, exporter  # noqa: F401 - exporter is a fixture
-from .refine_stub import PROMPT_TOKENS, Script
+from .refine_stub import PROMPT_TOKENS, Script, stub  # noqa: F401 - stub is a fixture
 
 DOCS = {
     "apple-2024.md": "# Apple results\n\nApple Inc. reported record services revenue in fiscal 2024.",
@@ -23,12 +23,6 @@ REVENUE = "What did Apple report about services revenue?"
 TWO_PARTS = "What did Apple report about services revenue, and how did Microsoft grow cloud revenue?"
 STEP_NAMES = {"filters": "filter extraction", "classify": "classify", "judge": "judge", "answer": "answer",
               "rewrite": "rewrite"}
-
-
-@pytest.fixture(scope="module")
-def stub() -> Iterator[StubServer]:
-    with StubServer() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")

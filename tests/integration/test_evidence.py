@@ -8,13 +8,11 @@ a second question after ", and in which" left unsplit.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ragwire import RAGWire
 
-from .helpers import write_config
+from .helpers import cited_files, ingested
 
 DOCS = {
     "hub-guide.md": """# Lumo Hub guide
@@ -50,18 +48,7 @@ Late returns are charged 5 kroner per day
 
 @pytest.fixture(scope="module")
 def rag(tmp_path_factory) -> RAGWire:
-    root = tmp_path_factory.mktemp("evidence")
-    docs = root / "docs"
-    docs.mkdir()
-    for name, text in DOCS.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    rag = RAGWire(write_config(root))
-    assert rag.ingest_directory(docs)["failed"] == 0
-    return rag
-
-
-def _files(answer) -> set[str]:
-    return {Path(c.source).name for c in answer.citations}
+    return ingested(tmp_path_factory.mktemp("evidence"), DOCS)
 
 
 def test_a_salient_term_no_document_mentions_is_refused_naming_the_term(rag):
@@ -73,19 +60,19 @@ def test_a_salient_term_no_document_mentions_is_refused_naming_the_term(rag):
 def test_how_much_does_x_weigh_is_answered_with_the_weight(rag):
     answer = rag.query("How much does the Lumo Hub weigh?")
     assert answer, answer.text
-    assert "340 g" in answer.text and _files(answer) == {"hub-guide.md"}
+    assert "340 g" in answer.text and cited_files(answer) == {"hub-guide.md"}
 
 
 def test_an_amount_in_nok_is_answered(rag):
     answer = rag.query("How much is a single adult ticket on the island ferry?")
     assert answer, answer.text
-    assert "NOK 89" in answer.text and "ferry-fares.md" in _files(answer)
+    assert "NOK 89" in answer.text and "ferry-fares.md" in cited_files(answer)
 
 
 def test_a_scanned_pages_line_without_final_punctuation_is_quoted(rag):
     answer = rag.query("How many books can a library member borrow at once?")
     assert answer, answer.text
-    assert "12 books" in answer.text and "library-notice-scan.txt" in _files(answer)
+    assert "12 books" in answer.text and "library-notice-scan.txt" in cited_files(answer)
 
 
 def test_a_second_question_after_and_in_which_is_answered_as_its_own_part(rag):

@@ -12,14 +12,12 @@ unsplit; a confidence that was the share of cited sentences (always 1.0).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ragwire import RAGWire
 from ragwire.answer.calibration import CALIBRATION
 
-from .helpers import write_config
+from .helpers import cited_files, ingested
 
 DOCS = {
     "scooter-manual.md": """# Vela S2 e-scooter manual
@@ -47,18 +45,7 @@ A spare tyre costs NOK 320. A phone holder costs 150 kroner.
 
 @pytest.fixture(scope="module")
 def rag(tmp_path_factory) -> RAGWire:
-    root = tmp_path_factory.mktemp("grounding")
-    docs = root / "docs"
-    docs.mkdir()
-    for name, text in DOCS.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    rag = RAGWire(write_config(root))
-    assert rag.ingest_directory(docs)["failed"] == 0
-    return rag
-
-
-def _files(answer) -> set[str]:
-    return {Path(c.source).name for c in answer.citations}
+    return ingested(tmp_path_factory.mktemp("grounding"), DOCS)
 
 
 def test_a_name_no_document_uses_is_not_grounded_by_another_name_of_its_kind(rag):
@@ -86,7 +73,7 @@ def test_a_radius_is_a_length_not_a_speed(rag):
 def test_a_number_joined_to_its_unit_is_found_written_apart(rag):
     answer = rag.query("What does the 12-month season pass cost?")
     assert answer, answer.text
-    assert "NOK 1450" in answer.text and _files(answer) == {"scooter-prices.md"}
+    assert "NOK 1450" in answer.text and cited_files(answer) == {"scooter-prices.md"}
 
 
 def test_an_unrecognised_answer_type_word_must_be_grounded(rag):

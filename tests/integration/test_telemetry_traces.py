@@ -11,19 +11,12 @@ from typing import Any
 import pytest
 
 from ragwire import RAGWire, telemetry
-from tests.stubs import StubServer
 
 from .helpers import COMPANY_YEAR_SCHEMA, write_config, write_topics
 from .otel_memory import chat_calls, exporter  # noqa: F401 - exporter is a fixture
-from .refine_stub import CHAIN, CHARGE, QUESTION, Script, sufficient
+from .refine_stub import CHAIN, CHARGE, QUESTION, Script, stub, sufficient  # noqa: F401 - stub is a fixture
 
 ANSWER = "A full charge takes three hours [1]."
-
-
-@pytest.fixture(scope="module")
-def stub() -> Iterator[StubServer]:
-    with StubServer() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")
