@@ -43,8 +43,10 @@ def test_a_wheel_install_starts_with_ragwire_init_in_an_empty_folder(wheel, tmp_
     venv = tmp_path / "fresh"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # pip must not see another ragwire
     install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
-                              "--no-index", "-q", str(wheel)], capture_output=True, text=True, timeout=300)
+                              "--no-index", "-q", str(wheel)], capture_output=True, text=True, timeout=300,
+                             env=clean)
     assert install.returncode == 0, install.stderr
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
@@ -52,7 +54,7 @@ def test_a_wheel_install_starts_with_ragwire_init_in_an_empty_folder(wheel, tmp_
 
     folder = tmp_path / "empty"
     folder.mkdir()
-    env = {**os.environ, "RAGWIRE_HOME": str(ragwire_home), "HF_HUB_OFFLINE": "1", "PYTHONPATH": ""}
+    env = {**clean, "RAGWIRE_HOME": str(ragwire_home), "HF_HUB_OFFLINE": "1"}
 
     def ragwire(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([str(venv / "bin" / "ragwire"), *args], capture_output=True, text=True,
