@@ -51,17 +51,7 @@ def free_bytes(path: Path) -> int:
 def unclaimed_bytes(folder: Path, *, opened_only: bool = False) -> int:
     """Bytes the files under ``folder`` are long but do not yet occupy (their holes);
     with ``opened_only``, of the files an open touches whole."""
-    total = 0
-    for current, _dirs, files in os.walk(folder):
-        if opened_only and _OPENED_WHOLE not in Path(current).parts:
-            continue
-        for name in files:
-            try:
-                st = os.stat(os.path.join(current, name))
-            except OSError:
-                continue
-            total += max(st.st_size - st.st_blocks * 512, 0)
-    return total
+    return sum(size - occupied for _, size, occupied in _sparse_files(folder, opened_only=opened_only))
 
 
 def require_free(path: Path, need: int, what: str) -> None:
@@ -99,9 +89,13 @@ def occupied_bytes(folder: Path) -> int:
     return total
 
 
-def _holes(folder: Path) -> list[tuple[str, int]]:
+def _sparse_files(folder: Path, *, opened_only: bool = False) -> list[tuple[str, int, int]]:
+    """``(path, length, bytes occupied)`` of each file under ``folder`` that has holes; with
+    ``opened_only``, of the files an open touches whole."""
     found = []
     for current, _dirs, files in os.walk(folder):
+        if opened_only and _OPENED_WHOLE not in Path(current).parts:
+            continue
         for name in files:
             path = os.path.join(current, name)
             try:
@@ -109,7 +103,7 @@ def _holes(folder: Path) -> list[tuple[str, int]]:
             except OSError:
                 continue
             if st.st_size > st.st_blocks * 512:
-                found.append((path, st.st_size))
+                found.append((path, st.st_size, st.st_blocks * 512))
     return found
 
 
@@ -125,10 +119,10 @@ def claim_holes(folder: Path) -> None:
     Raises:
         StoreFullError: the blocks could not be had.
     """
-    holes = _holes(folder)
-    if not holes or free_bytes(folder) - sum(size for _, size in holes) > TIGHT:
+    holes = _sparse_files(folder)
+    if not holes or free_bytes(folder) - sum(size for _, size, _ in holes) > TIGHT:
         return
-    for path, size in holes:
+    for path, size, _ in holes:
         try:
             fd = os.open(path, os.O_RDWR)
         except OSError:
