@@ -47,11 +47,6 @@ def record_documents(enabled: bool = True) -> None:
     _RECORD_DOCUMENTS = enabled
 
 
-def documents_recorded() -> bool:
-    """Whether retrieval spans carry the chunk ids and scores."""
-    return _RECORD_DOCUMENTS
-
-
 def record_queries(enabled: bool = True) -> None:
     """Put the query text on retrieval spans as ``gen_ai.retrieval.query.text`` (off by default;
     also ``RAGWIRE_OTEL_RECORD_QUERIES=1``): what users ask can be personal."""

@@ -36,8 +36,7 @@ from .init import init
 from .mcp import mcp, mcp_serve
 from .migrate import migrate
 from .model import model, prepare
-from .options import parse_filters
-from .output import pages, score_text
+from .output import score_text
 from .search import query, retrieve
 from .serve import serve
 from .sync import sync
@@ -46,11 +45,6 @@ for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync,
     main.add_command(_command)
 main.add_command(migrate)
 main.add_command(init)
-
-# The names these had when the CLI was one module.
-_parse_filters = parse_filters
-_pages = pages
-_open = open_rag
 
 __all__ = [
     "EXIT_LOCKED",

@@ -55,23 +55,6 @@ def get_reranker(config: RerankConfig | Mapping[str, Any], *, retries: int = 2) 
     return _BUILDERS[config.provider](config, retries)
 
 
-def rerank_documents(reranker: Reranker, query: str, documents: list[Any], top_k: int) -> list[Any]:
-    """Order ``documents`` by ``reranker``'s scores and keep the best ``top_k``.
-
-    Each kept document gets ``metadata["rerank_score"]``; ``metadata["score"]`` (the
-    engine's score) is left as it was.  Equal scores keep the engine's order.
-
-    Raises:
-        ProviderError: the reranker returned a different number of scores than documents.
-    """
-    kept = []
-    for i, score in ranked(reranker, query, [d.page_content for d in documents], top_k):
-        doc = documents[i]
-        doc.metadata["rerank_score"] = score
-        kept.append(doc)
-    return kept
-
-
 def ranked(reranker: Reranker, query: str, texts: Sequence[str], top_k: int) -> list[tuple[int, float]]:
     """``(position, score)`` of the best ``top_k`` of ``texts`` by ``reranker``, best first.
 
@@ -131,4 +114,4 @@ def unknown_options(config: RerankConfig, known: frozenset[str]) -> None:
         )
 
 
-__all__ = ["Reranker", "get_reranker", "ranked", "rerank_documents"]
+__all__ = ["Reranker", "get_reranker", "ranked"]

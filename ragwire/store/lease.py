@@ -81,13 +81,6 @@ class WriterLease:
         return LeaseInfo(str(p.get(HOLDER_KEY, "")), str(p.get("host", "")), int(p.get("pid", 0)),
                          float(p.get("expires_at", 0.0)))
 
-    def live_other(self) -> LeaseInfo | None:
-        """A lease of another holder that has not expired, if any."""
-        lease = self.current()
-        if lease is None or lease.holder == self.holder or lease.expires_at <= self.clock():
-            return None
-        return lease
-
     # -- taking and giving back ----------------------------------------------
     def _write(self, holder: str, now: float) -> None:
         self.engine.upsert([PointData(id=LEASE_POINT_ID, payload={

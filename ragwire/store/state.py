@@ -40,10 +40,6 @@ class SourceState:
         seen = self.settings.get(file_hash, set()) - {""}
         return not seen or seen == {fingerprint}
 
-    @property
-    def is_clean(self) -> bool:
-        return self.pending == 0 and len(self.complete) <= 1
-
 
 def read_source_states(engine: Engine, sources: list[str]) -> dict[str, SourceState]:
     """What the collection holds for each of ``sources``, read in one pass over their chunks."""

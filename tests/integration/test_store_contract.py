@@ -91,9 +91,10 @@ def test_source_state_reports_two_complete_versions_as_unclean(collection, bm25)
         collection.write_pending(chunks, run)
         collection.engine.set_payload(build_filter({"file_hash": fh}) , {"_state": "complete"})
     state = collection.source_state("/d/a.txt")
-    assert not state.is_clean and set(state.complete) == {"v1", "v2"}
+    assert state.pending == 0 and set(state.complete) == {"v1", "v2"}
     assert collection.remove_other_versions("/d/a.txt", "v2") == 2
-    assert collection.source_state("/d/a.txt").is_clean
+    after = collection.source_state("/d/a.txt")
+    assert after.pending == 0 and after.complete == {"v2": 2}
 
 
 def test_discard_pending_removes_only_unfinished_chunks(collection, bm25):

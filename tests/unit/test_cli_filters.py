@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from ragwire.cli import _parse_filters, main
+from ragwire.cli import main
+from ragwire.cli.options import parse_filters
 
 
 def retrieve(*filters: str):
@@ -36,7 +37,7 @@ def test_bad_filter_exits_2_with_one_line(filters, message):
 
 
 def test_filter_forms_parse():
-    parsed = _parse_filters(("file_type=pdf", "file_type=DOCX", "chunk_index>=1", "chunk_index<3",
+    parsed = parse_filters(("file_type=pdf", "file_type=DOCX", "chunk_index>=1", "chunk_index<3",
                              "score>0.5", "score<=2", "note=a=b"))
     assert parsed == {
         "file_type": ["pdf", "DOCX"],
@@ -48,8 +49,8 @@ def test_filter_forms_parse():
 
 def test_equality_values_stay_text_for_the_search_to_convert():
     # the search converts "0012" to the field's type: kept as text it can match a string field
-    assert _parse_filters(("code=0012", "year=2024")) == {"code": "0012", "year": "2024"}
+    assert parse_filters(("code=0012", "year=2024")) == {"code": "0012", "year": "2024"}
 
 
 def test_no_filters_is_none():
-    assert _parse_filters(()) is None
+    assert parse_filters(()) is None

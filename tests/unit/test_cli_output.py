@@ -1,16 +1,17 @@
 """How `ragwire retrieve` prints a result's place and score."""
 
-from ragwire.cli import _pages, score_text
+from ragwire.cli import score_text
+from ragwire.cli.output import pages
 
 
 def test_a_printed_page_label_is_preferred_to_the_position():
-    assert _pages({"page_number": 4, "page_label": "iv"}) == "page iv"
-    assert _pages({"page_number": 4}) == "page 4"
+    assert pages({"page_number": 4, "page_label": "iv"}) == "page iv"
+    assert pages({"page_number": 4}) == "page 4"
 
 
 def test_a_chunk_over_two_pages_shows_the_range():
-    assert _pages({"page_number": 3, "page_end": 4, "page_label": "3"}) == "pages 3–4"
-    assert _pages({"page_number": 3, "page_end": 3}) == "page 3"
+    assert pages({"page_number": 3, "page_end": 4, "page_label": "3"}) == "pages 3–4"
+    assert pages({"page_number": 3, "page_end": 3}) == "page 3"
 
 
 def test_fused_scores_read_as_a_share_of_the_best_possible():

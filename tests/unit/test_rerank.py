@@ -8,11 +8,10 @@ import sys
 from collections.abc import Sequence
 
 import pytest
-from langchain_core.documents import Document
 
 from ragwire.config import RerankConfig
 from ragwire.errors import ConfigError, MissingDependencyError, ProviderError
-from ragwire.rerank import Reranker, get_reranker, rerank_documents
+from ragwire.rerank import Reranker, get_reranker, ranked
 from ragwire.rerank.cohere import CohereReranker
 from ragwire.rerank.cross_encoder import CrossEncoderReranker
 
@@ -29,43 +28,30 @@ class FakeScorer:
         return [self.table.get(d, 0.0) for d in documents]
 
 
-def _docs(*texts: str) -> list[Document]:
-    # engine order: the first text has the best engine score
-    return [
-        Document(page_content=t, metadata={"score": 1.0 - i / 10}, id=f"id-{i}")
-        for i, t in enumerate(texts)
-    ]
-
-
 def test_results_are_ordered_by_rerank_score_and_cut_to_top_k():
     scorer = FakeScorer({"a": 0.1, "b": 0.9, "c": 0.5, "d": 0.7})
-    kept = rerank_documents(scorer, "q", _docs("a", "b", "c", "d"), top_k=3)
-    assert [d.page_content for d in kept] == ["b", "d", "c"]
-    assert [d.metadata["rerank_score"] for d in kept] == [0.9, 0.7, 0.5]
+    assert ranked(scorer, "q", ["a", "b", "c", "d"], top_k=3) == [(1, 0.9), (3, 0.7), (2, 0.5)]
 
 
 def test_every_candidate_is_scored_in_one_call_with_the_query():
     scorer = FakeScorer({})
-    rerank_documents(scorer, "the query", _docs("a", "b", "c"), top_k=1)
+    ranked(scorer, "the query", ["a", "b", "c"], top_k=1)
     assert scorer.calls == [("the query", ["a", "b", "c"])]
 
 
-def test_engine_score_stays_next_to_the_rerank_score():
-    kept = rerank_documents(FakeScorer({"b": 2.5}), "q", _docs("a", "b"), top_k=2)
-    assert kept[0].page_content == "b"
-    assert kept[0].metadata["score"] == pytest.approx(0.9)
-    assert kept[0].metadata["rerank_score"] == 2.5
-    assert isinstance(kept[1].metadata["rerank_score"], float)
+def test_rerank_scores_are_floats():
+    kept = ranked(FakeScorer({"b": 2.5}), "q", ["a", "b"], top_k=2)
+    assert kept == [(1, 2.5), (0, 0.0)]
+    assert all(isinstance(score, float) for _i, score in kept)
 
 
 def test_equal_rerank_scores_keep_the_engine_order():
-    kept = rerank_documents(FakeScorer({}), "q", _docs("x", "y", "z"), top_k=3)
-    assert [d.id for d in kept] == ["id-0", "id-1", "id-2"]
+    assert [i for i, _s in ranked(FakeScorer({}), "q", ["x", "y", "z"], top_k=3)] == [0, 1, 2]
 
 
 def test_no_candidates_returns_empty_without_calling_the_scorer():
     scorer = FakeScorer({})
-    assert rerank_documents(scorer, "q", [], top_k=5) == []
+    assert ranked(scorer, "q", [], top_k=5) == []
     assert scorer.calls == []
 
 
@@ -75,7 +61,7 @@ def test_a_scorer_returning_the_wrong_number_of_scores_is_a_provider_error():
             return [1.0]
 
     with pytest.raises(ProviderError, match=r"returned 1 scores for 2 documents"):
-        rerank_documents(Short(), "q", _docs("a", "b"), top_k=2)
+        ranked(Short(), "q", ["a", "b"], top_k=2)
 
 
 @pytest.mark.parametrize(("top_k", "fetch_k", "expected"), [(5, None, 20), (10, None, 40), (5, 3, 5), (5, 8, 8)])
