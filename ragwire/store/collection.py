@@ -43,6 +43,7 @@ from .records import (
     stale_filter,
 )
 from .schema import INITIAL_INDEXES, check_model, new_meta, wanted_indexes
+from .scope import scoped
 from .session import OpenSession
 from .state import SourceState, read_source_states, read_stored_vectors
 from .writer import WriterGate
@@ -274,12 +275,13 @@ class Collection:
         return len(notes)
 
     def reader_filter(self, flt: Filter | None = None) -> Filter:
-        """What readers may see (:func:`ragwire.store.commits.visibility`); every read path goes through here.
+        """What readers may see (:func:`ragwire.store.commits.visibility`, narrowed by the caller's
+        :mod:`~ragwire.store.scope`); every read path goes through here.
 
         At every step of a commit, and after a crash at any of them, each document
         has exactly one complete version visible.
         """
-        return visibility(self._commit_notes()).and_(flt)
+        return visibility(self._commit_notes()).and_(scoped(flt))
 
     def remove_other_versions(self, source: str, keep_hash: str | None) -> int:
         stale = source_filter(source)
