@@ -6,6 +6,12 @@ several times over while it syncs.  Reads say they are in flight (:func:`reading
 write run, before it sends each embedding batch, waits until none is (:func:`wait_for_reads`),
 at most ``MAX_WAIT_S`` a batch, so a steady stream of reads slows a write but never stops it.
 Within one process only: another process's reads are not seen.
+
+Waiting before a batch is not enough: a read that arrives while the batch is embedding
+shares the cores with it for the whole batch (a second or more on two cores).  In a
+process that answers reads, a batch is therefore embedded in turns of ``TURN`` texts
+(:func:`in_turns`), each after the reads in flight finish, so a read waits one turn.
+A process that never answered a read (a CLI ingest) keeps whole batches.
 """
 
 from __future__ import annotations
@@ -13,21 +19,29 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
-# The longest one embedding batch waits for reads to finish.
+T = TypeVar("T")
+
+# The longest one embedding batch waits for reads to finish, all its turns together.
 MAX_WAIT_S = 2.0
+# Texts embedded between two looks for reads in a process that answers them: a
+# fraction of a second of work on two cores (bench/server_bench.py --during-writes).
+TURN = 8
 
 _idle = threading.Condition()
 _reads = 0
+_answers_reads = False
 
 
 @contextlib.contextmanager
 def reading() -> Iterator[None]:
     """Mark a read (search, answer) in flight for the block."""
-    global _reads
+    global _reads, _answers_reads
     with _idle:
         _reads += 1
+        _answers_reads = True
     try:
         yield
     finally:
@@ -47,3 +61,20 @@ def wait_for_reads(max_wait_s: float = MAX_WAIT_S) -> float:
     with _idle:
         _idle.wait_for(lambda: _reads == 0, timeout=max_wait_s)
     return time.monotonic() - started
+
+
+def in_turns(items: Sequence[T], max_wait_s: float = MAX_WAIT_S) -> Iterator[Sequence[T]]:
+    """``items`` in one piece, or, in a process that answers reads, in turns of ``TURN``.
+
+    Each turn first waits for the reads in flight; the waits of all turns share one
+    ``max_wait_s``, so pacing slows a batch by at most that much.
+    """
+    if not _answers_reads:
+        wait_for_reads(max_wait_s)
+        yield items
+        return
+    budget = max_wait_s
+    for start in range(0, len(items), TURN):
+        if _reads and budget > 0:
+            budget -= wait_for_reads(budget)
+        yield items[start:start + TURN]

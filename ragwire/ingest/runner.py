@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError
 from ..loaders.guard import set_progress_listener
 from ..logs import REPORTED, get_logger
-from ..pacing import wait_for_reads
+from ..pacing import in_turns
 from ..providers.retry import call_with_retries
 from ..store import Collection
 from .items import IngestItem, as_item, source_id
@@ -279,14 +279,20 @@ class IngestRunner:
 
     def _encode(self, texts: list[str]) -> tuple[list[list[float]], list[Any]]:
         ing = self.settings.ingestion
+        dense: list[list[float]] = []
+        sparse: list[Any] = []
         try:
-            dense = call_with_retries(self.embedding.embed_documents, texts, retries=ing.retries,
-                                      backoff=ing.retry_backoff, what="embedding")
-            if len(dense) != len(texts):
-                raise ProviderError(f"embedding returned {len(dense)} vectors for {len(texts)} texts")
-            sparse: list[Any] = [None] * len(texts)
-            if self.sparse is not None:
-                sparse = [tuple(v) for v in self.sparse.embed_documents(texts)]
+            # A read answered in this process meanwhile gets the cores first (ragwire.pacing).
+            for turn in in_turns(texts):
+                part = call_with_retries(self.embedding.embed_documents, list(turn), retries=ing.retries,
+                                         backoff=ing.retry_backoff, what="embedding")
+                if len(part) != len(turn):
+                    raise ProviderError(f"embedding returned {len(part)} vectors for {len(turn)} texts")
+                dense.extend(part)
+                if self.sparse is not None:
+                    sparse.extend(tuple(v) for v in self.sparse.embed_documents(list(turn)))
+                else:
+                    sparse.extend([None] * len(turn))
         except RagwireError:
             raise
         except Exception as exc:
@@ -312,7 +318,6 @@ class IngestRunner:
         size = self.settings.ingestion.batch_size
         while len(self._todo) >= size or (final and self._todo):
             self._ensure_model()
-            wait_for_reads()  # a read answered in this process meanwhile gets the cores first
             part, self._todo = self._todo[:size], self._todo[size:]
             while len(self._inflight) >= self._slots:
                 self._collect_oldest()
