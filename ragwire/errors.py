@@ -33,8 +33,20 @@ def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception's text on one line, short enough for a CLI error (its type name when it has none)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class RagwireError(Exception):
-    """Base class of every error raised by ragwire itself."""
+    """Base class of every error raised by ragwire itself.
+
+    ``retryable`` is true when a later attempt may succeed (set by the subclasses that
+    can fail transiently: :class:`LoaderError`, :class:`ProviderError`, :class:`StoreError`).
+    """
+
+    retryable: bool = False
 
 
 class NotFoundError(RagwireError, FileNotFoundError):

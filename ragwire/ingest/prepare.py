@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..config import LoaderConfig, SplitterConfig
-from ..errors import IngestError, LoaderError
+from ..errors import IngestError, LoaderError, RagwireError, one_line
 from ..hashing import FileVersion, file_version, sha256_chunk, sha256_text
 from ..loaders import Loaded, raised_outside_ragwire
 from ..loaders.scan import doubtful_pages, ocr_chunk_fields, ocr_shaped
@@ -68,7 +68,7 @@ class Prepared:
         self.error = message
         if exc is not None:
             self.error_type = type(exc).__name__
-            self.retryable = bool(getattr(exc, "retryable", False))
+            self.retryable = isinstance(exc, RagwireError) and exc.retryable
 
 
 def make_loader(loader: LoaderConfig, strategy: str) -> Any:
@@ -186,7 +186,7 @@ def prepare_file(
     except Exception as exc:  # a converter bug must fail this file, not the batch
         if isinstance(exc, (TypeError, AttributeError, NameError)) and not raised_outside_ragwire(exc):
             raise
-        item.fail(f"{item.path.name}: {type(exc).__name__}: {_one_line(exc)}", exc)
+        item.fail(f"{item.path.name}: {type(exc).__name__}: {one_line(exc)}", exc)
     return item
 
 
@@ -195,8 +195,3 @@ def _version_now(path: Path) -> FileVersion | None:
         return file_version(path)
     except OSError:
         return None
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:300] if text else type(exc).__name__

@@ -15,7 +15,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError
+from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError, one_line
 from ..loaders.guard import set_progress_listener
 from ..logs import REPORTED, get_logger
 from ..pacing import in_turns
@@ -38,11 +38,6 @@ log = get_logger(__name__)
 
 class _Abort(Exception):
     """A failure that belongs to the run (not to one file): stop, keep what is written."""
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:300] if text else type(exc).__name__
 
 
 class IngestRunner:
@@ -234,9 +229,9 @@ class IngestRunner:
                 except RagwireError as exc:
                     # The store stayed unreachable after retries, or the lease lapsed and another
                     # run writes now: every later file would fail too, so the run stops.
-                    if isinstance(exc, (StoreLockedError, StoreFullError)) or getattr(exc, "retryable", False):
+                    if isinstance(exc, (StoreLockedError, StoreFullError)) or exc.retryable:
                         raise _Abort(str(exc)) from exc
-                    head.fail(f"{head.path.name}: {_one_line(exc)}", exc)
+                    head.fail(f"{head.path.name}: {one_line(exc)}", exc)
                     self._fail(head, head.error or "", stats)
                     self._discard_quietly(head)
                 for ci in range(len(head.chunks)):
@@ -274,7 +269,7 @@ class IngestRunner:
             try:
                 load()
             except RagwireError as exc:
-                raise _Abort(_one_line(exc)) from exc
+                raise _Abort(one_line(exc)) from exc
         self._model_ready = True
 
     def _encode(self, texts: list[str]) -> tuple[list[list[float]], list[Any]]:
@@ -298,7 +293,7 @@ class IngestRunner:
         except Exception as exc:
             # A local model's own failure (a RuntimeError from torch, say) is this batch's
             # problem: the caller retries file by file so the others still go in.
-            raise ProviderError(f"embedding failed: {type(exc).__name__}: {_one_line(exc)}") from exc
+            raise ProviderError(f"embedding failed: {type(exc).__name__}: {one_line(exc)}") from exc
         return dense, sparse
 
     def _store_vectors(self, part: list[tuple[Prepared, int, str]], dense, sparse) -> None:

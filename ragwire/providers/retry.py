@@ -116,7 +116,7 @@ def classify(exc: BaseException) -> ProviderError | None:
     """
     if isinstance(exc, ProviderError):
         return exc
-    if isinstance(exc, RagwireError) and getattr(exc, "retryable", False):
+    if isinstance(exc, RagwireError) and exc.retryable:
         # e.g. a StoreError for an unreachable server: writes are idempotent, so retry them
         return ProviderError(str(exc), retryable=True)
     if isinstance(exc, (RagwireError, *_PROGRAMMING_ERRORS)):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ragwire.config import RerankConfig
-from ragwire.errors import ConfigError, ProviderError
+from ragwire.errors import ConfigError, ProviderError, one_line
 from ragwire.rerank import SECTION, unknown_options
 
 logger = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ class CrossEncoderReranker:
         except OSError as exc:
             if local:
                 raise ProviderError(
-                    f"{SECTION}.model: could not load a cross-encoder from {name!r}: {_one_line(exc)}"
+                    f"{SECTION}.model: could not load a cross-encoder from {name!r}: {one_line(exc)}"
                 ) from exc
             if _hf_offline():
                 raise ProviderError(
@@ -122,15 +122,11 @@ class CrossEncoderReranker:
                     "is set: download it once with network access, or set model to a local folder path"
                 ) from exc
             raise ProviderError(
-                f"{SECTION}.model: could not load cross-encoder {name!r} ({_one_line(exc)}); download it once "
+                f"{SECTION}.model: could not load cross-encoder {name!r} ({one_line(exc)}); download it once "
                 "with network access, or set model to a local folder path"
             ) from exc
         logger.info("cross-encoder %s loaded", name)
         return model
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:300]
 
 
 def _hf_offline() -> bool:

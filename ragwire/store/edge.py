@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..errors import StoreError, StoreFullError, StoreLockedError
+from ..errors import StoreError, StoreFullError, StoreLockedError, one_line
 from ..logs import get_logger
 from .edge_native import (
     build_shard,
@@ -25,7 +25,7 @@ from .edge_native import (
     query_request,
     record_from,
 )
-from .engine import DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
+from .engine import DenseParams, Engine, Fusion, PointData, Record, guarded
 from .filters import Filter
 from .folder import folder_state, fsync_dir
 from .lock import StoreLock, duration

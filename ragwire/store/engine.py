@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from ..errors import RagwireError, StoreError
+from ..errors import RagwireError, StoreError, one_line
 from .filters import Filter
 
 DENSE = "dense"
@@ -15,12 +15,6 @@ SPARSE = "sparse"
 
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def one_line(exc: BaseException, limit: int = 300) -> str:
-    """An exception's text on one line, short enough for a CLI error."""
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def guarded(what: str) -> Callable[[F], F]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import StoreError
-from .engine import one_line
+from ..errors import StoreError, one_line
 
 # Edge writes its config file before any data; a folder without it holds nothing.
 _CONFIG_FILE = "edge_config.json"

@@ -15,10 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import StoreError, StoreFullError
+from ..errors import StoreError, StoreFullError, one_line
 from ..logs import get_logger
 from .edge_native import edge_module
-from .engine import one_line
 from .space import MARGIN, occupied_bytes, require_free
 
 log = get_logger(__name__)

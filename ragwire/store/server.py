@@ -12,8 +12,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..errors import MissingDependencyError, StoreError, StoreLockedError
-from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded, one_line
+from ..errors import MissingDependencyError, StoreError, StoreLockedError, one_line
+from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded
 from .filters import Cond, Filter, translate
 
 

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..config import LoaderConfig, S3Source
-from ..errors import MissingDependencyError, SourceError
+from ..errors import MissingDependencyError, SourceError, one_line
 from ..ingest import source_id
 from ..logs import get_logger
 from .base import Listing, Refused, Source, SourceEntry
@@ -39,11 +39,6 @@ def _boto3() -> Any:
     except ImportError as exc:
         raise MissingDependencyError("sources: type: s3", "boto3", "s3") from exc
     return boto3, Config
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:300] if text else type(exc).__name__
 
 
 def unsafe_key_reason(key: str) -> str | None:
@@ -117,7 +112,7 @@ class S3BucketSource(Source):
         except SourceError:
             raise
         except Exception as exc:  # botocore's ClientError / BotoCoreError and the transport's errors
-            raise SourceError(f"{self._where()}: cannot be listed ({_one_line(exc)})") from exc
+            raise SourceError(f"{self._where()}: cannot be listed ({one_line(exc)})") from exc
         return listing
 
     def _consider(self, obj: dict[str, Any], listing: Listing) -> None:
@@ -220,7 +215,7 @@ class S3BucketSource(Source):
                 if os.path.exists(tmp):
                     os.unlink(tmp)
         except Exception as exc:
-            raise SourceError(f"{entry.identity}: download failed ({_one_line(exc)})") from exc
+            raise SourceError(f"{entry.identity}: download failed ({one_line(exc)})") from exc
         self.downloads += 1
         if got != entry.fingerprint:
             # Overwritten between the listing and the download: the cache holds the version
