@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .extractor import MetadataExtractor, normalise
-from .filters import check_filters, extract_filters, filter_context, validate_filters
+from .filters import extract_filters, filter_context, validate_filters
 from .schema import (
     FIELD_TYPES,
     RESERVED_NAMES,
@@ -22,7 +22,6 @@ __all__ = [
     "FinancialMetadata",
     "MetadataExtractor",
     "MetadataSchema",
-    "check_filters",
     "extract_filters",
     "filter_context",
     "load_schema",

@@ -1,5 +1,7 @@
-"""Filters from a question: the LLM proposes, the stored values decide; the agent's filter-context block;
-and the checks a caller's filters pass before any search.
+"""Filters from a question: the LLM proposes, the stored values decide; and the agent's filter-context block.
+
+The checks a caller's filters pass before any search live with the filter
+translation, in :func:`ragwire.store.filters.check_filters`.
 
 A filter that matches no stored value would only return nothing, so every
 proposed value is mapped onto a stored one (same text, other case, or a close
@@ -11,13 +13,11 @@ from __future__ import annotations
 import difflib
 import json
 import logging
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
-from .extractor import INT64_MAX, INT64_MIN, normalise, stored_values_block
+from .extractor import normalise, stored_values_block
 from .schema import FieldSpec
 
 if TYPE_CHECKING:
@@ -85,51 +85,6 @@ def extract_filters(
         return proposed or None
     filters = validate_filters(extractor.fields, proposed, stored_values)
     return filters or None
-
-
-def check_filters(filters: Mapping[str, Any] | None) -> None:
-    """Refuse filter values no stored chunk can match, before they reach the engine.
-
-    ``None`` (JSON ``null``) used to be skipped, so the search ran unfiltered while
-    the filters were reported as used; a number beyond the engine's 64-bit integer
-    range surfaced the engine's internal type error.  Shapes and field types are
-    checked later, against the collection (:func:`ragwire.store.build_filter`).
-
-    Raises:
-        ConfigError: one line naming the filter, e.g.
-            ``filters.file_type: null matches nothing (give a value, or leave the key out)``.
-    """
-    for key, value in (filters or {}).items():
-        if isinstance(value, Mapping):
-            for op, bound in value.items():
-                _check_value(f"{key}.{op}", bound, bound=True)
-        elif isinstance(value, (list, tuple, set, frozenset)):
-            for item in value:
-                _check_value(key, item, in_list=True)
-        else:
-            _check_value(key, value)
-
-
-def _check_value(key: str, value: Any, *, in_list: bool = False, bound: bool = False) -> None:
-    if value is None:
-        where = "in a list " if in_list else "as a range bound " if bound else ""
-        raise ConfigError(f"filters.{key}: null {where}matches nothing (give a value, or leave the key out)",
-                          source="filters")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return
-    if bound:
-        # a bound is compared as a float: only one that is not a finite float is a problem
-        too_big = isinstance(value, int) and abs(value) > 1.7976931348623157e308
-    else:
-        # equality on a number: integral values are matched as 64-bit integers
-        too_big = (isinstance(value, int) or (math.isfinite(value) and value.is_integer())) and not (
-            INT64_MIN <= int(value) <= INT64_MAX)
-    if too_big:
-        shown = f"{value:.3g}" if isinstance(value, float) else str(value)
-        if len(shown) > 24:
-            shown = f"{shown[:8]}… ({len(shown.lstrip('-'))} digits)"
-        limit = "a range bound must be a finite number" if bound else "a number to match must fit in a 64-bit integer"
-        raise ConfigError(f"filters.{key}: {shown} is out of range ({limit})", source="filters")
 
 
 def validate_filters(

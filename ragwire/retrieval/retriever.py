@@ -111,14 +111,12 @@ class Retriever:
         if opts.rerank and self.reranker is None:
             raise ConfigError("retriever.rerank: rerank=True was passed but no reranker is configured")
         reranking = self.reranker is not None and opts.rerank is not False
-        from ..metadata.filters import check_filters
+        from ..store import build_filter
 
-        check_filters(opts.filters)  # a null or out-of-range value is an error, not a silently dropped filter
+        # a malformed filter is an error before any LLM call, and even before the first ingest
+        build_filter(opts.filters)
         filters = self.auto_filters(query, opts.filters)
         if not self.store.exists():
-            from ..store import build_filter
-
-            build_filter(filters)  # a malformed filter is an error even before the first ingest
             return []
         # A top_k below 1 goes to the search unchanged, which refuses it.
         fetch = r.rerank.effective_fetch_k(k) if reranking and r.rerank is not None and k >= 1 else k

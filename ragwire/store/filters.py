@@ -129,6 +129,7 @@ def field_name(key: str) -> str:
 
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_FLOAT_MAX = 1.7976931348623157e308
 
 
 def _problem(key: str, message: str) -> ConfigError:
@@ -216,8 +217,7 @@ def _scalar_cond(key: str, value: Any) -> Cond:
     if isinstance(value, bool):
         return Cond(meta_path(key), value=value)
     if isinstance(value, int):
-        if not _INT64_MIN <= value <= _INT64_MAX:
-            raise _problem(key, f"{value} is out of range (stored integers are 64-bit, up to {_INT64_MAX})")
+        _check_value(key, value)  # a converted "2024…" string can be past 64 bits too
         return Cond(meta_path(key), value=value)
     if isinstance(value, float):
         # An exact float match is a range of width zero: MatchValue takes no floats.
@@ -270,6 +270,54 @@ def _unknown_field(key: str, fields: Mapping[str, Any]) -> ConfigError:
     return _problem(key, f"no stored chunk has this field ({hint})")
 
 
+def check_filters(filters: Mapping[str, Any] | None) -> None:
+    """Refuse filter values no stored chunk can match, whatever the collection holds.
+
+    The checks that need no store: a null (it used to be skipped, so the search ran
+    unfiltered while the filters were reported as used), a number past the engine's
+    64-bit integers or a bound past a finite float (the engine's internal type error
+    surfaced), and an any-of list mixing types (``["en", 3]``).  :func:`build_filter`
+    runs them first, so every search path (``retrieve``, ``query``, MCP, the CLI, the
+    HTTP API and the LangChain store) refuses the same values with the same line.
+
+    Raises:
+        ConfigError: one line naming the filter, e.g.
+            ``filters.file_type: null matches nothing (give a value, or leave the key out)``.
+    """
+    for raw_key, value in (filters or {}).items():
+        key = field_name(raw_key)
+        if isinstance(value, Mapping):
+            for op, bound in value.items():
+                _check_value(f"{key}.{op}", bound, bound=True)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for item in value:
+                _check_value(key, item, in_list=True)
+            _one_type(key, value)
+        else:
+            _check_value(key, value)
+
+
+def _check_value(key: str, value: Any, *, in_list: bool = False, bound: bool = False) -> None:
+    if value is None:
+        where = "in a list " if in_list else "as a range bound " if bound else ""
+        raise _problem(key, f"null {where}matches nothing (give a value, or leave the key out)")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return
+    if bound:
+        # a bound is compared as a float: only one that is not a finite float is a problem
+        too_big = isinstance(value, int) and abs(value) > _FLOAT_MAX
+    else:
+        # equality on a number: integral values are matched as 64-bit integers
+        too_big = (isinstance(value, int) or (math.isfinite(value) and value.is_integer())) and not (
+            _INT64_MIN <= int(value) <= _INT64_MAX)
+    if too_big:
+        shown = f"{value:.3g}" if isinstance(value, float) else str(value)
+        if len(shown) > 24:
+            shown = f"{shown[:8]}… ({len(shown.lstrip('-'))} digits)"
+        limit = "a range bound must be a finite number" if bound else "a number to match must fit in a 64-bit integer"
+        raise _problem(key, f"{shown} is out of range ({limit})")
+
+
 def build_filter(filters: Mapping[str, Any] | None, fields: Mapping[str, frozenset[str]] | None = None,
                  *, all_fields: bool = True) -> Filter | None:
     """Translate ``{"company": "Apple", "year": {"gte": 2020}, "type": ["10-k", "10-q"]}``.
@@ -283,16 +331,15 @@ def build_filter(filters: Mapping[str, Any] | None, fields: Mapping[str, frozens
             read): a field missing from it is then compared as given instead of refused.
 
     Raises:
-        ConfigError: a value has a shape no condition can express, a list is empty,
-            a field is unknown, or a value cannot be read as the field's type.
+        ConfigError: a value :func:`check_filters` refuses, a shape no condition can express,
+            an empty list, an unknown field, or a value that cannot be read as the field's type.
     """
     if not filters:
         return None
+    check_filters(filters)
     must: list[Cond | Filter] = []
     for raw_key, value in filters.items():
         key = field_name(raw_key)
-        if value is None:
-            continue
         kinds: frozenset[str] | None = None
         if fields is not None:
             if key in UNINDEXED_KEYS:
@@ -307,7 +354,6 @@ def build_filter(filters: Mapping[str, Any] | None, fields: Mapping[str, frozens
             if not value:
                 # an empty any-of used to be dropped, which silently searched everything
                 raise _problem(key, "an empty list matches nothing (give at least one value, or drop the key)")
-            _one_type(key, value)
             items = [_coerce(key, v, kinds) for v in value]
             if all(isinstance(v, str) for v in items):
                 must.append(Cond(ci_path(key), any_of=tuple(v.lower() for v in items)))

@@ -77,3 +77,44 @@ def test_a_filter_number_beyond_the_engine_range_is_a_one_line_filter_error(conf
         rag.retrieve("charging", filters={"chunk_index": 1e308})
     assert "\n" not in str(info.value) and "Helper" not in str(info.value)
     assert len(rag.retrieve("charging", filters={"chunk_index": {"lte": 1e308}})) == 2  # a bound is fine
+
+
+def _search_paths(rag):
+    """Every way a caller hands filters to a search: the Python API, its LangChain pieces and the CLI."""
+    from ragwire.retrieval.vectorstore import RagwireVectorStore, get_retriever, hybrid_search, mmr_search
+
+    store = RagwireVectorStore(rag.searcher)
+
+    def cli(filters):
+        result = CliRunner().invoke(main, ["retrieve", "charging", "--json", "--config", str(rag.config_path),
+                                           *[f"-f{key}={json.dumps(value)}" for key, value in filters.items()]])
+        if result.exit_code != 0:
+            raise ConfigError(result.stderr.strip())
+        return json.loads(result.stdout)
+
+    return {
+        "retrieve": lambda f: rag.retrieve("charging", filters=f),
+        "hybrid_search": lambda f: rag.hybrid_search("charging", filters=f),
+        "query": lambda f: rag.query("How long does charging take?", filters=f),
+        "as_retriever": lambda f: rag.as_retriever(filters=f).invoke("charging"),
+        "store.similarity_search": lambda f: store.similarity_search("charging", filter=f),
+        "store.mmr": lambda f: mmr_search(store, "charging", filters=f),
+        "store.hybrid": lambda f: hybrid_search(store, "charging", filters=f),
+        "get_retriever": lambda f: get_retriever(store).model_copy(update={"filters": f}).invoke("charging"),
+    }
+
+
+@pytest.mark.parametrize(("filters", "message"), [
+    ({"title": 5}, r"filters\.title: 5 is not a string \(the field holds strings\)"),
+    ({"file_type": ["md", 3]}, r"filters\.file_type: a list mixes strings and numbers"),
+    ({"file_type": None}, r"filters\.file_type: null matches nothing"),
+    ({"chunk_index": {"gte": 10**400}}, r"filters\.chunk_index\.gte: 10000000… \(401 digits\) is out of range"),
+], ids=["number-for-text", "mixed-list", "null", "huge-bound"])
+def test_every_search_path_refuses_a_filter_value_the_field_cannot_hold(config, filters, message):
+    # guards issue 36.6: the LangChain store, hybrid_search(), mmr_search() and get_retriever() skipped the
+    # null check (a null searched unfiltered) and a huge bound raised OverflowError; one check now serves all
+    rag = RAGWire(config)
+    for name, search in _search_paths(rag).items():
+        with pytest.raises(ConfigError, match=message) as info:
+            search(filters)
+        assert "\n" not in str(info.value), name

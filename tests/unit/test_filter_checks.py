@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragwire import ConfigError
-from ragwire.metadata import check_filters
+from ragwire.store.filters import check_filters
 
 
 @pytest.mark.parametrize(("filters", "message"), [
