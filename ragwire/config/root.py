@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import Field, PrivateAttr, model_validator
 
 from ragwire.config._base import _problem, _Section
+from ragwire.config.access import AccessConfig
 from ragwire.config.answer import GenerationConfig
 from ragwire.config.ingest import IngestionConfig, LoaderConfig, SplitterConfig
 from ragwire.config.logs import LoggingConfig
@@ -33,6 +34,7 @@ class RagwireConfig(_Section):
     sources: list[SourceConfig] = Field(default_factory=list)
     generation: GenerationConfig = Field(default_factory=GenerationConfig)
     logging: LoggingConfig = Field(default_factory=LoggingConfig)
+    access: AccessConfig = Field(default_factory=AccessConfig)
 
     # set by load_config, never read from the YAML
     _source: Path | None = PrivateAttr(default=None)

@@ -8,9 +8,30 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, SecretStr, field_validator
 
 from ragwire.config._base import ConfigPath, Extensions, _Section
+from ragwire.config.access import normalise_labels
 
 
-class LocalSource(_Section):
+class _Labelled(_Section):
+    """Who may read a source's documents: ``access`` for all of them, ``access_paths`` for a
+    sub-folder or key prefix (the longest matching prefix wins over ``access``)."""
+
+    access: list[str] | None = None
+    access_paths: dict[str, list[str]] = Field(default_factory=dict)
+
+    @field_validator("access", mode="before")
+    @classmethod
+    def _labels(cls, value: Any) -> Any:
+        return None if value is None else normalise_labels(value)
+
+    @field_validator("access_paths", mode="before")
+    @classmethod
+    def _path_labels(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        return {str(k).strip("/") + "/": normalise_labels(v, f"access_paths.{k}") for k, v in value.items()}
+
+
+class LocalSource(_Labelled):
     """A `sources:` entry with ``type: local``: a folder or a single file."""
 
     type: Literal["local"] = "local"
@@ -28,7 +49,7 @@ class LocalSource(_Section):
         return value
 
 
-class S3Source(_Section):
+class S3Source(_Labelled):
     """A `sources:` entry with ``type: s3``: a bucket (and prefix) mirrored into ``cache_dir``."""
 
     type: Literal["s3"] = "s3"

@@ -15,7 +15,7 @@ FLOORS = {
     "config": 2,
     "splitting": 3, "providers": 3, "server": 3,
     "store": 4, "rerank": 4,
-    "metadata": 5,
+    "metadata": 5, "access": 5,
     "ingest": 6, "retrieval": 6,
     "sync": 7, "answer": 7, "eval": 7,
     "components": 8,
