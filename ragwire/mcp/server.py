@@ -186,9 +186,11 @@ def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
                          "drop them, or use transport 'http'")
     _mcp_server_class()  # fail with the install command before loading the collection
     if transport == "stdio":
-        server = build_server(_ready(rag, config_path), name=name)
+        pipeline = _ready(rag, config_path)
+        server = build_server(pipeline, name=name)
         log.info("MCP server %r on stdio", name)
-        server.run()
+        with owning(pipeline):
+            server.run()
         return
 
     from ragwire.server.listen import bind_socket
@@ -201,7 +203,8 @@ def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
         import uvicorn
         from mcp.server.transport_security import TransportSecuritySettings
 
-        server = build_server(_ready(rag, config_path), name=name)
+        pipeline = _ready(rag, config_path)
+        server = build_server(pipeline, name=name)
         # ServerGuard checks Host and Origin against the one allow-list; mcp's own check
         # (on for loopback only, with its own list) would refuse names the user allowed.
         app = ServerGuard(server.streamable_http_app(
@@ -210,9 +213,32 @@ def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
         shown = f"[{host}]" if ":" in host else host
         print(f"MCP server {name!r} on http://{shown}:{port}/mcp ({access_note(host, policy)})",
               file=sys.stderr, flush=True)
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        with owning(pipeline):
+            uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     finally:
         sock.close()
+
+
+@contextmanager
+def owning(rag: Any) -> Iterator[None]:
+    """This process owns ``rag``'s embedded store while the block runs (:mod:`ragwire.server.owner`).
+
+    A CLI writer (``sync``, ``ingest``, ...) started meanwhile hands its run to this
+    process's one writer instead of waiting for the store's lock, which the tools'
+    steady reads would keep it from getting; the run's reads and the tools' reads
+    share the store inside this process.
+    """
+    from ragwire.server.jobs import Writer
+    from ragwire.server.owner import OwnerChannel
+
+    writer = Writer()
+    channel = OwnerChannel(rag, writer)
+    channel.start()
+    try:
+        yield
+    finally:
+        channel.stop()
+        writer.stop()
 
 
 def _ready(rag: Any, config_path: str | Path) -> Any:

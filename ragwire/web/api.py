@@ -23,7 +23,7 @@ from ragwire import __version__
 from ragwire.errors import NotFoundError, ProviderError, RagwireError, RequestError, StoreLockedError
 from ragwire.server.contract import unknown_keys, validation_message
 
-from .jobs import FileOutcome
+from ragwire.server.jobs import FileOutcome
 from .service import Service, UploadRefused
 
 STATIC = Path(__file__).with_name("static")

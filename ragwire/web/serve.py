@@ -107,10 +107,10 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
         service = Service(pipeline, upload_dir=upload_dir, upload_into_sources=upload_into_sources,
                           max_upload_mb=DEFAULT_MAX_UPLOAD_MB if max_upload_mb is None else max_upload_mb)
         app = build_asgi(service, policy)
-        from .owner import OwnerChannel
+        from ragwire.server.owner import OwnerChannel
 
         # This process owns the store from now on: CLI writers hand their runs to its writer.
-        channel = OwnerChannel(service)
+        channel = OwnerChannel(service.rag, service.writer)
         channel.start()
         if every is not None:
             service.sync_every(every)

@@ -3,7 +3,7 @@
 Reads (questions, searches, the documents list, page images) run at once, beside
 whatever is being written: the store shows them committed versions only.  Writes
 (uploads, deletes, ``--sync-every`` and runs handed over by the CLI) are jobs of one
-:class:`~ragwire.web.jobs.Writer`, one at a time, in order; a route answers with the
+:class:`~ragwire.server.jobs.Writer`, one at a time, in order; a route answers with the
 job's id and ``GET /api/jobs/{id}`` shows its progress per file.
 """
 
@@ -18,7 +18,7 @@ from ragwire import RAGWire
 from ragwire.errors import IngestAborted, NotFoundError, RagwireError
 from ragwire.loaders import SUPPORTED_EXTENSIONS
 
-from .jobs import FileOutcome, Job, Writer
+from ragwire.server.jobs import FileOutcome, Job, Writer
 from .uploads import UploadRefused, check_upload_folder, clean_name, free_name, write_new, write_replacing
 
 log = logging.getLogger(__name__)

@@ -118,15 +118,22 @@ def test_stdio_server_tools_errors_and_sync_alongside(collection):
             mixed = await session.call_tool("search_documents", {"query": "warranty", "filters": {"title": ["a", 3]}})
             assert is_error(mixed) and "filters.title: a list mixes strings and numbers" in text_of(mixed)
 
-            # The server lets go of the embedded store between calls, so a cron `ragwire sync`
-            # (which does not wait for the lock by default) runs while it is up.
+            # The server owns the store: a cron `ragwire sync` started while tools keep being
+            # called hands its run to the server instead of waiting for a gap in the reads.
+            # guards issue 34: the sync needed the tools to pause past hold_open_s for the lock
             (folder / "espresso.md").write_text(NEW_FILE, encoding="utf-8")
-            await asyncio.sleep(3)  # past vectorstore.hold_open_s (2 s) since the last call
-            synced = await asyncio.to_thread(
+            sync = asyncio.create_task(asyncio.to_thread(
                 subprocess.run, [sys.executable, "-m", "ragwire.cli", "sync", "--config", str(config)],
-                env=env, capture_output=True, text=True, timeout=300)
+                env=env, capture_output=True, text=True, timeout=300))
+            calls = 0
+            while not sync.done():
+                during = await session.call_tool("search_documents", {"query": "charging station", "top_k": 2})
+                assert not is_error(during), text_of(during)
+                calls += 1
+            synced = sync.result()
             assert synced.returncode == 0, synced.stderr
-            assert "1 processed" in synced.stderr, synced.stderr
+            assert "handing this run to it" in synced.stderr and "1 processed" in synced.stderr, synced.stderr
+            assert calls >= 2
 
             after = await session.call_tool("search_documents", {"query": "espresso descaling kit order code", "top_k": 2})
             assert not is_error(after) and "[1] espresso.md" in text_of(after), text_of(after)

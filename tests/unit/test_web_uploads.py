@@ -1,4 +1,4 @@
-"""The upload folder's naming rules and the one writer's job order (ragwire.web.uploads, ragwire.web.jobs)."""
+"""The upload folder's naming rules and the one writer's job order (ragwire.web.uploads, ragwire.server.jobs)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from ragwire.errors import NotFoundError, ServerError
-from ragwire.web.jobs import Writer
+from ragwire.server.jobs import Writer
 from ragwire.web.uploads import UploadRefused, check_upload_folder, clean_name, free_name, write_new
 
 

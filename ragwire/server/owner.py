@@ -1,6 +1,6 @@
 """The owner's side of the hand-over (:mod:`ragwire.server.handover`): runs CLI writers' calls as jobs of the writer.
 
-``ragwire serve`` opens the socket at start-up and removes it at exit; each connection
+A serving process (``ragwire serve``, ``ragwire mcp serve``) opens the socket at start-up and removes it at exit; each connection
 is one handed-over run, queued behind the jobs before it, its state changes streamed
 back as progress lines and its outcome (return value or exception) as the last line.
 """
@@ -16,20 +16,24 @@ from pathlib import Path
 from typing import Any
 
 from ragwire.errors import RagwireError
-from ragwire.server.handover import HANDED_CALLS, encode_outcome, owner_socket, same_user, send_line
 
-from .jobs import Job
-from .service import Service
+from .handover import HANDED_CALLS, encode_outcome, owner_socket, same_user, send_line
+from .jobs import Job, Writer
 
 log = logging.getLogger(__name__)
 
 
 class OwnerChannel:
-    """A Unix socket (mode 0600) in the store folder on which CLI writers hand their runs to ``service``."""
+    """A Unix socket (mode 0600) in the store folder on which CLI writers hand their runs to ``writer``.
 
-    def __init__(self, service: Service) -> None:
-        self.service = service
-        self.path: Path | None = owner_socket(service.rag.config.vectorstore)
+    ``rag`` is the serving process's :class:`~ragwire.RAGWire`; a handed-over call is its
+    method of that name, run as a job of ``writer`` behind the process's own writes.
+    """
+
+    def __init__(self, rag: Any, writer: Writer) -> None:
+        self.rag = rag
+        self.writer = writer
+        self.path: Path | None = owner_socket(rag.config.vectorstore)
         self._sock: socket.socket | None = None
 
     def start(self) -> None:
@@ -89,8 +93,8 @@ class OwnerChannel:
                 log.info("a handed-over run's channel failed: %s", exc)
 
     def _run(self, conn: socket.socket, call: str, args: list[Any], kwargs: dict[str, Any], pid: Any) -> None:
-        writer = self.service.writer
-        method = getattr(self.service.rag, call)
+        writer = self.writer
+        method = getattr(self.rag, call)
         job = writer.submit(f"cli {call}", lambda _job: method(*args, **kwargs))
         waiting = sum(1 for j in writer.jobs() if j.state in ("queued", "running") and j.position < job.position)
         send_line(conn, {"event": "progress", "text": f"queued as job {job.id} in the server (pid {os.getpid()})"
