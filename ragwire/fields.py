@@ -17,10 +17,11 @@ LOCATION_FIELDS = ("heading_path", "page_number", "page_total", "page_label", "p
 # How a chunk's text was read from a scan (loaders.scan): filterable, e.g. ``{"ocr": True}``.
 OCR_FIELDS = ("ocr", "ocr_engine", "ocr_confidence", "ocr_rotation")
 
-# How a chunk was stored, not what it says: hashes, ids, positions, timestamps, sync state.
+# How a chunk was stored, not what it says: hashes, ids, positions, timestamps, sync state,
+# the access labels (ragwire.access: who may read it).
 BOOKKEEPING_FIELDS = frozenset({
     "content_hash", "chunk_hash", "chunk_id", "chunk_index", "total_chunks", "file_hash",
-    "created_at", "metadata_status", "sync_source", "sync_place",
+    "created_at", "metadata_status", "sync_source", "sync_place", "access",
 })
 
 # Every field ragwire writes itself: never offered as a filter field, never a schema field.
@@ -34,7 +35,8 @@ SYSTEM_FIELDS = frozenset({
 UNINDEXED_FIELDS = ("content_hash", "chunk_id", "chunk_hash")
 
 # ragwire's own fields that its reads match exactly (a file's chunks, sync ownership): indexed as stored.
-MATCHED_FIELDS = frozenset({"source", "file_hash", "file_name", "chunk_index", "sync_source", "sync_place"})
+MATCHED_FIELDS = frozenset({"source", "file_hash", "file_name", "chunk_index", "sync_source", "sync_place",
+                            "access"})
 
 # ragwire's own fields given no payload index.  Each index costs every open of an embedded
 # store a few milliseconds (a cold query's store went from 37 indexes to 17), nobody filters

@@ -31,6 +31,7 @@ from .filters import (
 )
 from .lease import DEFAULT_TTL_S, WriterLease
 from .records import (
+    ACCESS_FIELD,
     META_POINT_ID,
     OWNER_FIELDS,
     SETTINGS_KEY,
@@ -300,15 +301,17 @@ class Collection:
             self.engine.delete(flt)
         return count
 
-    def set_owner(self, source: str, owner: dict[str, str]) -> None:
-        """Record ``owner`` (OWNER_FIELDS) on every chunk of ``source``, without rewriting them."""
-        unknown = set(owner) - set(OWNER_FIELDS)
+    def set_owner(self, source: str, owner: dict[str, Any]) -> None:
+        """Record ``owner`` (OWNER_FIELDS; ACCESS_FIELD: a relabel) on every chunk of ``source``, without rewriting them."""
+        unknown = set(owner) - {*OWNER_FIELDS, ACCESS_FIELD}
         if unknown:
             raise ValueError(f"not owner fields: {sorted(unknown)}")
         self.heartbeat()
         self.ensure_indexes(owner)  # sources_where finds owners through their index
         self.engine.set_payload(source_filter(source), dict(owner), key=META_KEY)
-        self.engine.set_payload(source_filter(source), lowercase_shadow(owner), key=CI_KEY)
+        # labels are lower case already, and an empty list must replace the old ones too
+        self.engine.set_payload(source_filter(source), {**lowercase_shadow(owner), **{
+            k: v for k, v in owner.items() if k == ACCESS_FIELD}}, key=CI_KEY)
 
     def delete_source(self, source: str) -> int:
         return self.remove_other_versions(source, None)

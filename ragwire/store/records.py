@@ -28,6 +28,8 @@ VECTORS_KEY = "_vectors"
 # and where that source reads from (a folder, s3://bucket/prefix).  Every write of
 # the document keeps them, so a hand ingest or a forced rewrite never orphans it.
 OWNER_FIELDS = ("sync_source", "sync_place")
+# Chunk metadata listing the labels a reader needs one of (ragwire.access); a list, maybe empty.
+ACCESS_FIELD = "access"
 
 
 def chunk_point_id(source: str, file_hash: str, chunk_index: int, salt: str = "") -> str:

@@ -18,6 +18,7 @@ INITIAL_INDEXES = [
     (RUN_KEY, "keyword"),
     (meta_path("source"), "keyword"),
     (meta_path("file_hash"), "keyword"),
+    (meta_path("access"), "keyword"),  # every read of a restricted principal filters on it (ragwire.access)
     (ci_path("source"), "keyword"),
     (ci_path("file_name"), "keyword"),
     (ci_path("file_type"), "keyword"),

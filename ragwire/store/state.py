@@ -7,7 +7,7 @@ from typing import Any
 
 from .engine import Engine
 from .filters import META_KEY, STATE_COMPLETE, STATE_KEY, Cond, Filter, meta_path, visible
-from .records import OWNER_FIELDS, SETTINGS_KEY, VECTORS_KEY, source_filter
+from .records import ACCESS_FIELD, OWNER_FIELDS, SETTINGS_KEY, VECTORS_KEY, source_filter
 
 
 @dataclass
@@ -22,6 +22,8 @@ class SourceState:
     settings: dict[str, set[str]] = field(default_factory=dict)
     # The owner fields (OWNER_FIELDS) its complete chunks carry.
     owner: dict[str, str] = field(default_factory=dict)
+    # The access labels its complete chunks carry; None when none carries the field.
+    labels: list[str] | None = None
 
     def has_complete(self, file_hash: str) -> bool:
         count = self.complete.get(file_hash, 0)
@@ -52,7 +54,7 @@ def read_source_states(engine: Engine, sources: list[str]) -> dict[str, SourceSt
         records, offset = engine.scroll(
             flt, limit=1024, offset=offset,
             fields=[STATE_KEY, SETTINGS_KEY, meta_path("source"), meta_path("file_hash"),
-                    meta_path("total_chunks"), *(meta_path(f) for f in OWNER_FIELDS)],
+                    meta_path("total_chunks"), meta_path(ACCESS_FIELD), *(meta_path(f) for f in OWNER_FIELDS)],
         )
         for rec in records:
             meta = rec.payload.get(META_KEY, {})
@@ -68,6 +70,8 @@ def read_source_states(engine: Engine, sources: list[str]) -> dict[str, SourceSt
                 for name in OWNER_FIELDS:
                     if meta.get(name):
                         state.owner.setdefault(name, str(meta[name]))
+                if ACCESS_FIELD in meta and state.labels is None:
+                    state.labels = sorted(meta[ACCESS_FIELD] or [])
             else:
                 state.pending += 1
         if offset is None:
