@@ -4,18 +4,28 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .config import RagwireConfig, load_config
+from typing import TYPE_CHECKING
+
+# One public name for the config model: ``Config`` (the published API's, issue 19.14); its
+# class lives in ragwire.config as RagwireConfig, which ragwire's own modules import.
+from .config import RagwireConfig as Config
+from .config import load_config
 from .errors import (
     ConfigError,
     EvalError,
+    GoldenSetError,
     IngestAborted,
     IngestError,
     LoaderError,
     MissingDependencyError,
+    NotFoundError,
     ProviderError,
     RagwireError,
+    RequestError,
+    ServerError,
     SourceError,
     StoreError,
+    StoreFullError,
     StoreLockedError,
 )
 from .hashing import sha256_chunk, sha256_file_from_path, sha256_text
@@ -24,12 +34,14 @@ from .logs import get_logger, setup_colored_logging, setup_logging
 from .pipeline import RAGWire
 from .providers import get_embedding
 
-# The published API names the config model ``Config``.
-Config = RagwireConfig
-
 # LangChain's retriever machinery costs ~0.6 s to import, its text splitters ~0.15 s (a query
 # needs neither); load these on first use.
 _LAZY = {
+    "Answer": "ragwire.answer.types",
+    "Citation": "ragwire.answer.types",
+    "Hit": "ragwire.retrieval.hit",
+    "RetrieveOptions": "ragwire.retrieval.retriever",
+    "RagwireRetriever": "ragwire.retrieval.langchain_retriever",
     "MarkItDownLoader": "ragwire.loaders",
     "PageLoader": "ragwire.loaders",
     "PageSplitter": "ragwire.splitting",
@@ -49,28 +61,48 @@ _LAZY = {
 
 __getattr__ = lazy_names(__name__, _LAZY)
 
+if TYPE_CHECKING:  # the lazy names, seen by type checkers (py.typed ships)
+    from .answer.types import Answer, Citation
+    from .loaders import MarkItDownLoader, PageLoader
+    from .metadata import DocumentMetadata, FinancialMetadata, MetadataExtractor
+    from .retrieval.hit import Hit
+    from .retrieval.langchain_retriever import RagwireRetriever
+    from .retrieval.retriever import RetrieveOptions
+    from .retrieval.vectorstore import QdrantStore, get_retriever, hybrid_search, mmr_search
+    from .splitting import PageSplitter, get_code_splitter, get_markdown_splitter, get_splitter
+    from .sync import SyncStats
+
 
 __all__ = [
+    "Answer",
+    "Citation",
     "Config",
     "ConfigError",
     "DocumentMetadata",
     "EvalError",
     "FinancialMetadata",
+    "GoldenSetError",
+    "Hit",
     "IngestAborted",
     "IngestError",
     "LoaderError",
     "MarkItDownLoader",
     "MetadataExtractor",
     "MissingDependencyError",
+    "NotFoundError",
     "PageLoader",
     "PageSplitter",
-    "QdrantStore",
     "ProviderError",
+    "QdrantStore",
     "RAGWire",
-    "RagwireConfig",
     "RagwireError",
+    "RagwireRetriever",
+    "RequestError",
+    "RetrieveOptions",
+    "ServerError",
     "SourceError",
     "StoreError",
+    "StoreFullError",
     "StoreLockedError",
     "SyncStats",
     "__version__",

@@ -7,17 +7,18 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
-from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import VectorStore
-from pydantic import ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from ..errors import ConfigError, StoreError
 from ..hashing import sha256_text
 from ..providers.onnx import register_with_langchain
 from ..store import ChunkRecord, Collection, open_collection
 from ..store.filters import Cond, Filter, meta_path
+from .hit import Hit
+from .langchain_retriever import RagwireRetriever
+from .retriever import RetrieveOptions
 from .search import SEARCH_TYPES, Searcher
 
 # LangChain is loaded from here on: the packaged ONNX embedder counts as its Embeddings.
@@ -87,30 +88,35 @@ class RagwireVectorStore(VectorStore):
         )
 
 
-class RagwireRetriever(BaseRetriever):
-    """A LangChain retriever running one ragwire search type."""
+class _StoreSearch:
+    """A bare store's retrieval stage for :func:`get_retriever`: one search, no reranker, no auto-filter."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    def __init__(self, vectorstore: RagwireVectorStore) -> None:
+        self.vectorstore = vectorstore
 
-    vectorstore: RagwireVectorStore
-    top_k: int = 5
-    search_type: str = "similarity"
-    filters: dict[str, Any] | None = None
-
-    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        return self.vectorstore.search_by_type(query, k=self.top_k, filters=self.filters, search_type=self.search_type)
+    def retrieve(self, query: str, options: RetrieveOptions | None = None) -> list[Hit]:
+        opts = options or RetrieveOptions()
+        if opts.rerank:
+            raise ConfigError("rerank=True needs a reranker: use RAGWire(...).as_retriever()", source="get_retriever")
+        return self.vectorstore.searcher.search(query, k=5 if opts.top_k is None else opts.top_k,
+                                                filters=opts.filters, search_type=opts.search_type or "similarity")
 
 
 def get_retriever(vectorstore: RagwireVectorStore, top_k: int = 5, search_type: str = "similarity") -> RagwireRetriever:
-    """A retriever with ``.invoke(query)`` for ``similarity``, ``mmr``, ``hybrid`` or ``keyword``."""
+    """A retriever with ``.invoke(query)`` for ``similarity``, ``mmr``, ``hybrid`` or ``keyword``.
+
+    The same class as ``RAGWire.as_retriever()`` returns; its ``retrieve_kwargs`` hold
+    ``top_k`` and ``search_type`` (add ``filters`` there to filter every call).
+    """
     if search_type not in SEARCH_TYPES:
         raise ConfigError(f"search_type: {search_type!r} is not one of {', '.join(SEARCH_TYPES)}", source="get_retriever")
-    return RagwireRetriever(vectorstore=vectorstore, top_k=top_k, search_type=search_type)
+    return RagwireRetriever(retriever=_StoreSearch(vectorstore),
+                            retrieve_kwargs={"top_k": top_k, "search_type": search_type})
 
 
 def hybrid_search(vectorstore: RagwireVectorStore, query: str, k: int = 5,
                   filters: Mapping[str, Any] | None = None) -> list[Document]:
-    """Dense + sparse, fused by the engine with RRF.  Raises instead of falling back when sparse is off."""
+    """Dense + sparse, fused by the engine (``retriever.fusion``'s default, dbsf).  Raises instead of falling back when sparse is off."""
     return vectorstore.search_by_type(query, k=k, filters=filters, search_type="hybrid")
 
 

@@ -100,7 +100,8 @@ def _search_paths(rag):
         "store.similarity_search": lambda f: store.similarity_search("charging", filter=f),
         "store.mmr": lambda f: mmr_search(store, "charging", filters=f),
         "store.hybrid": lambda f: hybrid_search(store, "charging", filters=f),
-        "get_retriever": lambda f: get_retriever(store).model_copy(update={"filters": f}).invoke("charging"),
+        "get_retriever": lambda f: get_retriever(store).model_copy(
+            update={"retrieve_kwargs": {"filters": f}}).invoke("charging"),
     }
 
 
@@ -118,3 +119,14 @@ def test_every_search_path_refuses_a_filter_value_the_field_cannot_hold(config, 
         with pytest.raises(ConfigError, match=message) as info:
             search(filters)
         assert "\n" not in str(info.value), name
+
+
+def test_get_retriever_and_as_retriever_return_one_class(config):
+    # guards issue 36.5: two classes were both called RagwireRetriever
+    from ragwire import RagwireRetriever
+    from ragwire.retrieval.vectorstore import RagwireVectorStore, get_retriever
+
+    rag = RAGWire(config)
+    bare = get_retriever(RagwireVectorStore(rag.searcher), top_k=1, search_type="keyword")
+    assert type(bare) is type(rag.as_retriever()) is RagwireRetriever
+    assert [d.metadata["file_name"] for d in bare.invoke("charging station")] == ["charging.md"]

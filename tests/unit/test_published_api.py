@@ -12,8 +12,34 @@ def test_config_is_exported_under_the_published_name():
     # guards issue 19.14: `from ragwire import Config` failed
     from ragwire import Config
 
-    assert Config is ragwire.RagwireConfig
+    assert Config is ragwire.config.RagwireConfig
     assert "Config" in ragwire.__all__
+
+
+def test_the_config_model_has_one_public_name():
+    # guards issue 36.5: both Config and RagwireConfig were exported
+    assert "RagwireConfig" not in ragwire.__all__ and not hasattr(ragwire, "RagwireConfig")
+
+
+@pytest.mark.parametrize("name", ["Answer", "Citation", "Hit", "RetrieveOptions", "RagwireRetriever",
+                                  "NotFoundError", "StoreFullError", "ServerError", "GoldenSetError", "RequestError"])
+def test_what_users_receive_and_catch_is_exported(name):
+    # guards issue 36.5: these were reachable only from ragwire's submodules
+    import importlib
+
+    assert name in ragwire.__all__
+    value = getattr(ragwire, name)
+    assert importlib.import_module(value.__module__).__dict__[name] is value
+
+
+def test_every_exception_of_the_tree_is_exported():
+    import inspect
+
+    import ragwire.errors as errors
+
+    tree = {name for name, cls in vars(errors).items()
+            if inspect.isclass(cls) and issubclass(cls, errors.RagwireError) and cls.__module__ == errors.__name__}
+    assert tree - set(ragwire.__all__) == set()
 
 
 def test_document_metadata_without_chunk_fields_is_a_document_level_record():
