@@ -13,7 +13,7 @@ import os
 import socket
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ragwire.errors import RagwireError
 
@@ -95,17 +95,51 @@ class OwnerChannel:
     def _run(self, conn: socket.socket, call: str, args: list[Any], kwargs: dict[str, Any], pid: Any) -> None:
         writer = self.writer
         method = getattr(self.rag, call)
-        job = writer.submit(f"cli {call}", lambda _job: method(*args, **kwargs))
+        sending = threading.Lock()  # the writer thread's log lines and this thread's state lines share the socket
+
+        def progress(text: str) -> None:
+            with sending:
+                send_line(conn, {"event": "progress", "text": text})
+
+        def work(_job: Job) -> Any:
+            # What the run logs in the writer thread (a failed file and its reason, a file
+            # written) reaches its CLI as progress, as it would reach the terminal alone.
+            lines = _RunLog(threading.get_ident(), progress)
+            logging.getLogger("ragwire").addHandler(lines)
+            try:
+                return method(*args, **kwargs)
+            finally:
+                logging.getLogger("ragwire").removeHandler(lines)
+
+        job = writer.submit(f"cli {call}", work)
         waiting = sum(1 for j in writer.jobs() if j.state in ("queued", "running") and j.position < job.position)
-        send_line(conn, {"event": "progress", "text": f"queued as job {job.id} in the server (pid {os.getpid()})"
-                         + (f", behind {waiting} job(s)" if waiting else "")})
+        progress(f"queued as job {job.id} in the server (pid {os.getpid()})"
+                 + (f", behind {waiting} job(s)" if waiting else ""))
         log.warning("running %s for ragwire pid %s as job %s", call, pid, job.id)
         state = job.state
         while not writer.wait(job, 1.0):
             if job.state != state:
                 state = job.state
-                send_line(conn, {"event": "progress", "text": f"job {job.id}: {state}"})
-        send_line(conn, _outcome(job))
+                progress(f"job {job.id}: {state}")
+        with sending:
+            send_line(conn, _outcome(job))
+
+
+class _RunLog(logging.Handler):
+    """Sends the records one thread logs (at the ``ragwire`` logger's level) to a handed-over run's CLI."""
+
+    def __init__(self, thread: int, send: Callable[[str], None]) -> None:
+        super().__init__()
+        self.thread = thread
+        self.send = send
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread != self.thread:
+            return
+        try:
+            self.send(" ".join(record.getMessage().split()))
+        except OSError:
+            pass  # the CLI went away; the run goes on and its outcome stays in GET /api/jobs
 
 
 def _live(path: Path) -> bool:

@@ -65,6 +65,9 @@ def test_a_cli_ingest_with_the_server_running_hands_over_and_reports_per_file_st
     done = cli(server, "ingest", str(folder), "--json")
     assert done.returncode == 0, done.stderr
     assert "handing this run to it" in done.stderr and "queued as job" in done.stderr
+    # the failed file and its reason reach this terminal, as when the CLI runs alone
+    failed_lines = [line for line in done.stderr.splitlines() if "broken.pdf" in line]
+    assert failed_lines and all(line.startswith("  ") for line in failed_lines), done.stderr
     stats = json.loads(done.stdout)
     assert (stats["total"], stats["processed"], stats["failed"]) == (2, 1, 1), stats
     assert stats["errors"][0]["file"].endswith("broken.pdf") and stats["errors"][0]["error"]
