@@ -29,10 +29,11 @@ demo: install
 	$(BIN)/ragwire retrieve "E-4711" --config config.yaml --top-k 3
 
 # The shape is checked before the tests: ruff (pyflakes, imports, bugbear, return types) and mypy.
+# The tests print their slowest 15, so a test that turned slow shows in CI's log.
 test: install
 	$(BIN)/ruff check ragwire
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 bench: install
 	$(BIN)/python bench/ingest_bench.py
