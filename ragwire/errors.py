@@ -143,10 +143,11 @@ class SourceError(RagwireError):
 
 
 class ServerError(RagwireError):
-    """An HTTP server (``ragwire mcp serve --transport http``) will not start.
+    """A server will not start, or will not run what a CLI hands it.
 
     It would be reachable without a token from other machines, its token is empty, an
-    allowed host is malformed, or its port is taken.
+    allowed host is malformed, or its port is taken; or the serving process that owns a
+    store refuses a handed-over run whose config would store differently from its own.
     """
 
 

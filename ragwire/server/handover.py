@@ -16,6 +16,7 @@ create and reach; the owner never unpickles anything.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import logging
 import os
@@ -32,6 +33,30 @@ log = logging.getLogger(__name__)
 HANDED_CALLS = frozenset({"ingest_documents", "reingest_documents", "ingest_directory", "delete_document",
                           "sync", "migrate"})
 _MAX_SOCKET_PATH = 100  # sun_path holds 104-108 bytes, depending on the system
+# The config sections that decide what a write run stores: the owner runs a handed-over
+# call with its own config, so the CLI's must agree on these (the socket names the store).
+WRITE_SECTIONS = ("loader", "splitter", "ingestion", "embeddings", "metadata", "sources", "access")
+# Keys of those sections that concern readers or the server, not what is stored.
+_READ_SIDE = {"access": {"tokens_file", "trusted_proxies", "user_header", "groups_header", "audit"}}
+
+
+def write_settings(config: Any) -> dict[str, str]:
+    """A digest of each of ``config``'s :data:`WRITE_SECTIONS`, to compare the CLI's config with the owner's."""
+    dumped = config.model_dump(mode="json")
+    out = {}
+    for name in WRITE_SECTIONS:
+        section = dumped.get(name)
+        if isinstance(section, dict):
+            section = {k: v for k, v in section.items() if k not in _READ_SIDE.get(name, ())}
+        out[name] = hashlib.sha256(json.dumps(section, sort_keys=True).encode("utf-8")).hexdigest()
+    return out
+
+
+def settings_differ(mine: dict[str, str], theirs: Any) -> list[str]:
+    """The sections whose digests differ (all of them when ``theirs`` is not a digest map)."""
+    if not isinstance(theirs, dict):
+        return list(WRITE_SECTIONS)
+    return [name for name in WRITE_SECTIONS if mine.get(name) != theirs.get(name)]
 
 
 def owner_socket(vectorstore: Any) -> Path | None:
@@ -79,7 +104,8 @@ class HandedOver:
         kwargs = {k: _absolute(v) for k, v in kwargs.items() if k != "progress"}
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.connect(str(self._path))
-            send_line(conn, {"call": name, "args": list(args), "kwargs": kwargs, "pid": os.getpid()})
+            send_line(conn, {"call": name, "args": list(args), "kwargs": kwargs, "pid": os.getpid(),
+                             "settings": write_settings(self._rag.config)})
             for raw in conn.makefile("rb"):
                 message = json.loads(raw)
                 if message.get("event") == "progress":

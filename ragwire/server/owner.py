@@ -15,9 +15,9 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from ragwire.errors import RagwireError
+from ragwire.errors import RagwireError, ServerError
 
-from .handover import HANDED_CALLS, encode_outcome, owner_socket, same_user, send_line
+from .handover import HANDED_CALLS, encode_outcome, owner_socket, same_user, send_line, settings_differ, write_settings
 from .jobs import Job, Writer
 
 log = logging.getLogger(__name__)
@@ -86,6 +86,14 @@ class OwnerChannel:
                     return
                 if call not in HANDED_CALLS:
                     send_line(conn, encode_outcome(error=ValueError(f"the owner does not run {call!r}")))
+                    return
+                differ = settings_differ(write_settings(self.rag.config), request.get("settings"))
+                if differ:
+                    # Run with the server's settings, it would store what this config did not ask for.
+                    send_line(conn, encode_outcome(error=ServerError(
+                        f"the server that owns this store (pid {os.getpid()}) runs with another config: "
+                        f"{', '.join(differ)} differ; run this command with the server's config file, "
+                        "or stop the server first")))
                     return
                 self._run(conn, call, list(request.get("args") or []), dict(request.get("kwargs") or {}),
                           request.get("pid"))

@@ -77,3 +77,21 @@ def test_a_cli_ingest_with_the_server_running_hands_over_and_reports_per_file_st
     # a run that fails as a whole exits as it would alone: an unknown document deletes nothing, exit 0
     gone = cli(server, "delete", str(folder / "never-ingested.md"))
     assert gone.returncode == 0 and "0 chunks removed" in gone.stdout, gone.stderr
+
+
+def test_a_cli_writer_whose_config_stores_differently_is_refused_by_the_owner_in_one_line(server, tmp_path):
+    # guards: the owner ran a handed-over run with its own config, so a CLI config with another
+    # chunk size (or other sources) silently stored what the server's config said
+    import yaml
+
+    settings = yaml.safe_load(server.config.read_text(encoding="utf-8"))
+    settings.setdefault("splitter", {})["chunk_size"] = 333
+    other = tmp_path / "other.yaml"
+    other.write_text(yaml.safe_dump(settings), encoding="utf-8")
+    (tmp_path / "gutters.md").write_text("# Gutters\n\nGutters are cleared by crew QUOKKA-5120.\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "ragwire.cli", "ingest", str(tmp_path / "gutters.md"),
+                           "--config", str(other)], env=server.env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 1, done.stderr
+    problem = [line for line in done.stderr.splitlines() if "runs with another config" in line]
+    assert len(problem) == 1 and problem[0].startswith("error: ") and ": splitter differ;" in problem[0], done.stderr
+    assert "gutters.md" not in server.documents()
