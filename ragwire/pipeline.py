@@ -91,11 +91,18 @@ class RAGWire:
         self.parts.close()
 
     # -- ingestion -----------------------------------------------------------
-    def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
-        return runs.ingest(self.parts, file_paths, force=force, not_walked=not_walked)
+    def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None,
+                access: list[str] | str | None = None) -> dict[str, Any]:
+        labels = access.split(",") if isinstance(access, str) else access
+        return runs.ingest(self.parts, file_paths, force=force, not_walked=not_walked, access=labels)
 
-    def ingest_documents(self, file_paths: list[str] | list[Path]) -> dict[str, Any]:
+    def ingest_documents(self, file_paths: list[str] | list[Path], *,
+                         access: list[str] | str | None = None) -> dict[str, Any]:
         """Ingest files; unchanged files are skipped, changed ones replaced.
+
+        ``access`` labels them (``["hr"]``; docs/security.md); an unchanged file whose labels
+        differ is relabelled without re-embedding.  None: stored files keep their labels,
+        new ones get ``access.default``.
 
         A file is also re-processed when the settings that shape its chunks changed
         since it was stored (splitter, loader, embedding options); vectors of chunk
@@ -110,14 +117,16 @@ class RAGWire:
             IngestAborted: the run itself failed (the store stayed unreachable, the model
                 could not load); ``exc.stats`` holds the stats of the files done before.
         """
-        return self._ingest(file_paths, force=False)
+        return self._ingest(file_paths, force=False, access=access)
 
-    def reingest_documents(self, file_paths: list[str] | list[Path]) -> dict[str, Any]:
+    def reingest_documents(self, file_paths: list[str] | list[Path], *,
+                           access: list[str] | str | None = None) -> dict[str, Any]:
         """Rewrite these files even if unchanged; the old chunks stay visible until the new ones are in."""
-        return self._ingest(file_paths, force=True)
+        return self._ingest(file_paths, force=True, access=access)
 
     def ingest_directory(self, directory: str | Path, recursive: bool = False,
-                         extensions: list[str] | None = None, *, force: bool = False) -> dict[str, Any]:
+                         extensions: list[str] | None = None, *, force: bool = False,
+                         access: list[str] | str | None = None) -> dict[str, Any]:
         """Ingest every supported file under ``directory`` (safe walk: no hidden files, no escaping symlinks).
 
         ``force=True`` rewrites every file found, like :meth:`reingest_documents`.
@@ -142,7 +151,7 @@ class RAGWire:
         left_out = left_out_line(walk.left_out, _ocr_hint(lc))
         if left_out:
             not_walked.append((str(directory), left_out))
-        return self._ingest([str(p) for p in walk.files], force=force, not_walked=not_walked)
+        return self._ingest([str(p) for p in walk.files], force=force, not_walked=not_walked, access=access)
 
     def delete_document(self, file_path: str | Path) -> int:
         """Remove every chunk of a source.  Works when the file is already gone from disk.

@@ -32,27 +32,39 @@ def runner(parts: Parts, coll: Any) -> IngestRunner:
 
 
 def ingest(parts: Parts, file_paths: Any, *, force: bool,
-           not_walked: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+           not_walked: list[tuple[str, str]] | None = None, access: list[str] | None = None) -> dict[str, Any]:
     """Ingest ``file_paths`` (one path or a list) and return the spec's stats dict.
+
+    ``access`` labels every file (none given: a stored document keeps its labels, a new one
+    gets ``access.default``).
 
     Raises:
         IngestAborted: the run itself failed; ``exc.stats`` holds what was done before.
     """
     attributes = telemetry.run_attributes(parts.config.vectorstore.collection_name)
     with telemetry.span("ragwire ingest", attributes) as span:
-        stats = _ingest_files(parts, file_paths, force, not_walked)
+        stats = _ingest_files(parts, file_paths, force, not_walked, access)
         telemetry.set_counts(span, stats)
         return stats
 
 
 def _ingest_files(parts: Parts, file_paths: Any, force: bool,
-                  not_walked: list[tuple[str, str]] | None) -> dict[str, Any]:
+                  not_walked: list[tuple[str, str]] | None, access: list[str] | None = None) -> dict[str, Any]:
     from .errors import IngestAborted, MissingDependencyError, ProviderError
     from .ingest import IngestStats
 
     if isinstance(file_paths, (str, Path)):
         file_paths = [file_paths]
     file_paths = [stored_as(parts.config, path) for path in file_paths]
+    if access is not None:
+        from .access.labels import ACCESS_FIELD, normalise_labels
+        from .ingest.items import IngestItem, as_item
+
+        try:
+            labels = {ACCESS_FIELD: normalise_labels(access)}
+        except ValueError as exc:
+            raise ConfigError(str(exc), source="ingest") from None
+        file_paths = [IngestItem(i.path, i.source, {**i.metadata, **labels}) for i in map(as_item, file_paths)]
     try:
         with contextlib.ExitStack() as stack:
             try:
@@ -125,9 +137,13 @@ def _sync(parts: Parts, where: str, sources: list[Any] | None, delete_missing: b
     built = make_sources(configs, config.loader, where=where)
     if dry_run and not parts.collection.exists():
         return reconcile(built, None, delete_missing=delete_missing, dry_run=True)
+    from .access.labels import source_labeller
+
+    labels = source_labeller(config.access)
     with parts.store.opened(create=not dry_run) as coll:
         if dry_run:
             return reconcile(built, runner(parts, coll), delete_missing=delete_missing, dry_run=True)
         # One hold of the writer lease for the ingest and the deletes: one sync at a time.
         with coll.writing():
-            return reconcile(built, runner(parts, coll), delete_missing=delete_missing, dry_run=False)
+            return reconcile(built, runner(parts, coll), delete_missing=delete_missing, dry_run=False,
+                             labels=labels)

@@ -7,7 +7,7 @@ first) over the source's ``access``; none of them: ``access.default``.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..config.access import normalise_labels
 
@@ -60,3 +60,20 @@ def document_labels(source: Any | None, relative: str = "", *, default: list[str
         if getattr(source, "access", None) is not None:
             return list(source.access)
     return list(default)
+
+
+def source_labeller(access: Any) -> Callable[[Any, Any], list[str]]:
+    """What sync labels an entry of a source with, under an ``access:`` section.
+
+    With ``access.s3_tag_key`` set, an S3 entry's tags are read on every sync (one request
+    per object), so a changed tag relabels the object like a changed ``access:`` does.
+    """
+    default, tag_key = access.default_labels(), access.s3_tag_key
+
+    def labels(source: Any, entry: Any) -> list[str]:
+        tags = source.tags(entry) if tag_key else None
+        return document_labels(getattr(source, "config", None), source.relative(entry), default=default,
+                               tags=tags, tag_key=tag_key)
+
+    return labels
+

@@ -38,19 +38,21 @@ def print_stats(label: str, stats: dict[str, Any], as_json: bool) -> None:
         click.echo(f"  not ingested: {left['file']} ({left['reason']})", err=True)
 
 
-def run_ingest(rag: Any, paths: tuple[Path, ...], recursive: bool, force: bool, as_json: bool) -> None:
+def run_ingest(rag: Any, paths: tuple[Path, ...], recursive: bool, force: bool, as_json: bool,
+               access: str | None = None) -> None:
     """Ingest each path (file or folder); a run-level failure still prints what was done."""
     from ..errors import IngestAborted
 
     total = failed = 0
     for path in paths:
         try:
+            labels = {} if access is None else {"access": access}
             if path.is_dir():
-                stats = rag.ingest_directory(path, recursive=recursive, force=force)
+                stats = rag.ingest_directory(path, recursive=recursive, force=force, **labels)
             elif force:
-                stats = rag.reingest_documents([str(path)])
+                stats = rag.reingest_documents([str(path)], **labels)
             else:
-                stats = rag.ingest_documents([str(path)])
+                stats = rag.ingest_documents([str(path)], **labels)
         except IngestAborted as exc:
             # The stats so far go out first (stdout), so a scheduled job's log keeps them.
             print_stats(str(path), exc.stats, as_json)
@@ -67,11 +69,14 @@ def run_ingest(rag: Any, paths: tuple[Path, ...], recursive: bool, force: bool, 
 @config_option
 @click.option("--recursive", "-r", is_flag=True, help="Descend into subfolders.")
 @click.option("--force", is_flag=True, help="Re-process every file, even unchanged ones (vectors of unchanged chunk texts are reused).")
+@click.option("--access", metavar="LABELS", default=None,
+              help="Who may read these files: labels such as hr,finance (docs/security.md); an unchanged file is "
+                   "relabelled without re-embedding.  Default: stored files keep theirs, new ones get access.default.")
 @json_option("Print the stats as JSON.")
 @handle_errors
-def ingest(path: Path, config: str, recursive: bool, force: bool, as_json: bool) -> None:
+def ingest(path: Path, config: str, recursive: bool, force: bool, access: str | None, as_json: bool) -> None:
     """Ingest a file or a folder.  Unchanged files are skipped; exits 1 when every file failed."""
-    run_ingest(handover_if_owned(open_rag(config)), (path,), recursive, force, as_json)
+    run_ingest(handover_if_owned(open_rag(config)), (path,), recursive, force, as_json, access)
 
 
 @click.command()

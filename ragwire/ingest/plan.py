@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator
 from ..hashing import FileVersion, sha256_file_at_rest
 from ..logs import get_logger
 from ..store import OWNER_FIELDS, Collection
+from ..store.records import ACCESS_FIELD
 from .items import IngestItem
 from .prepare import CHANGING, Prepared
 from .settings import IngestSettings
@@ -88,6 +89,10 @@ def plan(paths: list[IngestItem], collection: Collection, settings: IngestSettin
                 # A hand ingest or a forced rewrite of a synced document keeps its owner,
                 # so the sync that owns it still deletes it once its file is gone.
                 metadata = {**state.owner, **metadata}
+            if ACCESS_FIELD not in metadata:
+                # An ingest naming no labels keeps those stored; a new document takes access.default.
+                stored = state.labels if state.labels is not None else list(settings.default_labels)
+                metadata = {**metadata, ACCESS_FIELD: stored}
             if not force and settings.is_current(state, file_hash):
                 owner = {name: metadata[name] for name in OWNER_FIELDS if name in metadata}
                 if any(state.owner.get(name) != value for name, value in owner.items()):
@@ -95,6 +100,10 @@ def plan(paths: list[IngestItem], collection: Collection, settings: IngestSettin
                     # now listed by a sync): recorded without re-embedding.
                     store_call(collection.set_owner, source, owner)
                     log.info("%s: now owned by sync source %s", path.name, owner.get("sync_source"))
+                if state.labels != sorted(metadata[ACCESS_FIELD]):
+                    # Relabelled (a source's access: changed, ingest --access): the payload only.
+                    store_call(collection.set_owner, source, {ACCESS_FIELD: sorted(metadata[ACCESS_FIELD])})
+                    log.info("%s: access labels now %s", path.name, sorted(metadata[ACCESS_FIELD]) or "none")
                 if state.pending:
                     # Unfinished chunks of an interrupted run: never visible, now gone.
                     store_call(collection.discard_pending, source)

@@ -100,6 +100,9 @@ class IngestSettings:
     fingerprint: str = ""
     vectors_fingerprint: str = ""
     ocr_fingerprint: str = ""
+    # What a document nobody labelled is stored with (access.default); labels shape no chunk,
+    # so they are in no fingerprint: a relabel rewrites only the payload.
+    default_labels: tuple[str, ...] = ()
 
     def shaped_by(self, ocr_shaped: bool) -> str:
         """The settings fingerprint a document records; ``ocr_shaped``: OCR read (or would read) a page of it."""
@@ -121,4 +124,5 @@ class IngestSettings:
             fingerprint=settings_fingerprint(config),
             vectors_fingerprint=vectors_fingerprint(config),
             ocr_fingerprint=ocr_fingerprint(config),
+            default_labels=tuple(config.access.default_labels()),
         )

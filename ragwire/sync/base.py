@@ -105,6 +105,14 @@ class Source(ABC):
             SourceError: this one file could not be fetched (it is reported as failed).
         """
 
+    def relative(self, entry: SourceEntry) -> str:
+        """The entry's path inside the source (``hr/leave.md``), which ``access_paths`` match."""
+        return ""
+
+    def tags(self, entry: SourceEntry) -> dict[str, str] | None:
+        """The entry's object tags (S3), read for its access labels; None where a source has none."""
+        return None
+
     def needs_fetch(self, entry: SourceEntry) -> bool:
         """Whether :meth:`fetch` would download (a dry run reports it, without downloading)."""
         return False

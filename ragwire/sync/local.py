@@ -93,6 +93,10 @@ class LocalFolderSource(Source):
     def fetch(self, entry: SourceEntry) -> Path:
         return Path(entry.location)
 
+    def relative(self, entry: SourceEntry) -> str:
+        where = entry.location
+        return Path(where[len(self._root_prefix):]).as_posix() if where.startswith(self._root_prefix) else ""
+
     def claims(self, path: str | Path) -> bool:
         """Whether ``path`` (a file given to ``ragwire ingest`` or ``delete``) is one of this source's."""
         where = source_id(path)

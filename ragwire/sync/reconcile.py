@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import SourceError
 from ..hashing import sha256_file_from_path
@@ -23,6 +23,7 @@ from ..ingest import IngestItem, IngestRunner
 from ..logs import REPORTED, get_logger
 from ..providers.usage import add_into
 from ..store import OWNER_FIELDS
+from ..store.records import ACCESS_FIELD
 from .base import Listing, Source, SourceEntry
 from .stats import SyncStats
 
@@ -30,6 +31,10 @@ log = get_logger(__name__)
 
 # The chunk metadata naming the configured source a document was synced from, and where it reads.
 SYNC_SOURCE_FIELD, SYNC_PLACE_FIELD = OWNER_FIELDS
+
+
+# The access labels of one entry of a source (ragwire.access.labels.source_labeller).
+Labeller = Callable[[Source, SourceEntry], list[str]]
 
 
 @dataclass
@@ -41,7 +46,7 @@ class _Listed:
 
 
 def reconcile(sources: list[Source], runner: IngestRunner | None, *, delete_missing: bool = True,
-              dry_run: bool = False) -> SyncStats:
+              dry_run: bool = False, labels: Labeller | None = None) -> SyncStats:
     """Run one sync of ``sources`` into the runner's collection.
 
     Args:
@@ -50,6 +55,8 @@ def reconcile(sources: list[Source], runner: IngestRunner | None, *, delete_miss
             collection that does not exist yet (everything would be new).
         delete_missing: Delete documents of these sources that they no longer list.
         dry_run: Write, download and delete nothing; report what a real run would do.
+        labels: The access labels of one entry of a source (:func:`ragwire.access.labels.source_labeller`);
+            an unchanged file whose labels changed is relabelled without re-embedding.
 
     Raises:
         IngestAborted: the ingest itself stopped (store unreachable, model not loadable);
@@ -60,7 +67,7 @@ def reconcile(sources: list[Source], runner: IngestRunner | None, *, delete_miss
     try:
         if runner is not None:
             _read_owned(listed, runner, stats, delete_missing)
-        _ingest(listed, runner, stats, dry_run)
+        _ingest(listed, runner, stats, dry_run, labels)
         if delete_missing and runner is not None:
             _delete_missing(listed, runner, stats, dry_run)
     finally:
@@ -124,7 +131,8 @@ def _warn(mine: Any, text: str) -> None:
     log.warning("%s", text, extra=REPORTED)
 
 
-def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats, dry_run: bool) -> None:
+def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats, dry_run: bool,
+            labels: Labeller | None = None) -> None:
     items: list[IngestItem] = []
     owners: list[tuple[str, SourceEntry]] = []
     for one in listed:
@@ -137,11 +145,12 @@ def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats
                 continue
             try:
                 path = one.source.fetch(entry)
+                labelled = {} if labels is None else {ACCESS_FIELD: labels(one.source, entry)}
             except SourceError as exc:
                 mine.failed += 1
                 mine.errors.append({"file": entry.location, "error": str(exc)})
                 continue
-            items.append(IngestItem(path, entry.identity, one.source.owner()))
+            items.append(IngestItem(path, entry.identity, {**one.source.owner(), **labelled}))
             owners.append((one.source.key, entry))
         if not dry_run:
             mine.downloaded = getattr(one.source, "downloads", 0)

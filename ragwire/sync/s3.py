@@ -136,6 +136,16 @@ class S3BucketSource(Source):
     def _key(self, entry: SourceEntry) -> str:
         return entry.identity[len(f"s3://{self.bucket}/"):]
 
+    def relative(self, entry: SourceEntry) -> str:
+        return self._key(entry)[len(self.prefix):].lstrip("/")
+
+    def tags(self, entry: SourceEntry) -> dict[str, str] | None:
+        try:
+            answer = self.client.get_object_tagging(Bucket=self.bucket, Key=self._key(entry))
+        except Exception as exc:  # botocore's ClientError / BotoCoreError and the transport's errors
+            raise SourceError(f"{entry.identity}: its tags cannot be read ({one_line(exc)})") from exc
+        return {str(t["Key"]): str(t["Value"]) for t in answer.get("TagSet", [])}
+
     def cached_path(self, entry: SourceEntry) -> Path:
         """``<cache>/<bucket>/<2 hex>/<14 hex>/<file name>``, the hex from the key's SHA-256."""
         key = self._key(entry)
