@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable, Iterator, Literal
 
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragwire import __version__
 from ragwire.errors import NotFoundError, ProviderError, RagwireError, RequestError, StoreLockedError
 from ragwire.server.contract import unknown_keys, validation_message
-
 from ragwire.server.jobs import FileOutcome
+
 from .service import Service, UploadRefused
 
 STATIC = Path(__file__).with_name("static")
@@ -48,6 +49,22 @@ class QueryBody(BaseModel):
                                 "(default generation.refine); the answer's trace shows the steps.")
 
 
+class ChatTurn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class ChatBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    messages: list[ChatTurn] = Field(min_length=1, description="The conversation, oldest first; the last turn "
+                                     "is the user's question (a follow-up is rewritten into a standalone one).")
+    top_k: int | None = Field(default=None, ge=1, le=50, description="Passages to use (default retriever.top_k).")
+    filters: dict[str, Any] | None = Field(default=None, description='Metadata filters, e.g. {"year": 2024}.')
+
+
 class RetrieveBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -59,7 +76,7 @@ class RetrieveBody(BaseModel):
 
 
 # The keys each JSON body takes, for the did-you-mean of an unknown one.
-_BODIES: dict[str, type[BaseModel]] = {"/api/query": QueryBody, "/api/retrieve": RetrieveBody}
+_BODIES: dict[str, type[BaseModel]] = {"/api/query": QueryBody, "/api/chat": ChatBody, "/api/retrieve": RetrieveBody}
 
 
 def strict_query(request: Request) -> None:
@@ -91,14 +108,7 @@ def create_app(service: Service) -> FastAPI:
     app = FastAPI(title="ragwire", version=__version__, description="Ask, search and check citations.",
                   dependencies=[Depends(strict_query)])
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Response:
-        response = await call_next(request)
-        docs = request.url.path.startswith(("/docs", "/redoc"))
-        response.headers.setdefault("content-security-policy", DOCS_CSP if docs else PAGE_CSP)
-        response.headers.setdefault("x-content-type-options", "nosniff")
-        response.headers.setdefault("referrer-policy", "no-referrer")
-        return response
+    app.add_middleware(_SecurityHeaders)
 
     @app.exception_handler(RagwireError)
     async def ragwire_error(_request: Request, exc: RagwireError) -> JSONResponse:
@@ -134,8 +144,15 @@ def create_app(service: Service) -> FastAPI:
         args = (body.question, body.top_k, body.filters, body.refine)
         if "text/event-stream" not in request.headers.get("accept", ""):
             return await asyncio.to_thread(service.query, *args)
-        return StreamingResponse(_stream(service, args), media_type="text/event-stream",
-                                 headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+        return await _streamed(lambda: service.query_stream(*args))
+
+    @app.post("/api/chat", summary="Answer the last turn of a conversation, a follow-up rewritten in context "
+              "(JSON, or SSE with Accept: text/event-stream)")
+    async def chat(body: ChatBody, request: Request) -> Any:
+        args = ([turn.model_dump() for turn in body.messages], body.top_k, body.filters)
+        if "text/event-stream" not in request.headers.get("accept", ""):
+            return await asyncio.to_thread(service.chat, *args)
+        return await _streamed(lambda: service.chat_stream(*args))
 
     @app.post("/api/retrieve", summary="Ranked chunks with readable scores")
     def retrieve(body: RetrieveBody) -> dict[str, Any]:
@@ -230,27 +247,93 @@ def create_app(service: Service) -> FastAPI:
     return app
 
 
-async def _stream(service: Service, args: tuple) -> AsyncIterator[bytes]:
+class _SecurityHeaders:
+    """The page's CSP and the no-sniff and referrer headers on every response.
+
+    A plain ASGI wrapper rather than ``@app.middleware``: that one re-streams the body
+    through a queue of its own, and a streamed answer's reader hanging up went unseen.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        csp = DOCS_CSP if str(scope.get("path", "")).startswith(("/docs", "/redoc")) else PAGE_CSP
+        extra = [(b"content-security-policy", csp.encode()), (b"x-content-type-options", b"nosniff"),
+                 (b"referrer-policy", b"no-referrer")]
+
+        async def sending(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                have = {key.lower() for key, _ in headers}
+                message = {**message, "headers": headers + [(k, v) for k, v in extra if k not in have]}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+async def _streamed(pieces: Callable[[], Iterator[str | dict[str, Any]]]) -> Response:
     """SSE events ``token`` ({"text"}), then ``answer`` (Answer.to_dict()) or ``error`` ({"error"}).
 
-    The pipeline runs in a thread that always finishes, so a client that goes away
-    never leaves the store open.
+    The pipeline runs in a thread.  Nothing is sent until its first piece: a request the
+    pipeline refuses (a bad filter, an unknown field) is raised here and answered with the
+    same status and JSON body as the JSON mode, never as a 200 stream holding an error.
+    When the reader goes away the thread stops at the next piece and closes the answer's
+    generator, which closes the model's stream: no generation runs on for nobody.
     """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+    gone = threading.Event()
+
+    def put(item: tuple[str, Any]) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, item)
 
     def work() -> None:
+        iterator: Iterator[Any] | None = None
         try:
-            for piece in service.query_stream(*args):
-                item = ("token", {"text": piece}) if isinstance(piece, str) else ("answer", piece)
-                loop.call_soon_threadsafe(queue.put_nowait, item)
-        except Exception as exc:  # reported to the client as an event; the server goes on
-            loop.call_soon_threadsafe(queue.put_nowait, ("error", {"error": " ".join(str(exc).split())}))
-        loop.call_soon_threadsafe(queue.put_nowait, ("end", None))
+            iterator = pieces()
+            for piece in iterator:
+                if gone.is_set():
+                    break
+                put(("token", {"text": piece}) if isinstance(piece, str) else ("answer", piece))
+        except Exception as exc:  # raised before the first event, else reported as one; the server goes on
+            put(("error", exc))
+        finally:
+            close = getattr(iterator, "close", None)  # a generator's: it closes the model's stream
+            if close is not None:
+                close()
+            put(("end", None))
 
     threading.Thread(target=work, name="ragwire-stream", daemon=True).start()
-    while True:
-        event, data = await queue.get()
-        if event == "end":
-            return
-        yield _sse(event, data)
+    first = await queue.get()
+    if first[0] == "error":
+        raise first[1]
+
+    async def events() -> AsyncIterator[bytes]:
+        event, data = first
+        try:
+            while event != "end":
+                yield _sse(event, {"error": " ".join(str(data).split())} if event == "error" else data)
+                event, data = await queue.get()
+        finally:
+            gone.set()
+
+    return _EventStream(events(), gone)
+
+
+class _EventStream(StreamingResponse):
+    """A streamed answer that marks itself abandoned however the reader leaves (a failed send included)."""
+
+    def __init__(self, content: AsyncIterator[bytes], gone: threading.Event) -> None:
+        super().__init__(content, media_type="text/event-stream",
+                         headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+        self.gone = gone
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.gone.set()

@@ -17,8 +17,8 @@ from typing import Any, Iterator, Mapping
 from ragwire import RAGWire
 from ragwire.errors import IngestAborted, NotFoundError, RagwireError
 from ragwire.loaders import SUPPORTED_EXTENSIONS
-
 from ragwire.server.jobs import FileOutcome, Job, Writer
+
 from .uploads import UploadRefused, check_upload_folder, clean_name, free_name, write_new, write_replacing
 
 log = logging.getLogger(__name__)
@@ -66,6 +66,18 @@ class Service:
         """
         for piece in self.rag.query_stream(question, top_k=top_k, filters=filters or None, refine=refine):
             yield piece if isinstance(piece, str) else piece.to_dict()
+
+    def chat(self, messages: list[dict[str, str]], top_k: int | None = None,
+             filters: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """``Answer.to_dict()`` of the conversation's last user turn (a follow-up is rewritten first, see RAGWire.chat)."""
+        return self.rag.chat(messages, top_k=top_k, filters=filters or None).to_dict()
+
+    def chat_stream(self, messages: list[dict[str, str]], top_k: int | None = None,
+                    filters: Mapping[str, Any] | None = None) -> Iterator[str | dict[str, Any]]:
+        """:meth:`chat`'s answer as one text piece, then its ``to_dict()`` (the chat path does not stream)."""
+        answer = self.chat(messages, top_k, filters)
+        yield answer["text"]
+        yield answer
 
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                  search_type: str | None = None) -> list[dict[str, Any]]:

@@ -2,9 +2,9 @@
 // through textContent, never as markup, and the server's CSP forbids inline script.
 
 const $ = (id) => document.getElementById(id);
-const state = { token: sessionStorage.getItem("ragwire-token") || "", answer: null, question: "", filters: null,
-  documents: [] };
+const state = { token: sessionStorage.getItem("ragwire-token") || "", thread: [], streaming: null, documents: [] };
 const MARKS_KEY = "ragwire-marks";
+const THREAD_KEY = "ragwire-thread";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -83,15 +83,53 @@ function currentFilters() {
   return Object.keys(out).length ? out : null;
 }
 
-// -- asking -------------------------------------------------------------------------------
+// -- asking: a conversation ----------------------------------------------------------------
 // Citations are placed by the answer's marker spans (Answer.markers) and highlighted by the
 // sentences each citation quotes (Citation.quotes): the marker grammar lives in Python only.
+// The thread (questions, answers, filters) lives in localStorage, so a reload keeps it; a
+// question after the first goes to /api/chat with the earlier turns, which rewrites it
+// into a standalone question before searching.
 
-function renderAnswer(answer) {
-  const box = $("answer");
+function saveThread() { localStorage.setItem(THREAD_KEY, JSON.stringify(state.thread)); }
+
+function loadThread() {
+  try { state.thread = JSON.parse(localStorage.getItem(THREAD_KEY) || "[]"); } catch (e) { state.thread = []; }
+  $("thread").replaceChildren(...state.thread.map((turn) => {
+    const view = turnView(turn);
+    if (turn.answer) renderAnswer(view, turn);
+    else showPartial(view, turn);
+    return view;
+  }));
+  updateTurnButtons();
+}
+
+function turnView(turn) {
+  const answer = el("div", { class: "answer", testid: "answer", "aria-live": "polite" });
+  const view = el("div", { class: "turn", testid: "turn" },
+    el("p", { class: "asked", testid: "turn-question", text: turn.question }),
+    el("article", {}, answer, el("ol", { class: "citations", testid: "citations" }),
+      el("div", { class: "verdict" },
+        el("button", { type: "button", testid: "copy", text: "Copy", onclick: () => copyAnswer(turn, view) }),
+        el("button", { type: "button", testid: "regenerate", text: "Regenerate", onclick: () => regenerate(turn, view) }),
+        el("button", { type: "button", testid: "mark-right", text: "✓ right", onclick: () => markRight(turn, view) }),
+        el("button", { type: "button", testid: "mark-wrong", text: "✗ wrong", onclick: () => markWrong(turn, view) }),
+        el("select", { testid: "wrong-expected", hidden: "", onchange: () => chooseExpected(turn, view) }),
+        el("span", { class: "mark-status", testid: "mark-status" })),
+      el("details", { testid: "trace", hidden: "" }, el("summary", { text: "Trace" }),
+        el("pre", { class: "trace-text", testid: "trace-text" }))));
+  view.turn = turn;
+  return view;
+}
+
+const part = (view, testid) => view.querySelector(`[data-testid="${testid}"]`);
+
+function renderAnswer(view, turn) {
+  const answer = turn.answer;
+  const box = part(view, "answer");
   box.replaceChildren();
   box.classList.toggle("refusal", Boolean(answer.refused));
   box.dataset.refused = String(Boolean(answer.refused));
+  box.dataset.state = "done";
   const byIndex = new Map(answer.citations.map((c) => [c.index, c]));
   if (answer.refused) box.append(el("strong", { text: "No answer in the documents. " }));
   let last = 0;
@@ -104,17 +142,25 @@ function renderAnswer(answer) {
     last = marker.end;
   }
   box.append(document.createTextNode(answer.text.slice(last)));
-  const list = $("citations");
+  const list = part(view, "citations");
   list.replaceChildren();
   for (const citation of answer.citations) {
     list.append(el("li", {}, chip(citation, answer), document.createTextNode(" " + location(citation))));
   }
   // a plain answer's trace is one search and the answer; a refined one also classifies, plans or judges
   const trace = Array.isArray(answer.trace) ? answer.trace : [];
-  const refined = trace.some((s) => !["retrieve", "answer", "refuse"].includes(s.step));
-  $("trace-box").hidden = !refined;
-  $("trace").textContent = refined ? [...trace.map(describeStep),
+  const refined = trace.some((s) => !["retrieve", "answer", "refuse", "rewrite"].includes(s.step));
+  part(view, "trace").hidden = !refined;
+  part(view, "trace-text").textContent = refined ? [...trace.map(describeStep),
     `trace ${answer.trace_id || "-"}: ${answer.iterations} round${answer.iterations === 1 ? "" : "s"}`].join("\n") : "";
+}
+
+function showPartial(view, turn) {
+  // an answer stopped before it ended: what had arrived, said to be cut short
+  const box = part(view, "answer");
+  box.replaceChildren(document.createTextNode(turn.partial || ""), el("em", { class: "stopped", text: " (stopped)" }));
+  box.dataset.state = "stopped";
+  part(view, "citations").replaceChildren();
 }
 
 function describeStep(s) {
@@ -143,29 +189,77 @@ function location(c) {
   return where.join(" › ");
 }
 
+function updateTurnButtons() {
+  const views = [...$("thread").querySelectorAll('[data-testid="turn"]')];
+  views.forEach((view, i) => {
+    const answered = Boolean(view.turn.answer);
+    part(view, "regenerate").hidden = i !== views.length - 1 || Boolean(state.streaming);
+    part(view, "copy").hidden = !answered && !view.turn.partial;
+    part(view, "mark-right").hidden = part(view, "mark-wrong").hidden = !answered;
+  });
+  $("ask").disabled = Boolean(state.streaming);
+  $("stop").hidden = !state.streaming;
+}
+
 async function ask(event) {
   event.preventDefault();
+  if (state.streaming) return;  // one answer at a time: a second Ask never mixes into the first
   const question = $("question").value.trim();
   if (!question) return;
-  state.question = question;
-  state.filters = currentFilters();
-  state.answer = null;
-  $("answer-box").hidden = false;
-  $("answer").replaceChildren();
-  $("answer").classList.remove("refusal");
-  delete $("answer").dataset.refused;
-  $("answer").dataset.streamed = "0";
-  $("answer").dataset.state = "streaming";
-  $("citations").replaceChildren();
-  $("mark-status").textContent = "";
-  $("wrong-expected").hidden = true;
-  $("trace-box").hidden = true;
-  $("trace-box").open = false;
+  const turn = { question, filters: currentFilters(), refine: $("refine").checked, answer: null };
+  state.thread.push(turn);
+  const view = turnView(turn);
+  $("thread").append(view);
+  $("question").value = "";
+  await answerTurn(turn, view);
+}
+
+function regenerate(turn, view) {
+  if (state.streaming || state.thread[state.thread.length - 1] !== turn) return;
+  return answerTurn(turn, view);
+}
+
+function newConversation() {
+  if (state.streaming) state.streaming.abort();
+  state.thread = [];
+  saveThread();
+  $("thread").replaceChildren();
   closeSource();
+  $("question").focus();
+}
+
+async function answerTurn(turn, view) {
+  const earlier = state.thread.slice(0, state.thread.indexOf(turn)).filter((t) => t.answer);
+  turn.answer = null;
+  turn.partial = "";
+  const box = part(view, "answer");
+  box.classList.remove("refusal");
+  delete box.dataset.refused;
+  box.dataset.streamed = "0";
+  box.dataset.state = "streaming";
+  box.replaceChildren(el("span", { class: "typing", testid: "typing", "aria-label": "answering" },
+    el("i"), el("i"), el("i")));
+  part(view, "citations").replaceChildren();
+  part(view, "mark-status").textContent = "";
+  part(view, "wrong-expected").hidden = true;
+  part(view, "trace").hidden = true;
+  closeSource();
+  const control = new AbortController();
+  state.streaming = control;
+  updateTurnButtons();
   try {
-    const body = { question, filters: state.filters };
-    if ($("refine").checked) body.refine = true;  // unchecked: generation.refine decides
-    const response = await postJSON("/api/query", body, { Accept: "text/event-stream" });
+    let path = "/api/query";
+    const body = { filters: turn.filters };
+    if (earlier.length) {
+      path = "/api/chat";
+      body.messages = [...earlier.flatMap((t) => [{ role: "user", content: t.question },
+        { role: "assistant", content: t.answer.text }]), { role: "user", content: turn.question }];
+    } else {
+      body.question = turn.question;
+      if (turn.refine) body.refine = true;  // unchecked: generation.refine decides
+    }
+    const response = await api(path, { method: "POST", body: JSON.stringify(body), signal: control.signal,
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" } });
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -175,18 +269,32 @@ async function ask(event) {
       buffer += decoder.decode(value, { stream: true });
       let cut;
       while ((cut = buffer.indexOf("\n\n")) >= 0) {
-        handleEvent(buffer.slice(0, cut));
+        handleEvent(buffer.slice(0, cut), turn, view);
         buffer = buffer.slice(cut + 2);
       }
     }
   } catch (e) {
-    showError(e.message);
+    if (e.name !== "AbortError") showError(e.message);
   } finally {
-    $("answer").dataset.state = "done";
+    if (state.streaming === control) state.streaming = null;
+    if (!turn.answer) {
+      if (!turn.partial && !control.signal.aborted) {  // failed before any text: the question goes back to the box
+        state.thread.splice(state.thread.indexOf(turn), 1);
+        view.remove();
+        $("question").value = turn.question;
+      } else showPartial(view, turn);
+    }
+    if (state.thread.includes(turn)) saveThread();
+    updateTurnButtons();
   }
 }
 
-function handleEvent(block) {
+function stopAnswer() {
+  // aborting the fetch closes the connection; the server then stops the model's generation
+  if (state.streaming) state.streaming.abort();
+}
+
+function handleEvent(block, turn, view) {
   let event = "message";
   const data = [];
   for (const line of block.split("\n")) {
@@ -194,13 +302,27 @@ function handleEvent(block) {
     else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
   }
   const payload = JSON.parse(data.join("\n") || "null");
+  const box = part(view, "answer");
   if (event === "token") {
-    const box = $("answer");
+    const typing = part(view, "typing");
+    if (typing) typing.remove();
     box.append(document.createTextNode(payload.text));
+    turn.partial += payload.text;
     box.dataset.streamed = String(Number(box.dataset.streamed || 0) + 1);  // pieces shown before the answer
   }
-  else if (event === "answer") { state.answer = payload; renderAnswer(payload); }
+  else if (event === "answer") { turn.answer = payload; renderAnswer(view, turn); }
   else if (event === "error") showError(payload.error);
+}
+
+async function copyAnswer(turn, view) {
+  const text = turn.answer ? turn.answer.text : turn.partial || "";
+  const status = part(view, "mark-status");
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = "copied";
+  } catch (e) {
+    status.textContent = `could not copy: ${e.message}`;
+  }
 }
 
 // -- the source panel ---------------------------------------------------------------------
@@ -282,10 +404,14 @@ function closeSource() {
 }
 
 // -- marking answers, the golden set -----------------------------------------------------
+// A mark is keyed by its question and its filters: the same question asked under another
+// filter is another entry of the golden set, never an overwrite.
 function marks() { return JSON.parse(localStorage.getItem(MARKS_KEY) || "[]"); }
 
+const sameFilters = (a, b) => JSON.stringify(a || null) === JSON.stringify(b || null);
+
 function saveMark(entry) {
-  const list = marks().filter((m) => m.query !== entry.query);
+  const list = marks().filter((m) => !(m.query === entry.query && sameFilters(m.filters, entry.filters)));
   list.push(entry);
   localStorage.setItem(MARKS_KEY, JSON.stringify(list));
   showMarks();
@@ -296,38 +422,55 @@ function showMarks() {
   $("golden-count").textContent = `${n} marked question${n === 1 ? "" : "s"}`;
 }
 
-function fileName(source) { return String(source).split(/[\\/]/).pop(); }
-
-function markRight() {
-  const answer = state.answer;
-  if (!answer) return;
-  const entry = { query: state.question };
-  if (answer.refused) entry.answerable = false;
-  else entry.expected = [...new Set(answer.citations.map((c) => fileName(c.source)))];
-  if (state.filters) entry.filters = state.filters;
-  saveMark(entry);
-  $("mark-status").textContent = "marked right";
+function clearMarks() {
+  const n = marks().length;
+  if (!n || !confirm(`Clear ${n} marked question${n === 1 ? "" : "s"}? Export them first to keep them.`)) return;
+  localStorage.removeItem(MARKS_KEY);
+  showMarks();
 }
 
-async function markWrong() {
-  if (!state.answer) return;
-  const select = $("wrong-expected");
+function fileName(source) { return String(source).split(/[\\/]/).pop(); }
+
+function markedQuery(turn) {
+  // a follow-up is marked as the standalone question it was rewritten into: it means nothing alone
+  const rewrite = (turn.answer.trace || []).find((s) => s.step === "rewrite");
+  return rewrite && rewrite.data && rewrite.data.query ? rewrite.data.query : turn.question;
+}
+
+function markEntry(turn) {
+  const entry = { query: markedQuery(turn) };
+  if (turn.filters) entry.filters = turn.filters;
+  return entry;
+}
+
+function markRight(turn, view) {
+  const answer = turn.answer;
+  if (!answer) return;
+  const entry = markEntry(turn);
+  if (answer.refused) entry.answerable = false;
+  else entry.expected = [...new Set(answer.citations.map((c) => fileName(c.source)))];
+  saveMark(entry);
+  part(view, "mark-status").textContent = "marked right";
+}
+
+async function markWrong(turn, view) {
+  if (!turn.answer) return;
+  const select = part(view, "wrong-expected");
   if (!state.documents.length) await loadDocuments().catch(() => {});
   select.replaceChildren(el("option", { value: "", text: "Which document answers it?" }),
     el("option", { value: "-", text: "No document answers it" }));
   for (const doc of state.documents) select.append(el("option", { value: doc.file_name, text: doc.file_name }));
   select.hidden = false;
-  $("mark-status").textContent = "marked wrong: pick the right document to add it to the golden set";
+  part(view, "mark-status").textContent = "marked wrong: pick the right document to add it to the golden set";
 }
 
-function chooseExpected() {
-  const value = $("wrong-expected").value;
+function chooseExpected(turn, view) {
+  const value = part(view, "wrong-expected").value;
   if (!value) return;
-  const entry = { query: state.question };
+  const entry = markEntry(turn);
   if (value === "-") entry.answerable = false; else entry.expected = [value];
-  if (state.filters) entry.filters = state.filters;
   saveMark(entry);
-  $("mark-status").textContent = "marked wrong; added with the right document";
+  part(view, "mark-status").textContent = "marked wrong; added with the right document";
 }
 
 function exportGolden() {
@@ -456,11 +599,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("ask-form").addEventListener("submit", ask);
   $("search-form").addEventListener("submit", search);
   $("close-source").addEventListener("click", closeSource);
-  $("mark-right").addEventListener("click", markRight);
-  $("mark-wrong").addEventListener("click", markWrong);
-  $("wrong-expected").addEventListener("change", chooseExpected);
+  $("stop").addEventListener("click", stopAnswer);
+  $("new-conversation").addEventListener("click", newConversation);
   $("export-golden").addEventListener("click", exportGolden);
-  $("clear-golden").addEventListener("click", () => { localStorage.removeItem(MARKS_KEY); showMarks(); });
+  $("clear-golden").addEventListener("click", clearMarks);
   $("upload-input").addEventListener("change", (e) => { upload([...e.target.files]); e.target.value = ""; });
   const zone = $("dropzone");
   zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
@@ -474,5 +616,6 @@ document.addEventListener("DOMContentLoaded", () => {
     start();
   });
   showMarks();
+  loadThread();
   start();
 });

@@ -68,6 +68,30 @@ def test_query_streams_server_sent_events_ending_in_the_answer(server):
     assert final["citations"][0]["file_name"] == "charging.md" and final["citations"][0]["heading_path"] == "Docking"
 
 
+def test_chat_answers_a_follow_up_with_the_earlier_turn_in_view_over_json_and_the_stream(server):
+    # without a model, the follow-up is searched joined with the question before it (RAGWire.chat)
+    messages = [{"role": "user", "content": "How long does a full charge take?"},
+                {"role": "assistant", "content": "A full charge takes three hours [1]."},
+                {"role": "user", "content": "And what colour is the status light when it is done?"}]
+    answer = server.json("POST", "/api/chat", {"messages": messages})
+    assert not answer["refused"] and "green" in answer["text"]
+    assert answer["citations"][0]["file_name"] == "charging.md"
+    _, _, raw = server.request("POST", "/api/chat", {"messages": messages}, headers={"Accept": "text/event-stream"})
+    events = sse_events(raw)
+    assert [kind for kind, _ in events] == ["token", "answer"] and "green" in events[-1][1]["text"]
+    status, _, raw = server.request("POST", "/api/chat", {"messages": messages[:2]})
+    assert status == 400 and "messages[1]" in json.loads(raw)["error"]
+
+
+def test_a_streamed_request_the_pipeline_refuses_gets_the_same_status_and_body_as_json(server):
+    # guards the stream answering 200 with an `event: error` for what the JSON mode refuses with a 400
+    body = {"question": "How long does a full charge take?", "filters": {"no_such_field": 1}}
+    json_status, _, json_raw = server.request("POST", "/api/query", body)
+    status, headers, raw = server.request("POST", "/api/query", body, headers={"Accept": "text/event-stream"})
+    assert json_status == status == 400 and headers["content-type"] == "application/json"
+    assert json.loads(raw) == json.loads(json_raw) and "no_such_field" in json.loads(raw)["error"]
+
+
 def test_refine_runs_the_refinement_loop_over_json_and_over_the_stream(server):
     # guards refine being refused on the stream, which the page always uses
     question = "How long does the warranty last, and how long does a full charge take?"

@@ -17,21 +17,10 @@ import pytest
 
 from ragwire.eval.golden import GoldenSet
 
+from .browser import EC, By, Select, ask, by_testid, chromium, last_turn, wait
 from .conftest import REPO
 
 pytestmark = pytest.mark.timeout(300)
-
-CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
-DRIVER = shutil.which("chromedriver")
-if CHROMIUM is None or DRIVER is None:
-    pytest.skip("needs Chromium and chromium-driver (apt-get install chromium chromium-driver)", allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install selenium)")
-
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
-
-WAIT_S = 60
 
 
 @pytest.fixture(scope="module")
@@ -41,28 +30,8 @@ def downloads(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser(server, downloads):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,900", "--disable-extensions"):
-        options.add_argument(arg)
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
-    driver = webdriver.Chrome(service=webdriver.ChromeService(DRIVER), options=options)
-    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
-    try:
-        driver.get(server.url)
+    with chromium(server.url, downloads) as driver:
         yield driver
-    finally:
-        driver.quit()
-
-
-def by_testid(testid: str) -> tuple[str, str]:
-    return By.CSS_SELECTOR, f'[data-testid="{testid}"]'
-
-
-def wait(driver):
-    return WebDriverWait(driver, WAIT_S)
 
 
 def listed(driver) -> list[str]:
@@ -77,19 +46,8 @@ def results(driver) -> list[list[str]]:
         (r) => [r.dataset.source.split('/').pop(), r.querySelector('[data-testid="score"]').textContent])""")
 
 
-def ask(driver, question: str) -> None:
-    """Type the question, submit it, and wait until the answer has finished streaming."""
-    driver.find_element(*by_testid("tab-ask")).click()
-    box = driver.find_element(*by_testid("question"))
-    box.clear()
-    box.send_keys(question + "\n")
-    wait(driver).until(lambda d: d.find_element(*by_testid("answer")).get_attribute("data-state") == "done"
-                       and d.find_element(*by_testid("answer")).get_attribute("data-refused") is not None)
-
-
 def test_a_question_streams_an_answer_whose_citation_opens_the_highlighted_passage_and_page(server, browser):
-    ask(browser, "How long does the warranty last?")
-    answer = browser.find_element(*by_testid("answer"))
+    answer = ask(browser, "How long does the warranty last?")
     assert "24 months" in answer.text and answer.get_attribute("data-refused") == "false"
     # the streamed pieces were shown as text before the final answer turned markers into chips
     assert int(answer.get_attribute("data-streamed")) >= 1
@@ -113,7 +71,7 @@ def test_a_question_streams_an_answer_whose_citation_opens_the_highlighted_passa
         shutil.copy(shot, target)
 
     # mark it right; the marked questions are a golden set `ragwire eval` reads
-    browser.find_element(*by_testid("mark-right")).click()
+    last_turn(browser).find_element(*by_testid("mark-right")).click()
     marks_json = browser.execute_script("return localStorage.getItem('ragwire-marks')")
     golden = GoldenSet.from_data({"queries": json.loads(marks_json), "match_mode": "basename"})
     assert [(e.query, e.expected) for e in golden] == [("How long does the warranty last?", ("warranty-policy.pdf",))]
@@ -121,8 +79,7 @@ def test_a_question_streams_an_answer_whose_citation_opens_the_highlighted_passa
 
 
 def test_a_document_whose_text_is_an_xss_payload_is_shown_as_text_and_runs_nothing(browser):
-    ask(browser, "What is the lidar calibration code for the AR-7?")
-    answer = browser.find_element(*by_testid("answer"))
+    answer = ask(browser, "What is the lidar calibration code for the AR-7?")
     answer.find_element(*by_testid("citation")).click()
     panel = wait(browser).until(EC.visibility_of_element_located(by_testid("source-panel")))
     # a Markdown source is located by its heading path (a PDF by its page)
@@ -135,8 +92,7 @@ def test_a_document_whose_text_is_an_xss_payload_is_shown_as_text_and_runs_nothi
 
 
 def test_a_question_the_documents_cannot_answer_is_shown_as_a_refusal(browser):
-    ask(browser, "What is the airspeed velocity of an unladen swallow?")
-    answer = browser.find_element(*by_testid("answer"))
+    answer = ask(browser, "What is the airspeed velocity of an unladen swallow?")
     assert answer.get_attribute("data-refused") == "true" and "refusal" in answer.get_attribute("class")
     assert answer.text.startswith("No answer in the documents.")
     assert not answer.find_elements(*by_testid("citation"))
@@ -145,28 +101,29 @@ def test_a_question_the_documents_cannot_answer_is_shown_as_a_refusal(browser):
 def test_a_refined_answer_shows_its_trace_behind_a_toggle_and_a_plain_one_none(browser):
     question = "How long does the warranty last, and how long does a full charge take?"
     ask(browser, question)
-    assert not browser.find_element(*by_testid("trace")).is_displayed()
+    assert not last_turn(browser).find_element(*by_testid("trace")).is_displayed()
     browser.find_element(*by_testid("refine")).click()
     try:
         ask(browser, question)
-        toggle = browser.find_element(*by_testid("trace"))
-        assert toggle.is_displayed() and not browser.find_element(By.ID, "trace").is_displayed()  # closed
+        toggle = last_turn(browser).find_element(*by_testid("trace"))
+        text = toggle.find_element(*by_testid("trace-text"))
+        assert toggle.is_displayed() and not text.is_displayed()  # closed
         toggle.find_element(By.TAG_NAME, "summary").click()
-        lines = browser.find_element(By.ID, "trace").text.splitlines()
+        lines = text.text.splitlines()
         assert lines[0].startswith("[0] classify") and lines[1].startswith("[0] plan"), lines
         assert any(line.startswith("[1] judge") for line in lines) and lines[-1].startswith("trace "), lines
-        assert len(browser.find_element(*by_testid("answer")).find_elements(*by_testid("citation"))) >= 2
+        assert len(last_turn(browser).find_element(*by_testid("answer")).find_elements(*by_testid("citation"))) >= 2
     finally:
         browser.find_element(*by_testid("refine")).click()
 
 
 def test_marked_answers_export_as_a_golden_set_that_ragwire_eval_scores(server, browser, downloads):
-    browser.find_element(*by_testid("clear-golden")).click()
+    browser.execute_script("localStorage.removeItem('ragwire-marks')")
     ask(browser, "How long does a full charge take?")
-    browser.find_element(*by_testid("mark-right")).click()
+    last_turn(browser).find_element(*by_testid("mark-right")).click()
     ask(browser, "What is the airspeed velocity of an unladen swallow?")
-    browser.find_element(*by_testid("mark-wrong")).click()
-    Select(browser.find_element(*by_testid("wrong-expected"))).select_by_visible_text("No document answers it")
+    last_turn(browser).find_element(*by_testid("mark-wrong")).click()
+    Select(last_turn(browser).find_element(*by_testid("wrong-expected"))).select_by_visible_text("No document answers it")
     assert "2 marked questions" in browser.find_element(*by_testid("golden-count")).text
     browser.find_element(*by_testid("export-golden")).click()
     exported = downloads / "golden.json"
