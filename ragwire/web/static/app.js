@@ -335,12 +335,17 @@ function quotedSentences(answer, index) {
 function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
 function highlightInto(box, text, sentences) {
+  // marks each sentence found in the text; returns the sentences found
   const ranges = [];
+  const found = [];
   for (const sentence of sentences) {
     const words = sentence.split(/\s+/).filter(Boolean).map(escapeRegExp);
     if (!words.length) continue;
     const match = new RegExp(words.join("\\s+"), "i").exec(text);
-    if (match) ranges.push([match.index, match.index + match[0].length]);
+    if (match) {
+      ranges.push([match.index, match.index + match[0].length]);
+      found.push(sentence);
+    }
   }
   ranges.sort((a, b) => a[0] - b[0]);
   box.replaceChildren();
@@ -351,7 +356,7 @@ function highlightInto(box, text, sentences) {
     last = end;
   }
   box.append(document.createTextNode(text.slice(last)));
-  return ranges.length;
+  return found;
 }
 
 let imageUrl = null;
@@ -364,17 +369,26 @@ async function openSource(citation, answer) {
   $("source-location").textContent = location(citation);
   const sentences = quotedSentences(answer, citation.index);
   const found = highlightInto($("source-text"), citation.text, sentences);
-  panel.dataset.highlights = String(found);
+  panel.dataset.highlights = String(found.length);
+  // A quote that is not in the cited chunk is said to be so, and is never looked for
+  // elsewhere on the page: boxing the same words somewhere else would look like a check.
+  const missing = sentences.length - found.length;
+  const quote = $("quote-status");
+  quote.hidden = !missing;
+  quote.textContent = !missing ? "" : found.length ? "Part of the quoted text is not in this source."
+    : "The quoted text is not in this source.";
+  panel.dataset.quote = missing ? (found.length ? "partial" : "missing") : "checked";
   const image = $("page-image");
   image.hidden = true;
   image.removeAttribute("src");
+  delete image.dataset.passage;
   const status = $("page-status");
   status.classList.remove("missing");
   status.textContent = "";
   const isPdf = (citation.metadata && citation.metadata.file_type === "pdf") || /\.pdf$/i.test(citation.file_name || "");
   if (!isPdf) return;
   status.textContent = "Drawing the page…";
-  const passage = sentences.length ? sentences.join(" ") : citation.text;
+  const passage = found.length ? found.join(" ") : sentences.length ? "" : citation.text;
   const query = new URLSearchParams({ source: citation.source, page: String(citation.page_number || 1), text: passage });
   try {
     const response = await api(`/api/page-image?${query}`);
@@ -384,7 +398,11 @@ async function openSource(citation, answer) {
     image.src = imageUrl;
     image.hidden = false;
     const page = response.headers.get("x-ragwire-page");
-    if (response.headers.get("x-ragwire-passage") === "found") {
+    if (!passage) {
+      status.textContent = `Page ${page} shown without a box: the quoted text is not in this source.`;
+      status.classList.add("missing");
+      image.dataset.passage = "unchecked";
+    } else if (response.headers.get("x-ragwire-passage") === "found") {
       status.textContent = `Passage highlighted on page ${page}.`;
       image.dataset.passage = "found";
     } else {

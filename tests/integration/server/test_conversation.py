@@ -14,7 +14,7 @@ import pytest
 
 from tests.integration.helpers import write_config
 
-from .browser import ask, by_testid, chromium, last_turn, latest, send_question, turns, wait
+from .browser import EC, By, ask, by_testid, chromium, last_turn, latest, send_question, turns, wait
 from .conftest import REPO, Server, server_env, start_server, stop
 from .slow_llm import SlowChat
 
@@ -156,3 +156,19 @@ def test_regenerate_asks_again_and_copy_puts_the_answer_on_the_clipboard(browser
     wait(browser, 5).until(lambda d: last_turn(d).find_element(*by_testid("mark-status")).text == "copied")
     copied = browser.execute_async_script("navigator.clipboard.readText().then(arguments[0])")
     assert copied.startswith("A full charge takes") and "[1]" in copied
+
+
+def test_a_citation_whose_quote_is_not_in_its_source_says_so_and_the_page_shows_no_box(browser, model):
+    # guards: the chunk panel said nothing and the page view boxed the words elsewhere, "highlighted on page 1"
+    answer = ask(browser, "What does the warranty cover?")
+    assert "moon rocks" in answer.text
+    answer.find_element(*by_testid("citation")).click()
+    panel = wait(browser).until(EC.visibility_of_element_located(by_testid("source-panel")))
+    assert panel.find_element(*by_testid("source-file")).text == "warranty-policy.pdf"
+    quote = panel.find_element(*by_testid("quote-status"))
+    assert quote.is_displayed() and quote.text == "The quoted text is not in this source."
+    assert not panel.find_elements(By.CSS_SELECTOR, '[data-testid="source-text"] mark')
+    image = wait(browser).until(EC.visibility_of_element_located(by_testid("page-image")))
+    wait(browser).until(lambda d: image.get_attribute("data-passage"))
+    assert image.get_attribute("data-passage") == "unchecked"
+    assert "highlighted" not in panel.find_element(*by_testid("page-status")).text
