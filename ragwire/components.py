@@ -180,7 +180,7 @@ class Parts:
 
             # Checked now, not on the first query: a missing package or API key, an unknown option.
             # The model itself loads on first use.
-            self.reranker = get_reranker(rerank, retries=config.ingestion.retries)
+            self.reranker = get_reranker(rerank, retries=self.query_retries)
         self._embedding: Any = None
         self._loading: threading.Thread | None = None
         self._bulk: Any = None
@@ -298,11 +298,17 @@ class Parts:
 
     # -- stages ----------------------------------------------------------------------
     @property
+    def query_retries(self) -> int:
+        """Extra attempts of a query's provider calls: ``retriever.retries``, else ``ingestion.retries``."""
+        retries = self.config.retriever.retries
+        return self.config.ingestion.retries if retries is None else retries
+
+    @property
     def searcher(self) -> Searcher:
         from .retrieval import Searcher
 
         return Searcher.from_config(self.collection, self.lazy_embedding, self.sparse_encoder,
-                                    self.config.retriever, retries=self.config.ingestion.retries)
+                                    self.config.retriever, retries=self.query_retries)
 
     @property
     def retriever(self) -> Retriever:
@@ -350,7 +356,7 @@ class Parts:
                 generation=self.config.generation,
                 extractive=ExtractiveAnswerer(self.lazy_embedding,
                                               CollectionVocabulary(self.collection, self.sparse_encoder)),
-                retries=self.config.ingestion.retries,
+                retries=self.query_retries,
                 pricing=self.config.llm.pricing if self.config.llm is not None else None,
                 embedding=self.lazy_embedding,
                 collection=self.config.vectorstore.collection_name,

@@ -24,12 +24,12 @@ from .output import echo_json, extraction_line
 @handle_errors(codes={StoreLockedError: EXIT_LOCKED})
 def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool) -> None:
     """Reconcile the collection with the config's sources.  Exits 4 on partial failure, 5 when the store is locked."""
-    rag = handover_if_owned(open_rag(config))  # a serving process that owns the store runs it
-    engine = rag.collection.engine
-    if hasattr(engine, "lock_wait_s"):
-        engine.lock_wait_s = wait
-    # A sync on a server engine waits as long for another run's writer lease.
-    rag.collection.write_wait_s = wait
+    rag = open_rag(config)
+    # Set before the store is opened, which reads its timings once (ragwire.store.StoreOptions):
+    # the wait covers an embedded store's folder lock and a server collection's writer lease.
+    store = rag.config.vectorstore
+    store.lock_wait_s = store.write_wait_s = wait
+    rag = handover_if_owned(rag)  # a serving process that owns the store runs it
     stats = rag.sync(delete_missing=not no_delete, dry_run=dry_run)
     if as_json:
         echo_json(stats.to_dict())

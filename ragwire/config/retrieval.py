@@ -67,6 +67,9 @@ class RetrieverConfig(_Section):
     hnsw_ef: int | None = Field(128, ge=1)
     exact: bool = False
     rerank: RerankConfig | None = None
+    # Extra attempts of a query's provider calls (query embedding, reranker, answer LLM);
+    # unset, they follow ingestion.retries, as they did before this key.
+    retries: int | None = Field(None, ge=0)
 
     @model_validator(mode="after")
     def _weights_need_rrf(self) -> RetrieverConfig:

@@ -79,7 +79,7 @@ class IngestRunner:
         the pending chunks it finds belong to runs that are over and are safe to clean up.
 
         Raises:
-            StoreLockedError: another run kept writing the collection past its ``write_wait_s``.
+            StoreLockedError: another run kept writing the collection past ``vectorstore.write_wait_s``.
             IngestAborted: a failure of the run itself (the store stayed unreachable,
                 the embedding model could not load); its ``stats`` hold what was done.
         """

@@ -29,13 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import IngestionConfig, LoaderConfig, RagwireConfig, SplitterConfig
+from ..config.providers import LOCAL_EMBEDDING_PROVIDERS
 
 # Bump when a loader or splitter change alters the chunks of unchanged files, so
 # that the next ingest re-processes them (reusing every vector whose text is unchanged).
 PIPELINE_VERSION = 2
-
-# Embedding providers that compute on this machine (the rest are HTTP services).
-_LOCAL_PROVIDERS = frozenset({"huggingface", "fastembed", "onnx"})
 
 # Options that change where or how fast a model runs, never its vectors.
 _RUNTIME_ONLY = frozenset({"device", "batch_size", "show_progress_bar", "num_workers", "trust_remote_code"})
@@ -120,7 +118,7 @@ class IngestSettings:
             splitter=config.splitter,
             ingestion=ing,
             optimize_after_points=config.vectorstore.optimize_after_points,
-            embed_concurrency=1 if config.embeddings.provider in _LOCAL_PROVIDERS else ing.workers,
+            embed_concurrency=1 if config.embeddings.provider in LOCAL_EMBEDDING_PROVIDERS else ing.workers,
             fingerprint=settings_fingerprint(config),
             vectors_fingerprint=vectors_fingerprint(config),
             ocr_fingerprint=ocr_fingerprint(config),

@@ -13,6 +13,7 @@ from .collection import OWNER_FIELDS, ChunkRecord, Collection, CollectionMeta, S
 from .edge import EdgeEngine
 from .engine import DenseParams, Engine, Fusion, PointData, Record
 from .filters import Filter, build_filter
+from .options import StoreOptions
 from .server import ServerEngine
 
 log = get_logger(__name__)
@@ -24,8 +25,9 @@ def _secret(value: Any) -> str | None:
     return value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
 
 
-def make_engine(vectorstore: Any) -> Engine:
-    """Pick the engine a ``vectorstore`` config section asks for."""
+def make_engine(vectorstore: Any, options: StoreOptions | None = None) -> Engine:
+    """Pick the engine a ``vectorstore`` config section asks for (timings: ``options``, else the section's)."""
+    options = options or StoreOptions.of(vectorstore)
     name = vectorstore.collection_name
     if vectorstore.resolved_engine == "qdrant":
         return ServerEngine(
@@ -35,7 +37,7 @@ def make_engine(vectorstore: Any) -> Engine:
             api_key=_secret(vectorstore.api_key),
             timeout=vectorstore.timeout,
         )
-    return EdgeEngine(Path(vectorstore.path), name, lock_wait_s=getattr(vectorstore, "lock_wait_s", 10.0))
+    return EdgeEngine(Path(vectorstore.path), name, lock_wait_s=options.lock_wait_s)
 
 
 # One Collection per collection in this process: an embedded store (or
@@ -79,19 +81,31 @@ atexit.register(_close_all_at_exit)
 
 
 def open_collection(vectorstore: Any) -> Collection:
-    """The collection a ``vectorstore`` config section names, shared within the process."""
-    engine = make_engine(vectorstore)
-    hold = getattr(vectorstore, "hold_open_s", 0.0)
-    writes = {"write_wait_s": getattr(vectorstore, "write_wait_s", 10.0),
-              "lease_ttl_s": getattr(vectorstore, "lease_ttl_s", 60.0)}
+    """The collection a ``vectorstore`` config section names, shared within the process.
+
+    Its timings are the section's (:class:`StoreOptions`); the first opening in the process sets them.
+    """
+    options = StoreOptions.of(vectorstore)
+    engine = make_engine(vectorstore, options)
     if engine.location == ":memory:":
-        return Collection(engine, vectorstore.collection_name, hold_open_s=hold, **writes)
+        return Collection(engine, vectorstore.collection_name, options)
     key = (engine.name, engine.location, vectorstore.collection_name)
     with _SHARED_LOCK:
         shared = _SHARED.get(key)
         if shared is None:
-            shared = _SHARED[key] = Collection(engine, vectorstore.collection_name, hold_open_s=hold, **writes)
+            shared = _SHARED[key] = Collection(engine, vectorstore.collection_name, options)
+        elif shared.options != options:
+            _retime(shared, options)
         return shared
+
+
+def _retime(collection: Collection, options: StoreOptions) -> None:
+    """The latest pipeline to open a shared collection sets its timings (``sync --wait``, say)."""
+    collection.options = options
+    collection.session.hold_open_s = options.hold_open_s
+    collection.writer.wait_s = options.write_wait_s
+    collection.writer.lease.ttl_s = options.lease_ttl_s
+    collection.engine.lock_wait_s = options.lock_wait_s
 
 
 __all__ = [
@@ -107,6 +121,7 @@ __all__ = [
     "PointData",
     "Record",
     "ServerEngine",
+    "StoreOptions",
     "SourceState",
     "build_filter",
     "chunk_point_id",

@@ -29,7 +29,8 @@ from .filters import (
     lowercase_shadow,
     meta_path,
 )
-from .lease import DEFAULT_TTL_S, WriterLease
+from .lease import WriterLease
+from .options import StoreOptions
 from .records import (
     ACCESS_FIELD,
     META_POINT_ID,
@@ -60,15 +61,18 @@ _TIE_MARGIN = 8
 class Collection:
     """The ragwire view of one Qdrant collection.  Use ``with collection.opened():`` around work."""
 
-    def __init__(self, engine: Engine, name: str, hold_open_s: float = 0.0, *,
-                 write_wait_s: float = 10.0, lease_ttl_s: float = DEFAULT_TTL_S) -> None:
+    def __init__(self, engine: Engine, name: str, options: StoreOptions | None = None) -> None:
+        # Built by hand (a tool, a test) the engine closes as each block ends, so the next
+        # handle on the folder never waits; open_collection passes the config's timings.
+        options = options or StoreOptions(hold_open_s=0.0)
         self.engine = engine
         self.name = name
-        self.writer = WriterGate(engine, name, write_wait_s, lease_ttl_s)
+        self.options = options
+        self.writer = WriterGate(engine, name, wait_s=options.write_wait_s, lease_ttl_s=options.lease_ttl_s)
         # Held while the collection is checked, created or dropped, and by every opening:
         # a thread opening the store mid-creation would load the folder beside the creator.
         self._ensure_lock = threading.RLock()
-        self.session = OpenSession(engine, hold_open_s, on_close=self._forget)
+        self.session = OpenSession(engine, options.hold_open_s, on_close=self._forget)
         self._lock = self.session.lock
         self._meta: CollectionMeta | None = None
         # The engine generation _meta was read at: a reopen or a drop makes it stale.
@@ -99,15 +103,6 @@ class Collection:
 
     # -- the writer lease ----------------------------------------------------
     @property
-    def write_wait_s(self) -> float:
-        """How long a write run waits for another one (thread, process, machine) to finish."""
-        return self.writer.wait_s
-
-    @write_wait_s.setter
-    def write_wait_s(self, seconds: float) -> None:
-        self.writer.wait_s = seconds
-
-    @property
     def lease(self) -> WriterLease:
         return self.writer.lease
 
@@ -117,7 +112,7 @@ class Collection:
 
         Raises:
             StoreLockedError: the collection was still being written after ``wait_s``
-                seconds (default: ``write_wait_s``).
+                seconds (default: ``options.write_wait_s``).
         """
         with self.writer.hold(self.opened, wait_s):
             yield self

@@ -29,6 +29,7 @@ from .engine import DenseParams, Engine, Fusion, PointData, Record, guarded
 from .filters import Filter
 from .folder import folder_state, fsync_dir
 from .lock import StoreLock, duration
+from .options import StoreOptions
 from .private_copy import PrivateCopy, is_permission_error, open_advice
 from .space import (
     DELETE_MARGIN,
@@ -43,8 +44,6 @@ from .space import (
 
 log = get_logger(__name__)
 
-_LOCK_WAIT_S = 10.0
-
 
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc)
@@ -55,7 +54,7 @@ class EdgeEngine(Engine):
     name = "edge"
     exclusive = True
 
-    def __init__(self, folder: Path, collection: str, lock_wait_s: float = _LOCK_WAIT_S) -> None:
+    def __init__(self, folder: Path, collection: str, lock_wait_s: float = StoreOptions.lock_wait_s) -> None:
         self.root = Path(folder)
         self.collection = collection
         self.path = self.root / collection

@@ -7,8 +7,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
+from ..config.retrieval import RetrieverConfig
 from ..errors import RagwireError, StoreError, one_line
 from .filters import Filter
+
+_RETRIEVER = RetrieverConfig.model_fields
 
 DENSE = "dense"
 SPARSE = "sparse"
@@ -60,10 +63,11 @@ class Fusion:
     contributes; ``weights`` (dense, sparse) apply to ``rrf`` only.
     """
 
-    method: str = "rrf"
-    k: int = 60
-    dense_limit: int = 20
-    sparse_limit: int = 20
+    # The ``retriever:`` section's defaults (one home: ragwire.config.RetrieverConfig).
+    method: str = _RETRIEVER["fusion"].default
+    k: int = _RETRIEVER["rrf_k"].default
+    dense_limit: int = _RETRIEVER["fetch_k"].default
+    sparse_limit: int = _RETRIEVER["fetch_k"].default
     weights: tuple[float, float] | None = None
 
     def at_least(self, limit: int) -> Fusion:
@@ -101,6 +105,8 @@ class Engine(ABC):
     # True when one process at a time can open the store (it is locked while open),
     # so no other process can write while this one has it open.
     exclusive: bool = False
+    # Seconds an open waits for another process to let go of the store (engines that lock a folder).
+    lock_wait_s: float = 0.0
 
     def _wrap(self, what: str, exc: Exception) -> StoreError:
         """The StoreError a third-party failure during ``what`` becomes."""

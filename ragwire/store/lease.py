@@ -28,7 +28,6 @@ LEASE_KIND = "lease"
 LEASE_POINT_ID = str(uuid.uuid5(uuid.UUID("6f1c3f0e-2b1d-4c55-9a57-5d0b0c1e7a21"), "ragwire:writer-lease"))
 HOLDER_KEY = "_lease_holder"
 
-DEFAULT_TTL_S = 60.0
 # Between writing our lease and reading it back: a rival that read "free" at the same
 # moment has written by then, so the last write wins and both see the same winner.
 CONFIRM_S = 0.2
@@ -53,7 +52,7 @@ class WriterLease:
     a sizeable part of ``ttl_s`` shorten or lengthen the lease by that much.
     """
 
-    def __init__(self, engine: Engine, *, ttl_s: float = DEFAULT_TTL_S, confirm_s: float = CONFIRM_S,
+    def __init__(self, engine: Engine, *, ttl_s: float, confirm_s: float = CONFIRM_S,
                  poll_s: float = POLL_S, clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         if ttl_s <= 0:

@@ -10,13 +10,13 @@ from typing import Callable, ContextManager, Iterator
 
 from ..errors import StoreLockedError
 from .engine import Engine
-from .lease import DEFAULT_TTL_S, WriterLease
+from .lease import WriterLease
 
 
 class WriterGate:
     """The right to write one collection."""
 
-    def __init__(self, engine: Engine, name: str, wait_s: float = 10.0, lease_ttl_s: float = DEFAULT_TTL_S) -> None:
+    def __init__(self, engine: Engine, name: str, *, wait_s: float, lease_ttl_s: float) -> None:
         self.engine = engine
         self.name = name
         # How long a write run waits for another one (thread, process, machine) to finish.

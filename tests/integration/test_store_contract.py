@@ -8,7 +8,16 @@ import math
 import pytest
 
 from ragwire.errors import StoreError, StoreLockedError
-from ragwire.store import ChunkRecord, Collection, EdgeEngine, Fusion, ServerEngine, build_filter, chunk_point_id
+from ragwire.store import (
+    ChunkRecord,
+    Collection,
+    EdgeEngine,
+    Fusion,
+    ServerEngine,
+    StoreOptions,
+    build_filter,
+    chunk_point_id,
+)
 
 DIM = 8
 
@@ -138,7 +147,8 @@ def test_sparse_search_finds_an_exact_identifier(collection, bm25):
 
 def test_hybrid_search_is_fused_by_the_engine(collection, bm25):
     ingest(collection, bm25, "/d/a.txt", "h1", ["red apples", "green pears", "blue berries"])
-    hits = collection.search(dense=fake_dense("green pears"), sparse=sparse_of(bm25, "pears", True), limit=3)
+    hits = collection.search(dense=fake_dense("green pears"), sparse=sparse_of(bm25, "pears", True), limit=3,
+                             fusion=Fusion(method="rrf"))
     assert hits[0].payload["page_content"] == "green pears"
     # RRF scores are rank-based, far below cosine similarities.
     assert hits[0].score < 0.5
@@ -216,7 +226,7 @@ def test_a_second_open_of_an_edge_folder_is_reported_as_locked(tmp_path):
 def test_the_store_stays_open_briefly_between_calls_then_releases_its_lock(tmp_path):
     import time
 
-    coll = Collection(EdgeEngine(tmp_path, "c"), "c", hold_open_s=0.3)
+    coll = Collection(EdgeEngine(tmp_path, "c"), "c", StoreOptions(hold_open_s=0.3))
     with coll.opened():
         coll.ensure(embedding_model="m", dimension=DIM, sparse=True)
     shard = coll.engine._shard
@@ -253,16 +263,17 @@ def _disagreeing_search(collection, bm25, fusion):
 
 def test_rrf_weights_let_one_branch_decide_the_order(collection, bm25):
     # a small k makes ranks count, so the weights decide between the two branches' favourites
-    dense_led = _disagreeing_search(collection, bm25, Fusion(k=1, weights=(1.0, 0.1)))
+    dense_led = _disagreeing_search(collection, bm25, Fusion(method="rrf", k=1, weights=(1.0, 0.1)))
     assert dense_led[0].payload["page_content"] == _DISAGREE[0]
     sparse_led = collection.search(dense=fake_dense(_DISAGREE[0]), sparse=sparse_of(bm25, "zebra", True), limit=3,
-                                   fusion=Fusion(k=1, weights=(0.1, 1.0)))
+                                   fusion=Fusion(method="rrf", k=1, weights=(0.1, 1.0)))
     assert sparse_led[0].payload["page_content"] == _DISAGREE[2]
 
 
 def test_dbsf_fuses_scaled_scores_not_ranks(collection, bm25):
     hits = _disagreeing_search(collection, bm25, Fusion(method="dbsf"))
-    rrf = collection.search(dense=fake_dense(_DISAGREE[0]), sparse=sparse_of(bm25, "zebra", True), limit=3)
+    rrf = collection.search(dense=fake_dense(_DISAGREE[0]), sparse=sparse_of(bm25, "zebra", True), limit=3,
+                            fusion=Fusion(method="rrf"))
     # RRF with k=60 stays near 2/61; each DBSF branch contributes up to 1.
     assert max(h.score for h in rrf) < 2 / 60
     assert max(h.score for h in hits) > 0.1

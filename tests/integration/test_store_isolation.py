@@ -11,7 +11,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from ragwire.store import ChunkRecord, Collection, EdgeEngine, ServerEngine, chunk_point_id, open_collection
+from ragwire.store import (
+    ChunkRecord,
+    Collection,
+    EdgeEngine,
+    ServerEngine,
+    StoreOptions,
+    chunk_point_id,
+    open_collection,
+)
 from ragwire.store.collection import META_POINT_ID
 from ragwire.store.engine import PointData
 
@@ -80,7 +88,7 @@ with coll.opened():
 
 
 def test_a_collection_recreated_by_another_process_is_read_again(tmp_path):
-    coll = Collection(EdgeEngine(tmp_path, "c"), "c", hold_open_s=0.2)
+    coll = Collection(EdgeEngine(tmp_path, "c"), "c", StoreOptions(hold_open_s=0.2))
     with coll.opened():
         coll.ensure(embedding_model="m", dimension=DIM, sparse=False)
         first = coll.meta()
