@@ -18,16 +18,19 @@ from .config import RagwireConfig
 
 if TYPE_CHECKING:
     from .answer.answerer import Answerer
+    from .config import EmbeddingsConfig
     from .metadata.service import MetadataService
     from .metadata.values import StoredValues
+    from .providers.sparse import SparseEncoder
     from .retrieval import Retriever, Searcher
+    from .stages import ChatModel, Embedder
     from .store import Collection
 
 log = logging.getLogger(__name__)
 
 # Loaded embedding models, shared by every RAGWire in the process: loading one
 # costs seconds and hundreds of MB, and two pipelines on one model are common.
-_EMBEDDINGS: dict[str, Any] = {}
+_EMBEDDINGS: dict[str, Embedder] = {}
 # Held while a model is built, so a background load and a caller never build one twice.
 _BUILDING = threading.Lock()
 
@@ -39,7 +42,7 @@ def _load_quietly(load: Callable[[], None]) -> None:
         log.debug("embedding model: background load failed (the first use will retry): %s", exc)
 
 
-def _shared_embedding(section: Any) -> Any:
+def _shared_embedding(section: EmbeddingsConfig) -> Embedder:
     key = _embedding_key(section)
     with _BUILDING:
         if key not in _EMBEDDINGS:
@@ -80,7 +83,7 @@ class _LazyEmbedding:
         self._parts.load_embedding_soon()
 
 
-def _embedding_key(embeddings: Any) -> str:
+def _embedding_key(embeddings: EmbeddingsConfig) -> str:
     """Everything that changes an embedding client's behaviour, secrets included.
 
     The masked dump would make two configs that differ only in ``api_key`` share one
@@ -181,22 +184,22 @@ class Parts:
             # Checked now, not on the first query: a missing package or API key, an unknown option.
             # The model itself loads on first use.
             self.reranker = get_reranker(rerank, retries=self.query_retries)
-        self._embedding: Any = None
+        self._embedding: Embedder | None = None
         self._loading: threading.Thread | None = None
-        self._bulk: Any = None
-        self._llm: Any = None
+        self._bulk: Embedder | None = None
+        self._llm: ChatModel | None = None
         self._metadata: MetadataService | None = None
         self._answerer: Answerer | None = None
         self._retriever: Retriever | None = None
         self._values: StoredValues | None = None
-        self._sparse: Any = None
+        self._sparse: SparseEncoder | None = None
         self._collection: Collection | None = None
         self._store: CheckedStore | None = None
         self._held: contextlib.ExitStack | None = None
 
     # -- models and the store ------------------------------------------------------
     @property
-    def embedding(self) -> Any:
+    def embedding(self) -> Embedder:
         loading = self._loading
         if loading is not None:
             loading.join()
@@ -242,7 +245,7 @@ class Parts:
         return _LazyEmbedding(self)
 
     @property
-    def bulk_embedding(self) -> Any:
+    def bulk_embedding(self) -> Embedder:
         """The embedder of an ingest or sync: the query model, or the faster runtime of the
         same model on this machine (see :mod:`ragwire.providers.bulk`)."""
         if self._bulk is None:
@@ -252,7 +255,7 @@ class Parts:
         return self._bulk
 
     @property
-    def sparse_encoder(self) -> Any:
+    def sparse_encoder(self) -> SparseEncoder | None:
         if self._sparse is None and self.config.vectorstore.use_sparse:
             from .providers import SparseEncoder
 
@@ -325,7 +328,7 @@ class Parts:
         return self._retriever
 
     @property
-    def llm(self) -> Any:
+    def llm(self) -> ChatModel | None:
         """The chat model of the ``llm`` section, built on first use; None without one."""
         if self._llm is None and self.config.llm is not None:
             from .providers import get_chat_model
@@ -333,7 +336,7 @@ class Parts:
             self._llm = get_chat_model(self.config.llm)
         return self._llm
 
-    def get_llm(self) -> Any:
+    def get_llm(self) -> ChatModel | None:
         """:attr:`llm`, as a factory for parts that need the model only sometimes."""
         return self.llm
 

@@ -7,21 +7,32 @@ this module is the public API, and each method hands its call to a part.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TypeVar
 
 import ragwire.pacing as pacing
 import ragwire.runs as runs
 
 from .components import Parts, build
-from .config import RagwireConfig, load_config
+from .config import LoaderConfig, RagwireConfig, load_config
 from .fields import SYSTEM_FIELDS
 from .logs import get_logger
 
 if TYPE_CHECKING:
+    from langchain_core.documents import Document
+
     from .answer import Answer
+    from .answer.answerer import Answerer
+    from .metadata.service import MetadataService
+    from .providers.sparse import SparseEncoder
+    from .retrieval import Retriever, Searcher
+    from .retrieval.inventory import DocumentInfo
     from .retrieval.langchain_retriever import RagwireRetriever
+    from .stages import ChatModel, Embedder
+    from .store import Collection
     from .store.migrate import MigrateStats
-    from .sync import SyncStats
+    from .sync import Source, SyncStats
+
+T = TypeVar("T")
 
 log = get_logger(__name__)
 
@@ -44,37 +55,37 @@ class RAGWire:
 
     # -- the parts (built on first use) ----------------------------------------
     @property
-    def collection(self) -> Any:
+    def collection(self) -> Collection:
         return self.parts.collection
 
     @property
-    def embedding(self) -> Any:
+    def embedding(self) -> Embedder:
         return self.parts.embedding
 
     @property
-    def sparse_encoder(self) -> Any:
+    def sparse_encoder(self) -> SparseEncoder | None:
         return self.parts.sparse_encoder
 
     @property
-    def llm(self) -> Any:
+    def llm(self) -> ChatModel | None:
         """The chat model of the ``llm`` section; None without one."""
         return self.parts.llm
 
     @property
-    def searcher(self) -> Any:
+    def searcher(self) -> Searcher:
         return self.parts.searcher
 
     @property
-    def retriever(self) -> Any:
+    def retriever(self) -> Retriever:
         """The retrieval stage (:class:`~ragwire.retrieval.Retriever`)."""
         return self.parts.retriever
 
     @property
-    def answerer(self) -> Any:
+    def answerer(self) -> Answerer:
         return self.parts.answerer
 
     @property
-    def metadata(self) -> Any:
+    def metadata(self) -> MetadataService:
         """The :class:`~ragwire.metadata.service.MetadataService` of this pipeline."""
         return self.parts.metadata
 
@@ -83,7 +94,7 @@ class RAGWire:
         self.parts.hold()
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -91,7 +102,7 @@ class RAGWire:
         self.parts.close()
 
     # -- ingestion -----------------------------------------------------------
-    def _ingest(self, file_paths: Any, force: bool, not_walked: list[tuple[str, str]] | None = None,
+    def _ingest(self, file_paths: str | Path | list[str] | list[Path], force: bool, not_walked: list[tuple[str, str]] | None = None,
                 access: list[str] | str | None = None) -> dict[str, Any]:
         labels = access.split(",") if isinstance(access, str) else access
         return runs.ingest(self.parts, file_paths, force=force, not_walked=not_walked, access=labels)
@@ -161,7 +172,7 @@ class RAGWire:
         """
         return runs.delete(self.parts, file_path)
 
-    def sync(self, sources: list[Any] | None = None, delete_missing: bool = True,
+    def sync(self, sources: list[Source] | None = None, delete_missing: bool = True,
              dry_run: bool = False) -> SyncStats:
         """Reconcile the collection with its sources: new files in, changed ones replaced, removed ones out.
 
@@ -195,7 +206,7 @@ class RAGWire:
 
     # -- retrieval -----------------------------------------------------------
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
-                 rerank: bool | None = None, search_type: str | None = None) -> list:
+                 rerank: bool | None = None, search_type: str | None = None) -> list[Document]:
         """The most relevant chunks for ``query``, by the configured search type.
 
         Args:
@@ -219,7 +230,7 @@ class RAGWire:
         with pacing.reading():
             return [hit.to_document() for hit in self.retriever.retrieve(query, options)]
 
-    def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list:
+    def hybrid_search(self, query: str, k: int = 5, filters: Mapping[str, Any] | None = None) -> list[Document]:
         """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
         return self.retrieve(query, top_k=k, filters=filters, rerank=False, search_type="hybrid")
 
@@ -308,14 +319,14 @@ class RAGWire:
         return collection_summary(self.collection, lambda: self.parts.store.opened(check=False),
                                   self.config.vectorstore.collection_name)
 
-    def _read_stored(self, read: Any, empty: Any) -> Any:
+    def _read_stored(self, read: Callable[[Collection], T], empty: T) -> T:
         """``read(collection)`` through the checked reader; ``empty`` before the collection exists."""
         if not self.collection.exists():
             return empty
         with self.parts.store.opened(check=False) as coll:
             return read(coll)
 
-    def list_documents(self) -> list[Any]:
+    def list_documents(self) -> list[DocumentInfo]:
         """Every stored source (:class:`~ragwire.retrieval.inventory.DocumentInfo`, sorted by file):
         file, type, chunks, pages, metadata status, OCR flag, when ingested; ``to_dict()`` gives JSON."""
         from .retrieval.inventory import list_documents
@@ -364,13 +375,13 @@ class RAGWire:
         return values[names[0]] if isinstance(fields, str) else values
 
 
-def _ocr_hint(loader: Any) -> str | None:
+def _ocr_hint(loader: LoaderConfig) -> str | None:
     """How to get an OCR engine, or None when one is installed."""
     ocr = loader.ocr_settings()
     return None if ocr.engine is not None else ocr.missing_hint()
 
 
-def _read_while_iterated(pieces: Iterator[Any]) -> Iterator[Any]:
+def _read_while_iterated(pieces: Iterator[str | Answer]) -> Iterator[str | Answer]:
     """A streamed answer is a read until its last piece (see :mod:`ragwire.pacing`)."""
     with pacing.reading():
         yield from pieces

@@ -40,7 +40,7 @@ from .prompt import Turn
 from .types import Answer, Mode, Usage
 
 if TYPE_CHECKING:
-    from langchain_core.language_models import BaseChatModel
+    from ..stages import ChatModel
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class Answerer:
     def __init__(
         self,
         retriever: SupportsRetrieve,
-        llm: BaseChatModel | None = None,
+        llm: ChatModel | None = None,
         generation: GenerationConfig | None = None,
         extractive: Extractive | None = None,
         retries: int = 2,

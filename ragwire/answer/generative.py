@@ -31,8 +31,9 @@ from .streaming import StreamFilter
 from .types import Answer, Usage
 
 if TYPE_CHECKING:
-    from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import BaseMessage
+
+    from ..stages import ChatModel
 
 
 def messages(generation: GenerationConfig, grounding: Grounding) -> list[BaseMessage]:
@@ -50,7 +51,7 @@ def messages(generation: GenerationConfig, grounding: Grounding) -> list[BaseMes
     ]
 
 
-def stream_answer(llm: BaseChatModel, sent: list[BaseMessage], grounding: Grounding, *, retries: int,
+def stream_answer(llm: ChatModel, sent: list[BaseMessage], grounding: Grounding, *, retries: int,
                   what: str, callbacks: Sequence[Any] | None = None) -> Iterator[str | Answer]:
     """Yield the reply's text as it arrives (invalid markers and the sentinel held back), then the Answer."""
     # The span stays current only while this generator runs a step; its timing spans the stream.
@@ -65,7 +66,7 @@ def stream_answer(llm: BaseChatModel, sent: list[BaseMessage], grounding: Ground
         assert answer is not None
 
 
-def _stream(llm: BaseChatModel, sent: list[BaseMessage], grounding: Grounding, *, retries: int,
+def _stream(llm: ChatModel, sent: list[BaseMessage], grounding: Grounding, *, retries: int,
             what: str, callbacks: Sequence[Any] | None) -> Iterator[str | Answer]:
     config = calls.run_config(callbacks)
     attempts = 0  # each one is a request sent: a call, as calls.invoke counts them
@@ -74,7 +75,7 @@ def _stream(llm: BaseChatModel, sent: list[BaseMessage], grounding: Grounding, *
         nonlocal attempts
         attempts += 1
         # The request goes out on the first next(); retrying it is safe until a piece arrived.
-        pieces = iter(llm.stream(sent, config=config) if config else llm.stream(sent))  # type: ignore[arg-type]
+        pieces = iter(llm.stream(sent, config=config) if config else llm.stream(sent))
         return pieces, next(pieces, None)
 
     start = time.perf_counter()
@@ -112,7 +113,7 @@ def _stream(llm: BaseChatModel, sent: list[BaseMessage], grounding: Grounding, *
     yield answer
 
 
-def rewrite(llm: BaseChatModel, earlier: list[Turn], last: str, *, retries: int, what: str,
+def rewrite(llm: ChatModel, earlier: list[Turn], last: str, *, retries: int, what: str,
             callbacks: Sequence[Any] | None = None) -> tuple[str, Usage]:
     """The last user turn as a standalone question, by one LLM call."""
     from langchain_core.messages import HumanMessage, SystemMessage

@@ -11,11 +11,13 @@ from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError, LoaderError, RagwireError, one_line
 from ..hashing import FileVersion, file_version, sha256_chunk, sha256_text
 from ..loaders import Loaded, raised_outside_ragwire
+from ..loaders.result import LoadFailed
 from ..loaders.scan import doubtful_pages, ocr_chunk_fields, ocr_shaped
 from ..providers.usage import Usage
 
 if TYPE_CHECKING:
     from ..metadata.service import Hook
+    from ..stages import Loader
 
 
 # Why a file written to while it is read is not stored this run.
@@ -71,7 +73,7 @@ class Prepared:
             self.retryable = isinstance(exc, RagwireError) and exc.retryable
 
 
-def make_loader(loader: LoaderConfig, strategy: str) -> Any:
+def make_loader(loader: LoaderConfig, strategy: str) -> Loader:
     """The loader one run uses for every file.
 
     The page strategy chunks PageLoader's pages; the others chunk MarkItDown's text and
@@ -90,7 +92,7 @@ def make_loader(loader: LoaderConfig, strategy: str) -> Any:
     )
 
 
-def load_text(loader: Any, path: Path) -> Loaded:
+def load_text(loader: Loader, path: Path) -> Loaded:
     """Load a file: its text, pages (or ``None``) and file type.
 
     Raises:
@@ -101,7 +103,7 @@ def load_text(loader: Any, path: Path) -> Loaded:
         outcome = loader.load_outcome(path)
     except FileNotFoundError:  # deleted since the folder was listed
         raise LoaderError(f"{path}: file not found — it was removed during the run") from None
-    if not outcome.ok:
+    if isinstance(outcome, LoadFailed):
         raise outcome.error
     return outcome
 
@@ -109,7 +111,7 @@ def load_text(loader: Any, path: Path) -> Loaded:
 def prepare_file(
     item: Prepared,
     *,
-    loader: Any,
+    loader: Loader,
     splitter: SplitterConfig,
     dedup_chunks: bool,
     extract_metadata: Hook | None = None,

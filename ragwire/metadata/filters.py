@@ -160,7 +160,7 @@ def filter_context(
     return "\n".join(lines)
 
 
-def _match_text(value: Any, stored: Sequence[Any]) -> Any:
+def _match_text(value: object, stored: Sequence[Any]) -> Any:
     text = str(value)
     for candidate in stored:
         if str(candidate) == text:
@@ -179,7 +179,7 @@ def _match_text(value: Any, stored: Sequence[Any]) -> Any:
     return keys[close[0]] if close else None
 
 
-def _match_exact(value: Any, stored: Sequence[Any]) -> Any:
+def _match_exact(value: object, stored: Sequence[Any]) -> Any:
     for candidate in stored:
         if isinstance(candidate, bool) != isinstance(value, bool):
             continue
@@ -207,7 +207,7 @@ def _json_list(values: list[Any], limit: int) -> str:
     return shown
 
 
-def _inline(value: Any) -> str:
+def _inline(value: object) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False, default=str)

@@ -10,20 +10,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ragwire.telemetry as telemetry
 
 from .retry import acall_with_retries, call_with_retries
 from .usage import Usage, add_into
 
+if TYPE_CHECKING:
+    from langchain_core.runnables import Runnable, RunnableConfig
 
-def run_config(callbacks: Sequence[Any] | None) -> dict[str, Any]:
+    from ..stages import ChatModel
+
+
+def run_config(callbacks: Sequence[Any] | None) -> RunnableConfig:
     """The LangChain ``config=`` of a call: the callbacks, when there are any."""
     return {"callbacks": list(callbacks)} if callbacks else {}
 
 
-def reported_usage(message: Any, calls: int = 1) -> Usage:
+def reported_usage(message: object, calls: int = 1) -> Usage:
     """Token counts the provider reported on ``message`` (None when it reported none), as ``calls`` calls.
 
     A structured-output reply (``with_structured_output(..., include_raw=True)``)
@@ -36,8 +41,8 @@ def reported_usage(message: Any, calls: int = 1) -> Usage:
                  llm_calls=calls)
 
 
-def invoke(llm: Any, messages: list[Any], *, retries: int, what: str,
-           callbacks: Sequence[Any] | None = None, runnable: Any = None,
+def invoke(llm: ChatModel, messages: list[Any], *, retries: int, what: str,
+           callbacks: Sequence[Any] | None = None, runnable: Runnable[Any, Any] | None = None,
            tally: Usage | None = None, step: str | None = None) -> tuple[Any, Usage]:
     """``llm.invoke(messages)`` with retries; the reply and its usage (generation seconds included).
 
@@ -76,7 +81,7 @@ def invoke(llm: Any, messages: list[Any], *, retries: int, what: str,
     return reply, usage
 
 
-async def ainvoke(llm: Any, messages: list[Any], *, retries: int, what: str,
+async def ainvoke(llm: ChatModel, messages: list[Any], *, retries: int, what: str,
                   callbacks: Sequence[Any] | None = None, step: str | None = None) -> tuple[Any, Usage]:
     """:func:`invoke` awaited (``llm.ainvoke``)."""
     config = run_config(callbacks)
@@ -95,7 +100,7 @@ async def ainvoke(llm: Any, messages: list[Any], *, retries: int, what: str,
     return reply, usage
 
 
-def _read_tokens(usage: Usage, reply: Any) -> None:
+def _read_tokens(usage: Usage, reply: object) -> None:
     reported = reported_usage(reply, calls=0)
     usage.prompt_tokens, usage.completion_tokens = reported.prompt_tokens, reported.completion_tokens
 
@@ -105,10 +110,10 @@ def record(span: Any, usage: Usage) -> None:
     telemetry.set_attributes(span, telemetry.usage_attributes(usage.prompt_tokens, usage.completion_tokens))
 
 
-def span_name(llm: Any) -> str:
+def span_name(llm: ChatModel) -> str:
     """``chat gpt-4o-mini``: the GenAI conventions' name of a chat span."""
     return _name(llm)
 
 
-def _name(llm: Any) -> str:
+def _name(llm: ChatModel) -> str:
     return f"chat {telemetry.chat_attributes(llm)['gen_ai.request.model']}"

@@ -25,6 +25,8 @@ from ragwire.providers.retry import call_with_retries
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
 
+    from ragwire.stages import Embedder
+
 logger = logging.getLogger(__name__)
 
 SECTION = "embeddings"
@@ -59,7 +61,7 @@ def get_embedding(config: Any) -> Embeddings:
     return _BUILDERS[section.provider](section)
 
 
-def embedding_dimension(emb: Embeddings) -> int:
+def embedding_dimension(emb: Embedder) -> int:
     """Return the vector size of ``emb``, embedding a short probe the first time.
 
     Raises:

@@ -49,7 +49,7 @@ class Hit:
         )
 
     @classmethod
-    def from_document(cls, document: Any) -> Hit:
+    def from_document(cls, document: Document) -> Hit:
         """The hit a Document from ``retrieve`` stands for (its score fields read back out of the metadata)."""
         return cls.from_metadata(document.metadata, document.page_content, getattr(document, "id", None))
 

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..store.filters import META_KEY
 from ..store.records import source_filter
+
+if TYPE_CHECKING:
+    from ..store import Collection
+    from ..store.filters import Filter
 
 _PAGE = 2048
 
@@ -42,7 +46,7 @@ class DocumentInfo:
         return asdict(self)
 
 
-def _scroll_metadata(coll: Any, flt: Any = None) -> list[tuple[str | None, dict[str, Any], str]]:
+def _scroll_metadata(coll: Collection, flt: Filter | None = None) -> list[tuple[str | None, dict[str, Any], str]]:
     out: list[tuple[str | None, dict[str, Any], str]] = []
     offset = None
     while True:
@@ -54,7 +58,7 @@ def _scroll_metadata(coll: Any, flt: Any = None) -> list[tuple[str | None, dict[
             return out
 
 
-def local_path(source: str, place: Any = None) -> str | None:
+def local_path(source: str, place: object = None) -> str | None:
     """The file a source was read from on this machine: the source itself when it is a path,
     ``<sync_place>/<relative>`` for a named local source (``local://name/relative``), else None.
 
@@ -75,7 +79,7 @@ def local_path(source: str, place: Any = None) -> str | None:
     return source
 
 
-def list_documents(coll: Any) -> list[DocumentInfo]:
+def list_documents(coll: Collection) -> list[DocumentInfo]:
     """Every source with a readable version, sorted by file name then source."""
     found: dict[str, DocumentInfo] = {}
     for _id, meta, _text in _scroll_metadata(coll):
@@ -98,7 +102,7 @@ def list_documents(coll: Any) -> list[DocumentInfo]:
     return sorted(found.values(), key=lambda d: (d.file_name.lower(), d.source))
 
 
-def document_chunks(coll: Any, source: str) -> list[dict[str, Any]]:
+def document_chunks(coll: Collection, source: str) -> list[dict[str, Any]]:
     """The readable chunks of ``source`` in reading order: ``{"id", "text", "metadata"}`` each."""
     rows = _scroll_metadata(coll, source_filter(source))
     rows.sort(key=lambda row: (int(row[1].get("chunk_index") or 0), str(row[0])))

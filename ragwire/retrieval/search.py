@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from langchain_core.documents import Document
 
@@ -12,6 +12,10 @@ from ..errors import ConfigError
 from ..store import Collection, DenseParams, Filter, Fusion, Record, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind
 from .hit import Hit
+
+if TYPE_CHECKING:
+    from ..config import RetrieverConfig
+    from ..stages import Embedder, SparseEmbedder
 
 SEARCH_TYPES = ("similarity", "mmr", "hybrid", "keyword")
 
@@ -31,7 +35,7 @@ def to_document(record: Record, score_type: str | None = None, score_max: float 
 SCORE_TYPES = {"similarity": "cosine", "mmr": "cosine", "keyword": "bm25"}
 
 
-def hybrid_fusion(retriever: Any) -> Fusion:
+def hybrid_fusion(retriever: RetrieverConfig) -> Fusion:
     """The engine-side fusion a ``retriever:`` section describes."""
     r = retriever
     weights = None if (r.dense_weight, r.sparse_weight) == (1.0, 1.0) else (r.dense_weight, r.sparse_weight)
@@ -101,7 +105,7 @@ def stored_fields(collection: Collection, names: set[str]) -> tuple[dict[str, fr
 class Searcher:
     """Embeds queries and runs one of the search strategies against a collection."""
 
-    def __init__(self, collection: Collection, embedding: Any, sparse: Any | None, *,
+    def __init__(self, collection: Collection, embedding: Embedder, sparse: SparseEmbedder | None, *,
                  fusion: Fusion | None = None, dense_params: DenseParams | None = None, fetch_k: int = 20,
                  mmr_lambda: float = 0.5, retries: int = 2) -> None:
         self.collection = collection
@@ -114,7 +118,8 @@ class Searcher:
         self.mmr_lambda = mmr_lambda
 
     @classmethod
-    def from_config(cls, collection: Collection, embedding: Any, sparse: Any | None, retriever: Any, *,
+    def from_config(cls, collection: Collection, embedding: Embedder, sparse: SparseEmbedder | None,
+                    retriever: RetrieverConfig, *,
                     retries: int = 2) -> Searcher:
         """A searcher with the ``retriever:`` section's search settings."""
         return cls(collection, embedding, sparse, fusion=hybrid_fusion(retriever),
@@ -208,7 +213,7 @@ class Searcher:
         return [Hit.from_record(r, SCORE_TYPES[search_type]) for r in records]
 
 
-def _model_name(embedding: Any) -> str:
+def _model_name(embedding: object) -> str:
     """The embedding model's name, for its span (a lazy wrapper names the model it will load)."""
     for attribute in ("model_id", "model_name", "model", "name"):
         value = getattr(embedding, attribute, None)

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from ..errors import ConfigError, StoreError
 from ..hashing import sha256_text
 from ..providers.onnx import register_with_langchain
+from ..stages import Embedder
 from ..store import ChunkRecord, Collection, open_collection
 from ..store.filters import Cond, Filter, meta_path
 from .hit import Hit
@@ -66,7 +67,7 @@ class RagwireVectorStore(VectorStore):
         ids = list(ids or [str(uuid.uuid4()) for _ in texts])
         dense = self.embeddings.embed_documents(texts)
         sparse = (
-            [tuple(v) for v in self.searcher.sparse.embed_documents(texts)]
+            [(v[0], v[1]) for v in self.searcher.sparse.embed_documents(texts)]
             if self.searcher.sparse is not None else [None] * len(texts)
         )
         run = uuid.uuid4().hex
@@ -126,7 +127,7 @@ def mmr_search(vectorstore: RagwireVectorStore, query: str, k: int = 5, fetch_k:
     return vectorstore.max_marginal_relevance_search(query, k=k, fetch_k=fetch_k, lambda_mult=lambda_mult, filter=filters)
 
 
-def _embedding_identity(embedding: Any) -> str:
+def _embedding_identity(embedding: object) -> str:
     name = getattr(embedding, "model_name", None) or getattr(embedding, "model", None) or ""
     return f"{type(embedding).__name__}:{name}"
 
@@ -141,7 +142,7 @@ class QdrantStore:
         collection_name: Overrides ``config["collection_name"]``.
     """
 
-    def __init__(self, config: Mapping[str, Any], embedding: Any, collection_name: str | None = None) -> None:
+    def __init__(self, config: Mapping[str, Any], embedding: Embedder, collection_name: str | None = None) -> None:
         from ..config import VectorstoreConfig
 
         options = dict(config)

@@ -12,7 +12,7 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import ConfigError
 from ..fields import UNINDEXED_FIELDS
@@ -109,7 +109,7 @@ def known_fields(indexes: Mapping[str, str]) -> dict[str, frozenset[str]]:
     return {key: frozenset(found) for key, found in kinds.items()}
 
 
-def value_kind(value: Any) -> str | None:
+def value_kind(value: object) -> str | None:
     """The index kind a stored metadata value gets (the first item decides for a list)."""
     sample = value[0] if isinstance(value, (list, tuple)) and value else value
     if isinstance(sample, bool):
@@ -136,7 +136,7 @@ def _problem(key: str, message: str) -> ConfigError:
     return ConfigError(f"filters.{key}: {message}", source="filters")
 
 
-def _fits(value: Any, kind: str) -> bool:
+def _fits(value: object, kind: str) -> bool:
     if kind == "integer":
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "float":
@@ -146,7 +146,7 @@ def _fits(value: Any, kind: str) -> bool:
     return isinstance(value, str)
 
 
-def _convert(value: Any, kind: str) -> Any:
+def _convert(value: object, kind: str) -> Any:
     """``value`` as ``kind`` when only one reading is possible, else ``_NOT_CONVERTIBLE``."""
     if isinstance(value, bool):
         # True is an int to Python, but 1 for an integer field or "True" for a string is a guess
@@ -172,7 +172,7 @@ def _convert(value: Any, kind: str) -> Any:
     return _NOT_CONVERTIBLE
 
 
-def finite_number(value: Any) -> float | None:
+def finite_number(value: object) -> float | None:
     """A finite number from a number or a numeric string; None otherwise."""
     if isinstance(value, bool):
         return None
@@ -188,7 +188,7 @@ def finite_number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _coerce(key: str, value: Any, kinds: frozenset[str] | None) -> Any:
+def _coerce(key: str, value: object, kinds: frozenset[str] | None) -> Any:
     """``value`` in the type the field is stored as; an error when it cannot be read that way."""
     if not kinds:  # nothing known about the field: compare as given
         return value
@@ -205,7 +205,7 @@ def _coerce(key: str, value: Any, kinds: frozenset[str] | None) -> Any:
     raise _problem(key, f"{shown} is not {one} (the field holds {held})")
 
 
-def _scalar_cond(key: str, value: Any) -> Cond:
+def _scalar_cond(key: str, value: object) -> Cond:
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -244,7 +244,7 @@ def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | Non
     return Cond(meta_path(key), range=numbers)
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if isinstance(value, bool):
         return "booleans"
     if isinstance(value, (int, float)):
@@ -252,7 +252,7 @@ def _json_type(value: Any) -> str:
     return "strings" if isinstance(value, str) else type(value).__name__
 
 
-def _one_type(key: str, values: Any) -> None:
+def _one_type(key: str, values: Iterable[object]) -> None:
     """Refuse an any-of list mixing types (``["en", 3]``): one field holds one type, so one item is a mistake."""
     types = list(dict.fromkeys(_json_type(v) for v in values))
     if len(types) > 1:
@@ -297,7 +297,7 @@ def check_filters(filters: Mapping[str, Any] | None) -> None:
             _check_value(key, value)
 
 
-def _check_value(key: str, value: Any, *, in_list: bool = False, bound: bool = False) -> None:
+def _check_value(key: str, value: object, *, in_list: bool = False, bound: bool = False) -> None:
     if value is None:
         where = "in a list " if in_list else "as a range bound " if bound else ""
         raise _problem(key, f"null {where}matches nothing (give a value, or leave the key out)")
