@@ -349,7 +349,11 @@ class ServerGuard:
         public = self._public(str(scope.get("path") or ""))
         authorization = _header(scope, b"authorization")
         if not public and not self.policy.token_matches(authorization):
-            return 401, "unauthorized: send Authorization: Bearer <token>", [(b"www-authenticate", b"Bearer")]
+            if authorization is None:
+                return 401, "unauthorized: send Authorization: Bearer <token>", [(b"www-authenticate", b"Bearer")]
+            # sent but wrong: saying so tells the user to fix the token rather than to add one
+            return 401, "token not accepted: check the token you were given", [
+                (b"www-authenticate", b'Bearer error="invalid_token"')]
         tokened = self.policy.token is not None and self.policy.token_matches(authorization)
         return self._cross_origin_refusal(scope, host, origin, public, tokened)
 

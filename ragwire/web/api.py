@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -18,14 +19,17 @@ from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ragwire import __version__
 from ragwire.errors import NotFoundError, ProviderError, RagwireError, RequestError, StoreLockedError
+from ragwire.retrieval import SEARCH_TYPES
 from ragwire.server.contract import unknown_keys, validation_message
 from ragwire.server.jobs import FileOutcome
 
 from .service import Service, UploadRefused
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 _FORM_OVERHEAD = 64 * 1024  # multipart boundaries and part headers
@@ -72,7 +76,15 @@ class RetrieveBody(BaseModel):
     top_k: int | None = Field(default=None, ge=1, le=100)
     filters: dict[str, Any] | None = None
     search_type: str | None = Field(default=None, description="similarity, mmr, hybrid or keyword "
-                                     "(default retriever.search_type).")
+                                     "(default retriever.search_type).", json_schema_extra={"enum": [*SEARCH_TYPES]})
+
+    @field_validator("search_type")
+    @classmethod
+    def _known_search_type(cls, value: str | None) -> str | None:
+        # checked here so the message names the request's field, not the config key of the same name
+        if value is not None and value not in SEARCH_TYPES:
+            raise ValueError(f"{value!r} is not a search type: {', '.join(SEARCH_TYPES)}")
+        return value
 
 
 # The keys each JSON body takes, for the did-you-mean of an unknown one.
@@ -92,6 +104,13 @@ def strict_query(request: Request) -> None:
 
 def _error(status: int, exc: BaseException) -> JSONResponse:
     return JSONResponse({"error": " ".join(str(exc).split())}, status_code=status)
+
+
+def _for_operator(status: int, exc: BaseException, message: str) -> JSONResponse:
+    """A failure of the server's own setup: its details (paths, pids, addresses, commands to run) go to the
+    server's log for the operator; the web user reads ``message`` and that the log has the rest."""
+    log.warning("%s (answered %d): %s", exc.__class__.__name__, status, " ".join(str(exc).split()))
+    return JSONResponse({"error": f"{message} (the server's log says more)"}, status_code=status)
 
 
 def _accepted(job: dict[str, Any]) -> dict[str, Any]:
@@ -117,9 +136,11 @@ def create_app(service: Service) -> FastAPI:
         if isinstance(exc, NotFoundError):
             return _error(404, exc)
         if isinstance(exc, StoreLockedError):
-            return _error(503, exc)
+            return _for_operator(503, exc, "the collection is busy: another program is using it. Try again "
+                                 "in a moment")
         if isinstance(exc, ProviderError):
-            return _error(502, exc)
+            return _for_operator(502, exc, "the answer model or the embedding service did not answer. Try again "
+                                 "in a moment")
         return _error(400, exc)
 
     @app.exception_handler(RequestValidationError)
@@ -191,8 +212,8 @@ def create_app(service: Service) -> FastAPI:
             raise UploadRefused("send the upload with a Content-Length", 411)
         service.uploads_on()
         if int(length) > service.max_upload_bytes + _FORM_OVERHEAD:
-            raise UploadRefused(f"the upload is over the {service.max_upload_bytes / 2**20:g} MB limit "
-                                "(--max-upload-mb)", 413)
+            raise UploadRefused(f"the upload is over this server's {service.max_upload_bytes / 2**20:g} MB limit",
+                                413)
         form = await request.form(max_files=20, max_fields=20)
         files: list[tuple[str, bytes]] = []
         refused: list[tuple[FileOutcome, int]] = []

@@ -98,7 +98,8 @@ class Service:
 
     # -- the collection --------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
-        return _jsonable(self.rag.get_stats())
+        """The collection's stats, without where the store lies on the server."""
+        return {k: v for k, v in _jsonable(self.rag.get_stats()).items() if k != "location"}
 
     def fields(self, limit: int = 50) -> list[dict[str, Any]]:
         """Each filter field with its stored values, most frequent first."""
@@ -171,7 +172,7 @@ class Service:
     def uploads_on(self) -> None:
         """Raises UploadRefused when the server was started without an upload folder."""
         if self.upload_dir is None:
-            raise UploadRefused("uploads are off: start the server with --upload-dir FOLDER", 403)
+            raise UploadRefused("uploads are off on this server", 403)
 
     def check_upload(self, name: str, size: int | None) -> str:
         """The file name to write (NFC), once the name, type and size pass.
@@ -186,8 +187,8 @@ class Service:
             raise UploadRefused(f"{base}: {ext or 'no extension'} is not a type ragwire reads "
                                 f"({', '.join(self.extensions)})", 415)
         if size is not None and size > self.max_upload_bytes:
-            raise UploadRefused(f"{base}: {size / 2**20:.1f} MB is over the {self.max_upload_bytes / 2**20:g} MB "
-                                "upload limit (--max-upload-mb)", 413)
+            raise UploadRefused(f"{base}: {size / 2**20:.1f} MB is over this server's "
+                                f"{self.max_upload_bytes / 2**20:g} MB upload limit", 413)
         return base
 
     def upload(self, files: list[tuple[str, bytes]], refused: list[FileOutcome], *, replace: bool = False) -> Job:

@@ -165,7 +165,7 @@ def test_guard_passes_an_allowed_request_to_the_app():
     ({"Authorization": "Bearer s3cret"}, 421, "host None is not allowed"),
     ({**GOOD, "Origin": "http://evil.example"}, 403, "origin 'http://evil.example' is not allowed"),
     ({"Host": "localhost"}, 401, "unauthorized: send Authorization: Bearer <token>"),
-    ({**GOOD, "Authorization": "Bearer nope"}, 401, "unauthorized"),
+    ({**GOOD, "Authorization": "Bearer nope"}, 401, "token not accepted"),  # guards: read as no token at all
 ])
 def test_guard_refuses_with_a_status_and_a_message(headers, status, message):
     got, body, reached = call(ServerGuard(None, POLICY), headers)

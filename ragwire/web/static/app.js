@@ -31,12 +31,18 @@ function headers(extra = {}) {
   return out;
 }
 
+async function askForToken(response) {
+  // a wrong token is said to be wrong: asking again as if none had been sent hides the typo
+  let message = "this server needs a token";
+  try { message = (await response.json()).error || message; } catch (e) { /* not JSON */ }
+  $("token-form").hidden = false;
+  $("token-status").textContent = state.token ? "That token was not accepted: check it and try again." : "";
+  return new Error(message);
+}
+
 async function api(path, options = {}) {
   const response = await fetch(path, { ...options, headers: headers(options.headers || {}) });
-  if (response.status === 401) {
-    $("token-form").hidden = false;
-    throw new Error("this server needs a token");
-  }
+  if (response.status === 401) throw await askForToken(response);
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
     try { const body = await response.json(); message = body.error || body.detail || message; } catch (e) { /* not JSON */ }
@@ -535,7 +541,7 @@ async function loadDocuments() {
         onclick: () => deleteDocument(d) }))));
   }
   $("upload-limits").textContent = upload.enabled
-    ? `up to ${upload.max_mb} MB: ${upload.types.join(" ")}` : "uploads are off (start the server with --upload-dir)";
+    ? `up to ${upload.max_mb} MB: ${upload.types.join(" ")}` : "uploads are off on this server";
 }
 
 // A write is a job of the server's one writer: follow it until it ends.
@@ -589,8 +595,8 @@ async function upload(files) {
   status.dataset.state = "busy";
   try {
     const response = await fetch("/api/documents", { method: "POST", body: form, headers: headers() });
+    if (response.status === 401) throw await askForToken(response);
     const body = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
-    if (response.status === 401) { $("token-form").hidden = false; throw new Error("this server needs a token"); }
     if (!response.ok) {
       if (body.files) showUpload(status, body.files, true);
       else status.textContent = `Upload refused: ${body.error}`;
