@@ -245,6 +245,16 @@ class RAGWire:
 
         return RagwireRetriever(retriever=self.retriever, retrieve_kwargs=dict(retrieve_kwargs))
 
+    # -- who reads -------------------------------------------------------------
+    def as_principal(self, principal: Any = None, *, name: str = "api", groups: list[str] | str = "",
+                     role: str = "reader") -> Any:
+        """A view of this pipeline whose every read sees only what a principal (``principal``, or
+        ``name``/``groups``/``role``) may read; writes need the writer role (docs/security.md)."""
+        from .access import Principal
+        from .access.view import PrincipalView
+
+        return PrincipalView(self, principal or Principal.of(name, groups, role))  # type: ignore[arg-type]
+
     # -- answers ---------------------------------------------------------------
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
               rerank: bool | None = None, *, refine: bool | None = None, max_iterations: int | None = None,
@@ -348,11 +358,11 @@ class RAGWire:
     def filter_fields(self) -> list[str]:
         """Fields to filter on: the metadata schema's (with an LLM), then the stored file
         properties and any other metadata of your own, never ragwire's system fields."""
-        from .store.filters import known_fields
+        from .retrieval.inventory import field_names
 
         # the indexes name every field a document brought; one chunk shows only its own
         stored: set[str] = self._read_stored(
-            lambda coll: set(known_fields(coll.indexes())) | set(coll.sample_metadata()), set())
+            field_names, set())
         schema = self.metadata.schema.names if self.metadata.enabled else []
         return list(dict.fromkeys([*schema, *sorted(f for f in stored if f not in SYSTEM_FIELDS)]))
 

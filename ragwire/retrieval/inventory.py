@@ -10,8 +10,9 @@ from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..store.filters import META_KEY
+from ..store.filters import META_KEY, known_fields
 from ..store.records import source_filter
+from ..store.scope import scope_key
 
 if TYPE_CHECKING:
     from ..store import Collection
@@ -109,4 +110,18 @@ def document_chunks(coll: Collection, source: str) -> list[dict[str, Any]]:
     return [{"id": str(chunk_id), "text": text, "metadata": meta} for chunk_id, meta, text in rows]
 
 
-__all__ = ["DocumentInfo", "document_chunks", "list_documents"]
+def field_names(coll: Any) -> set[str]:
+    """The metadata fields of the chunks the reader may see (call with the collection open).
+
+    Unrestricted: the indexes (every field a document brought) and one chunk.  A restricted
+    reader's are read from its own chunks (up to a limit): the indexes name fields of
+    documents it may not read.
+    """
+    if scope_key() is None:
+        return set(known_fields(coll.indexes())) | set(coll.sample_metadata())
+    from .search import stored_fields
+
+    return set(stored_fields(coll, set())[0])
+
+
+__all__ = ["DocumentInfo", "document_chunks", "field_names", "list_documents"]

@@ -11,6 +11,7 @@ from langchain_core.documents import Document
 from ..errors import ConfigError
 from ..store import Collection, DenseParams, Filter, Fusion, Record, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind
+from ..store.scope import scope_key
 from .hit import Hit
 
 if TYPE_CHECKING:
@@ -159,7 +160,9 @@ class Searcher:
         if flt is None or self.collection.count() == 0:
             # nothing stored: there are no fields to check against, and no result either way
             return flt
-        fields = dict(known_fields(self.collection.indexes()))
+        # The indexes name every field any document brought; a restricted reader may learn
+        # only the fields of what it may read, so its filter is checked against those chunks.
+        fields = dict(known_fields(self.collection.indexes())) if scope_key() is None else {}
         missing = {field_name(key) for key in filters or {}} - fields.keys() - set(UNINDEXED_KEYS)
         complete = True
         if missing:

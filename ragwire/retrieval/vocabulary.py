@@ -10,9 +10,10 @@ no document mentions (0) from a rare one and a common one.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Hashable
 
 from ..store import Collection
+from ..store.scope import scope_key
 
 # Past this many chunks a term is common; counting further costs time and tells nothing.
 COUNT_CAP = 64
@@ -29,24 +30,26 @@ class CollectionVocabulary:
     def __init__(self, collection: Collection, sparse: Any | None) -> None:
         self.collection = collection
         self.sparse = sparse
-        self._counts: dict[str, int] = {}
-        self._size: int | None = None
+        # Keyed by the reader's scope (ragwire.store.scope): a count is of the chunks a reader may see.
+        self._counts: dict[tuple[Hashable, str], int] = {}
+        self._sizes: dict[Hashable, int] = {}
 
     @property
     def size(self) -> int:
         """How many chunks the collection holds (read once per :meth:`refresh`)."""
-        if self._size is None:
+        key = scope_key()
+        if key not in self._sizes:
             with self.collection.opened():
-                self._size = self.collection.count()
-        return self._size
+                self._sizes[key] = self.collection.count()
+        return self._sizes[key]
 
     def refresh(self) -> None:
         """Forget what was counted when the collection changed size since (an ingest, a sync)."""
         with self.collection.opened():
             size = self.collection.count()
-        if size != self._size:
+        if size != self._sizes.get(scope_key()):
             self._counts.clear()
-            self._size = size
+            self._sizes = {scope_key(): size}
 
     def documents_with(self, term: str) -> int | None:
         """In how many chunks ``term`` occurs (at most :data:`COUNT_CAP`); None when the store cannot say.
@@ -55,15 +58,16 @@ class CollectionVocabulary:
         """
         if self.sparse is None:
             return None
-        if term not in self._counts:
+        key = (scope_key(), term)
+        if key not in self._counts:
             indices, _ = self.sparse.embed_query(term)
             if not indices:
-                self._counts[term] = COUNT_CAP
+                self._counts[key] = COUNT_CAP
             else:
                 with self.collection.opened():
                     found = self.collection.search(sparse=(list(indices), [1.0] * len(indices)), limit=COUNT_CAP)
-                self._counts[term] = len(found)
-        return self._counts[term]
+                self._counts[key] = len(found)
+        return self._counts[key]
 
     def rarity(self, term: str) -> float | None:
         """The term's inverse document frequency, ``log((N + 1) / (df + 0.5))``; None when unknown."""
