@@ -1,5 +1,7 @@
-// The ragwire page: plain DOM, no build step. Document text only ever enters the page
-// through textContent, never as markup, and the server's CSP forbids inline script.
+// The ragwire page: plain DOM, no build step. Document and answer text enter the page as text
+// or as Markdown rendered by markdown.js (vendored marked + DOMPurify, raw HTML shown as text),
+// never as markup of their own, and the server's CSP forbids inline script.
+import { markdown, plain } from "./markdown.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { token: sessionStorage.getItem("ragwire-token") || "", thread: [], streaming: null, documents: [] };
@@ -138,16 +140,28 @@ function renderAnswer(view, turn) {
   box.dataset.state = "done";
   const byIndex = new Map(answer.citations.map((c) => [c.index, c]));
   if (answer.refused) box.append(el("strong", { text: "No answer in the documents. " }));
+  // Each marker becomes a placeholder Markdown leaves alone, swapped for its chips once rendered.
+  let source = "";
   let last = 0;
+  const chips = [];
   for (const marker of answer.markers || []) {
-    box.append(document.createTextNode(answer.text.slice(last, marker.start)));
-    for (const n of marker.sources) {
-      const citation = byIndex.get(n);
-      if (citation) box.append(chip(citation, answer));
-    }
+    source += answer.text.slice(last, marker.start);
+    const cited = marker.sources.map((n) => byIndex.get(n)).filter(Boolean);
+    if (cited.length) source += `${PLACEHOLDER}${chips.push(cited) - 1}${PLACEHOLDER}`;
     last = marker.end;
   }
-  box.append(document.createTextNode(answer.text.slice(last)));
+  source += answer.text.slice(last);
+  const rendered = markdown(source);
+  const walker = document.createTreeWalker(rendered, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node);
+  for (const node of texts) {
+    const parts = node.data.split(PLACEHOLDER);
+    if (parts.length < 3) continue;
+    node.replaceWith(...parts.map((piece, i) => i % 2 ? el("span", {}, ...chips[Number(piece)].map((c) => chip(c, answer)))
+      : document.createTextNode(piece)));
+  }
+  box.append(rendered);
   const list = part(view, "citations");
   list.replaceChildren();
   for (const citation of answer.citations) {
@@ -161,10 +175,12 @@ function renderAnswer(view, turn) {
     `trace ${answer.trace_id || "-"}: ${answer.iterations} round${answer.iterations === 1 ? "" : "s"}`].join("\n") : "";
 }
 
+const PLACEHOLDER = "\u2063";  // invisible separator: never in an answer's Markdown syntax
+
 function showPartial(view, turn) {
   // an answer stopped before it ended: what had arrived, said to be cut short
   const box = part(view, "answer");
-  box.replaceChildren(document.createTextNode(turn.partial || ""), el("em", { class: "stopped", text: " (stopped)" }));
+  box.replaceChildren(markdown(turn.partial || ""), el("em", { class: "stopped", text: " (stopped)" }));
   box.dataset.state = "stopped";
   part(view, "citations").replaceChildren();
 }
@@ -312,8 +328,8 @@ function handleEvent(block, turn, view) {
   if (event === "token") {
     const typing = part(view, "typing");
     if (typing) typing.remove();
-    box.append(document.createTextNode(payload.text));
     turn.partial += payload.text;
+    box.replaceChildren(markdown(turn.partial));
     box.dataset.streamed = String(Number(box.dataset.streamed || 0) + 1);  // pieces shown before the answer
   }
   else if (event === "answer") { turn.answer = payload; renderAnswer(view, turn); }
@@ -341,27 +357,42 @@ function quotedSentences(answer, index) {
 function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
 function highlightInto(box, text, sentences) {
-  // marks each sentence found in the text; returns the sentences found
+  // renders the chunk's Markdown and marks each sentence found in what it reads as (a sentence
+  // may run across elements: **bold** words, a line break); returns the sentences found
+  box.replaceChildren(markdown(text));
+  const nodes = [];
+  let flat = "";
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    nodes.push([node, flat.length]);
+    flat += node.data;
+  }
   const ranges = [];
   const found = [];
   for (const sentence of sentences) {
-    const words = sentence.split(/\s+/).filter(Boolean).map(escapeRegExp);
+    const words = plain(sentence).split(/\s+/).filter(Boolean).map(escapeRegExp);
     if (!words.length) continue;
-    const match = new RegExp(words.join("\\s+"), "i").exec(text);
+    const match = new RegExp(words.join("\\s*"), "i").exec(flat);
     if (match) {
       ranges.push([match.index, match.index + match[0].length]);
       found.push(sentence);
     }
   }
-  ranges.sort((a, b) => a[0] - b[0]);
-  box.replaceChildren();
-  let last = 0;
-  for (const [start, end] of ranges) {
-    if (start < last) continue;
-    box.append(document.createTextNode(text.slice(last, start)), el("mark", { text: text.slice(start, end) }));
-    last = end;
+  for (const [node, at] of nodes) {
+    const end = at + node.data.length;
+    const cuts = ranges.filter(([s, e]) => s < end && e > at)
+      .map(([s, e]) => [Math.max(s, at) - at, Math.min(e, end) - at]).sort((a, b) => a[0] - b[0]);
+    if (!cuts.length) continue;
+    const pieces = [];
+    let last = 0;
+    for (const [s, e] of cuts) {
+      if (s < last) continue;
+      pieces.push(document.createTextNode(node.data.slice(last, s)), el("mark", { text: node.data.slice(s, e) }));
+      last = e;
+    }
+    pieces.push(document.createTextNode(node.data.slice(last)));
+    node.replaceWith(...pieces);
   }
-  box.append(document.createTextNode(text.slice(last)));
   return found;
 }
 
@@ -520,7 +551,7 @@ async function search(event) {
       list.append(el("li", { testid: "search-result", "data-source": r.source },
         el("div", { class: "result-head" }, el("strong", { text: `#${r.rank}` }), el("span", { text: r.location }),
           el("span", { class: "score", testid: "score", text: r.score_label })),
-        el("p", { class: "result-text", text: r.text })));
+        el("div", { class: "result-text" }, markdown(r.text))));
     }
   } catch (e) { showError(e.message); }
 }

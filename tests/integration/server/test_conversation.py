@@ -28,6 +28,7 @@ REPLIES = {
     "full charge take": "A full charge takes **three hours** [1].",
     "light then": "The status light turns green when the charge is done [1].",
     "warranty cover": "The warranty covers damage caused by falling moon rocks [1].",
+    "hostile": 'It is <img src=x onerror="window.__xss = 1"> and <script>window.__xss = 2</script> [1].',
     "long story": "The robot docks at its station and charges there overnight, every night of the week, " * 6,
 }
 
@@ -93,7 +94,9 @@ def model(chat_model):
 
 def test_a_follow_up_is_rewritten_in_context_answered_and_the_thread_survives_a_reload(browser, model):
     first = ask(browser, FIRST)
-    assert "three hours" in first.text
+    # the model's Markdown is rendered: **three hours** reads in bold, without its asterisks
+    assert "three hours" in first.text and "**" not in first.text
+    assert first.find_element(By.CSS_SELECTOR, "strong").text == "three hours"
     second = ask(browser, FOLLOW_UP, follow_up=True)
     assert "turns green" in second.text and second.find_elements(*by_testid("citation"))
     # the follow-up went through RAGWire.chat: the model rewrote it with the earlier turn in view,
@@ -172,3 +175,14 @@ def test_a_citation_whose_quote_is_not_in_its_source_says_so_and_the_page_shows_
     wait(browser).until(lambda d: image.get_attribute("data-passage"))
     assert image.get_attribute("data-passage") == "unchecked"
     assert "highlighted" not in panel.find_element(*by_testid("page-status")).text
+
+
+def test_markup_a_model_writes_is_shown_as_text_and_runs_nothing(browser, model):
+    answer = ask(browser, "Give me the hostile answer")
+    assert '<img src=x onerror="window.__xss = 1">' in answer.text and "<script>window.__xss = 2</script>" in answer.text
+    assert not answer.find_elements(By.CSS_SELECTOR, "img, script")
+    assert browser.execute_script("return window.__xss === undefined")
+    browser.refresh()  # the stored thread is drawn the same way
+    wait(browser).until(lambda d: turns(d))
+    assert not latest(browser).find_elements(By.CSS_SELECTOR, "img, script")
+    assert browser.execute_script("return window.__xss === undefined")

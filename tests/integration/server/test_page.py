@@ -86,6 +86,9 @@ def test_a_document_whose_text_is_an_xss_payload_is_shown_as_text_and_runs_nothi
     assert panel.find_element(*by_testid("source-location")).text == "lidar-calibration.md › Lidar calibration"
     text = panel.find_element(*by_testid("source-text")).text
     assert "<script>window.__xss = 'script ran'</script>" in text and "onerror=" in text, text
+    # the chunk's Markdown is rendered (its heading as a heading), its HTML shown as the characters it is
+    assert panel.find_element(By.CSS_SELECTOR, '[data-testid="source-text"] h1').text == "Lidar calibration"
+    assert "# Lidar" not in text
     assert browser.execute_script("return window.__xss === undefined")
     assert not panel.find_elements(By.CSS_SELECTOR, "script, img:not([data-testid=page-image])")
     assert not answer.find_elements(By.CSS_SELECTOR, "script, img")
@@ -148,6 +151,7 @@ def test_the_search_tab_ranks_chunks_with_scores_and_a_filter_narrows_them(brows
     sources = {name for name, _ in results(browser)}
     assert "charging.md" in sources and len(sources) > 1
     assert results(browser)[0][1].startswith("fused ")
+    assert "# Docking" not in browser.find_element(*by_testid("search-results")).text  # Markdown rendered
     Select(browser.find_element(*by_testid("filter-title"))).select_by_visible_text("Northwind Robotics Limited Warranty")
     browser.find_element(*by_testid("search-button")).click()
     wait(browser).until(lambda d: {name for name, _ in results(d)} == {"warranty-policy.pdf"})
