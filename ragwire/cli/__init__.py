@@ -21,6 +21,7 @@ Importing this package is cheap: each command imports the library's heavy parts 
 
 from __future__ import annotations
 
+from .access import audit, token
 from .app import main, open_rag
 from .errors import (
     EXIT_LOCKED,
@@ -45,6 +46,8 @@ for _command in (ingest, reingest, delete, query, retrieve, stats, fields, sync,
     main.add_command(_command)
 main.add_command(migrate)
 main.add_command(init)
+main.add_command(token)
+main.add_command(audit)
 
 __all__ = [
     "EXIT_LOCKED",

@@ -73,7 +73,22 @@ def _strict_server_class() -> Any:
                 if problem:
                     log.info("tool call refused: %s", problem)
                     raise ToolError(problem)
-            return await super().call_tool(name, arguments, context)
+            from ragwire.access import acting_as
+            from ragwire.access.recorder import reset_record, set_record
+            from ragwire.access.server import mcp_principal
+
+            # over HTTP the access guard named the request's principal: the tool reads as it
+            principal, record = mcp_principal(context)
+            if principal is None and getattr(self, "require_principal", False):
+                raise ToolError("no principal for this call: send Authorization: Bearer <token>")
+            if record is not None:
+                record["tool"] = name
+            token = set_record(record)
+            try:
+                with acting_as(principal):
+                    return await super().call_tool(name, arguments, context)
+            finally:
+                reset_record(token)
 
     return StrictServer
 
@@ -193,25 +208,30 @@ def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
             server.run()
         return
 
+    from ragwire.access.recorder import recording
+    from ragwire.access.server import server_access
     from ragwire.server.listen import bind_socket
     from ragwire.server.security import ServerGuard, access_note, server_policy
 
+    access = server_access(config_path, rag if rag is not None and not callable(rag) else None)
     policy = server_policy(host, token_flag=token, token_env=TOKEN_ENV, allowed_hosts=allowed_hosts,
-                           allow_unauthenticated=allow_unauthenticated)
+                           allow_unauthenticated=allow_unauthenticated or access.enforcing)
+    access.server_token, policy = policy.token, access.policy(policy)
     sock = bind_socket(host, port)
     try:
         import uvicorn
         from mcp.server.transport_security import TransportSecuritySettings
 
         pipeline = _ready(rag, config_path)
-        server = build_server(pipeline, name=name)
+        server = build_server(recording(pipeline), name=name)
+        server.require_principal = access.enforcing
         # ServerGuard checks Host and Origin against the one allow-list; mcp's own check
         # (on for loopback only, with its own list) would refuse names the user allowed.
-        app = ServerGuard(server.streamable_http_app(
+        app = access.wrap(ServerGuard(server.streamable_http_app(
             host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)),
-            policy)
+            policy))
         shown = f"[{host}]" if ":" in host else host
-        print(f"MCP server {name!r} on http://{shown}:{port}/mcp ({access_note(host, policy)})",
+        print(f"MCP server {name!r} on http://{shown}:{port}/mcp ({access.describe(access_note(host, policy))})",
               file=sys.stderr, flush=True)
         with owning(pipeline):
             uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])

@@ -8,6 +8,7 @@ status codes; the security rules (Host, Origin, token) wrap the app in
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import threading
@@ -328,7 +329,8 @@ async def _streamed(pieces: Callable[[], Iterator[str | dict[str, Any]]]) -> Res
                 close()
             put(("end", None))
 
-    threading.Thread(target=work, name="ragwire-stream", daemon=True).start()
+    # the request's context goes along: the reads are made as its principal (ragwire.access)
+    threading.Thread(target=contextvars.copy_context().run, args=(work,), name="ragwire-stream", daemon=True).start()
     first = await queue.get()
     if first[0] == "error":
         raise first[1]

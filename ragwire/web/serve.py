@@ -90,11 +90,18 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
 
     check_installed()
     every = parse_duration(str(sync_every)) if sync_every is not None else None
+    from ragwire.access.server import server_access
+
+    access = server_access(config_path, rag if rag is not None and not callable(rag) else None)
+    # With principals (a tokens file, trusted proxies) the access guard asks every request for one.
     policy = server_policy(host, token_flag=token, token_env=TOKEN_ENV, allowed_hosts=allowed_hosts,
-                           allow_unauthenticated=allow_unauthenticated)
+                           allow_unauthenticated=allow_unauthenticated or access.enforcing)
+    access.server_token, policy = policy.token, access.policy(policy)
     sock = bind_socket(host, port)
     try:
         import uvicorn
+
+        from ragwire.access.recorder import recording
 
         from .service import DEFAULT_MAX_UPLOAD_MB, Service
 
@@ -104,9 +111,9 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
             pipeline = RAGWire(config_path)
         else:
             pipeline = rag() if callable(rag) else rag
-        service = Service(pipeline, upload_dir=upload_dir, upload_into_sources=upload_into_sources,
+        service = Service(recording(pipeline), upload_dir=upload_dir, upload_into_sources=upload_into_sources,
                           max_upload_mb=DEFAULT_MAX_UPLOAD_MB if max_upload_mb is None else max_upload_mb)
-        app = build_asgi(service, policy)
+        app = access.wrap(build_asgi(service, policy), PUBLIC_PATHS)
         from ragwire.server.owner import OwnerChannel
 
         # This process owns the store from now on: CLI writers hand their runs to its writer.
@@ -117,7 +124,7 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
         sock.listen(2048)  # connections wait in the backlog from now on, so the URL printed below works at once
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{sock.getsockname()[1]}/"
-        message = f"ragwire serve on {url} ({access_note(host, policy)})"
+        message = f"ragwire serve on {url} ({access.describe(access_note(host, policy))})"
         if on_ready is not None:
             on_ready(message)
         else:
