@@ -53,7 +53,7 @@ def token_list(config: str, as_json: bool) -> None:
         echo_json(rows)
         return
     for row in rows:
-        click.echo(f"{row['name']}\t{row['role']}\t{','.join(row['groups']) or '-'}\t{row.get('created', '')}")
+        click.echo(f"{row['name']}  {row['role']}  {','.join(row['groups']) or '-'}  {row.get('created', '')}")
 
 
 @token.command("revoke")
