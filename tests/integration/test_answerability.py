@@ -3,15 +3,12 @@ from the passage holding the value, near-topic ones refused saying what is missi
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from ragwire import RAGWire
 
-from ..conftest import EXAMPLES
-from .helpers import write_config
 
 ANSWERED = [
     ("How long does a full charge take?", "user-guide.md", "3 hours"),
@@ -41,12 +38,9 @@ REFUSED = [
 
 
 @pytest.fixture(scope="module")
-def examples_rag(tmp_path_factory) -> RAGWire:
-    root = tmp_path_factory.mktemp("answerability")
-    shutil.copytree(EXAMPLES, root / "docs")
-    rag = RAGWire(write_config(root))
-    assert rag.ingest_directory(root / "docs")["failed"] == 0
-    return rag
+def examples_rag(tmp_path_factory, examples_store) -> RAGWire:
+    assert examples_store.stats["failed"] == 0
+    return RAGWire(examples_store.copy(tmp_path_factory.mktemp("answerability")))
 
 
 @pytest.mark.parametrize(("question", "file", "quoted"), ANSWERED, ids=[q for q, _, _ in ANSWERED])

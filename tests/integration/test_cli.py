@@ -12,7 +12,6 @@ from click.testing import CliRunner
 
 from ragwire.cli import main
 
-from ..conftest import EXAMPLES
 from .helpers import TOPICS, write_config, write_topics
 
 
@@ -20,32 +19,26 @@ def run(*args: str):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
-def test_ingest_twice_skips_every_file_the_second_time(tmp_path):
-    config = str(write_config(tmp_path))
-    first = run("ingest", str(EXAMPLES), "--config", config, "--json")
-    assert first.exit_code == 0, first.output
-    stats = json.loads(first.stdout)
+def test_ingest_twice_skips_every_file_the_second_time(examples_store, examples_config):
+    # The first ingest is the shared store's: `ragwire ingest --json` of examples/docs with this config.
+    stats = examples_store.stats
     assert stats["processed"] == stats["total"] >= 7 and stats["failed"] == 0
-    second = run("ingest", str(EXAMPLES), "--config", config, "--json")
+    second = run("ingest", str(examples_store.docs), "--config", str(examples_config), "--json")
     again = json.loads(second.stdout)
     assert again["skipped"] == again["total"] == stats["total"]
     assert again["chunks_created"] == 0 and again["embedded_chunks"] == 0
 
 
-def test_retrieve_prints_ranked_results_with_file_names(tmp_path):
-    config = str(write_config(tmp_path))
-    run("ingest", str(EXAMPLES), "--config", config)
-    result = run("retrieve", "What does error E-4711 mean?", "--config", config, "--top-k", "3")
+def test_retrieve_prints_ranked_results_with_file_names(examples_config):
+    result = run("retrieve", "What does error E-4711 mean?", "--config", str(examples_config), "--top-k", "3")
     assert result.exit_code == 0
     lines = [line for line in result.stdout.splitlines() if line[:2] in ("1.", "2.", "3.")]
     assert len(lines) == 3
     assert "troubleshooting.txt" in lines[0]
 
 
-def test_retrieve_filters_and_json_output(tmp_path):
-    config = str(write_config(tmp_path))
-    run("ingest", str(EXAMPLES), "--config", config)
-    result = run("retrieve", "warranty", "--config", config, "--filter", "file_type=PDF", "--json")
+def test_retrieve_filters_and_json_output(examples_config):
+    result = run("retrieve", "warranty", "--config", str(examples_config), "--filter", "file_type=PDF", "--json")
     hits = json.loads(result.stdout)
     assert hits and {h["metadata"]["file_type"] for h in hits} == {"pdf"}
 

@@ -49,6 +49,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ..conftest import copy_sparse
+
 REPO = Path(__file__).resolve().parents[2]
 PAGES = sorted((REPO / "docs").glob("*.md")) + [REPO / "README.md"]
 
@@ -156,7 +158,7 @@ def docs_folders(tmp_path_factory, ragwire_home):
     from ragwire.store import close_all
 
     close_all()
-    shutil.copytree(work, snapshot)
+    copy_sparse(work, snapshot)
     return work, snapshot, fresh
 
 
@@ -167,7 +169,7 @@ def _restore(work: Path, source: Path) -> None:
     close_all()
     if work.exists():
         shutil.rmtree(work)
-    shutil.copytree(source, work)
+    copy_sparse(source, work)
 
 
 def _reset_ragwire_logging() -> None:

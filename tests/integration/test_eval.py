@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from ragwire import RAGWire
 from ragwire.cli import main
 from ragwire.eval import MISS, GoldenSet, evaluate, sweep
 
-from ..conftest import EXAMPLES, REPO
+from ..conftest import REPO
 from .helpers import write_config
 
 EXAMPLE_QUERIES = yaml.safe_load((REPO / "golden.example.yaml").read_text(encoding="utf-8"))["queries"]
@@ -29,14 +28,11 @@ UNANSWERABLE = {"query": "What will the weather be like in Paris tomorrow?", "an
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory) -> Path:
-    """config.yaml of a store holding examples/docs."""
-    root = tmp_path_factory.mktemp("eval")
-    shutil.copytree(EXAMPLES, root / "docs")
-    config = write_config(root)
-    stats = RAGWire(config).ingest_directory(root / "docs")
+def store(tmp_path_factory, examples_store) -> Path:
+    """config.yaml of the module's copy of the examples/docs store."""
+    stats = examples_store.stats
     assert stats["failed"] == 0 and stats["processed"] == 7
-    return config
+    return examples_store.copy(tmp_path_factory.mktemp("eval"))
 
 
 @pytest.fixture(scope="module")

@@ -26,13 +26,10 @@ OFF_TOPIC = [
 
 
 @pytest.fixture(scope="module")
-def examples_rag(tmp_path_factory) -> RAGWire:
-    root = tmp_path_factory.mktemp("extractive")
-    shutil.copytree(EXAMPLES, root / "docs")
-    rag = RAGWire(write_config(root))
-    stats = rag.ingest_directory(root / "docs")
+def examples_rag(tmp_path_factory, examples_store) -> RAGWire:
+    stats = examples_store.stats
     assert stats["failed"] == 0 and stats["processed"] == 7
-    return rag
+    return RAGWire(examples_store.copy(tmp_path_factory.mktemp("extractive")))
 
 
 def _cited_files(answer) -> set[str]:

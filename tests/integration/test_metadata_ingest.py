@@ -4,7 +4,6 @@ talking to the stub server, the packaged embedding model and the embedded engine
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 from pathlib import Path
 
@@ -209,11 +208,9 @@ def test_a_changed_schema_re_extracts_without_re_embedding(tmp_path, stub):
     assert stats["processed"] == 3 and stats["embedded_chunks"] == 0
 
 
-def test_file_properties_are_filterable_without_an_llm(tmp_path):
-    docs = tmp_path / "docs"
-    shutil.copytree(REPO / "examples" / "docs", docs)
-    rag = RAGWire(write_config(tmp_path))
-    assert rag.ingest_directory(docs)["failed"] == 0
+def test_file_properties_are_filterable_without_an_llm(examples_store, examples_config):
+    assert examples_store.stats["failed"] == 0
+    rag = RAGWire(examples_config)
     dated = _files(rag.retrieve("robot", top_k=50, filters={"year": 2000}))
     assert dated == {"warranty-policy.pdf"}
     titled = rag.retrieve("robot", top_k=50, filters={"title": "aurora ar-7 firmware release notes"})
@@ -225,13 +222,11 @@ def test_file_properties_are_filterable_without_an_llm(tmp_path):
         assert field in rag.filter_fields
 
 
-def test_only_filterable_fields_get_indexes_and_the_rest_still_filter(tmp_path):
+def test_only_filterable_fields_get_indexes_and_the_rest_still_filter(examples_store, examples_config):
     from ragwire.fields import SCANNED_FIELDS
 
-    docs = tmp_path / "docs"
-    shutil.copytree(REPO / "examples" / "docs", docs)
-    rag = RAGWire(write_config(tmp_path))
-    assert rag.ingest_directory(docs)["failed"] == 0
+    assert examples_store.stats["failed"] == 0
+    rag = RAGWire(examples_config)
     indexed = set(rag.collection.indexes())
     # ragwire's page, heading and bookkeeping fields: no index, each would slow every open
     assert not {path.split(".", 1)[1] for path in indexed if "." in path} & SCANNED_FIELDS

@@ -7,7 +7,6 @@ import pytest
 from ragwire import RAGWire
 from ragwire.errors import ConfigError, StoreError
 
-from ..conftest import EXAMPLES
 from .helpers import write_config, write_topics
 
 
@@ -90,10 +89,10 @@ def test_stats_identity_holds_with_failures_and_duplicates(tmp_path):
     assert "not found" in errors["missing.txt"]
 
 
-def test_ingest_directory_walks_the_bundled_examples(tmp_path):
-    rag = RAGWire(write_config(tmp_path))
-    stats = rag.ingest_directory(str(EXAMPLES))
+def test_ingest_directory_walks_the_bundled_examples(examples_store, examples_config):
+    stats = examples_store.stats  # the shared store's ingest of examples/docs with this config
     assert stats["failed"] == 0, stats["errors"]
+    rag = RAGWire(examples_config)
     assert stats["processed"] >= 7
     kinds = set(rag.get_field_values("file_type"))
     assert {"md", "txt", "pdf", "docx", "pptx", "xlsx", "html"} <= kinds

@@ -16,22 +16,20 @@ from ragwire import RAGWire
 from ragwire.errors import MissingDependencyError, ProviderError
 from tests.stubs import StubServer
 
-from ..conftest import EXAMPLES
 from .helpers import write_config
 
 QUERY = "How long is the warranty on the battery?"
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory) -> Path:
-    """The folder of a collection holding examples/docs."""
-    root = tmp_path_factory.mktemp("rerank")
-    rag = RAGWire(write_config(root))
-    stats = rag.ingest_directory(str(EXAMPLES))
-    assert stats["failed"] == 0, stats["errors"]
+def store(tmp_path_factory, examples_store) -> Path:
+    """The folder of the module's copy of the examples/docs collection."""
+    assert examples_store.stats["failed"] == 0, examples_store.stats["errors"]
+    config = examples_store.copy(tmp_path_factory.mktemp("rerank"))
+    rag = RAGWire(config)
     assert rag.get_stats()["total_documents"] >= 30  # enough chunks for every fetch_k below
     rag.close()
-    return root / "store"
+    return config.parent / "store"
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 from langchain_core.documents import Document
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from ragwire.answer import SENTINEL, Answer, Answerer
@@ -17,20 +16,7 @@ from ragwire.errors import ConfigError, ProviderError
 from ragwire.providers.retry import acall_with_retries
 from ragwire.retrieval import Hit, RetrieveOptions
 
-
-class RecordingChat(GenericFakeChatModel):
-    """Replies from a list and keeps every message list it was sent."""
-
-    seen: list = []
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        self.seen.append(list(messages))
-        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
-
-
-def _chat(*replies: str | AIMessage) -> RecordingChat:
-    return RecordingChat(messages=iter(replies), seen=[])
-
+from ..conftest import scripted_chat
 
 DOCS = [
     Document(page_content=f"Fact number {i} about the robot. " * 10, metadata={"source": f"/d/f{i}.md", "file_name": f"f{i}.md"})
@@ -53,12 +39,12 @@ class Retrieval:
 
 def test_retrieve_gets_the_question_and_every_option():
     retrieve = Retrieval(DOCS)
-    Answerer(retrieve, _chat("Yes [1].")).query("Why?", top_k=7, filters={"year": 2025}, rerank=False)
+    Answerer(retrieve, scripted_chat("Yes [1].")).query("Why?", top_k=7, filters={"year": 2025}, rerank=False)
     assert retrieve.calls == [("Why?", 7, {"year": 2025}, False)]
 
 
 def test_custom_system_prompt_is_sent_with_the_sentinel_filled_in():
-    llm = _chat("Yes [1].")
+    llm = scripted_chat("Yes [1].")
     generation = GenerationConfig(system_prompt="Use the sources. Say {sentinel} if they do not answer.")
     Answerer(Retrieval(DOCS), llm, generation).query("Why?")
     system, user = llm.seen[0]
@@ -69,7 +55,7 @@ def test_custom_system_prompt_is_sent_with_the_sentinel_filled_in():
 
 @pytest.mark.parametrize("reply", [f"**{SENTINEL}**", "No answer in sources.", "", "[7]"])
 def test_sentinel_variants_and_empty_replies_are_refusals(reply):
-    answer = Answerer(Retrieval(DOCS), _chat(reply or AIMessage(""))).query("Warranty?")
+    answer = Answerer(Retrieval(DOCS), scripted_chat(reply or AIMessage(""))).query("Warranty?")
     assert answer.refused and not answer
     assert answer.citations == [] and answer.confidence == 0.0
     assert answer.text == "The documents do not contain the answer to this question (searched 3 chunks from 3 files)."
@@ -77,7 +63,7 @@ def test_sentinel_variants_and_empty_replies_are_refusals(reply):
 
 
 def test_a_partial_answer_keeps_its_citations_and_says_the_sentinel_in_words():
-    answer = Answerer(Retrieval(DOCS), _chat(f"It docks nightly [2]. Warranty: {SENTINEL}.")).query("q")
+    answer = Answerer(Retrieval(DOCS), scripted_chat(f"It docks nightly [2]. Warranty: {SENTINEL}.")).query("q")
     assert not answer.refused
     assert answer.text == "It docks nightly [2]. Warranty: not stated in the sources."
     assert [c.index for c in answer.citations] == [2]
@@ -85,12 +71,12 @@ def test_a_partial_answer_keeps_its_citations_and_says_the_sentinel_in_words():
 
 def test_a_sentinel_inside_a_sentence_does_not_leave_the_sentence_unfinished():
     # guards issue 19 item 5: "The cost is NO_ANSWER_IN_SOURCES." came out as "The cost is."
-    answer = Answerer(Retrieval(DOCS), _chat(f"It docks nightly [2]. The cost is {SENTINEL}.")).query("q")
+    answer = Answerer(Retrieval(DOCS), scripted_chat(f"It docks nightly [2]. The cost is {SENTINEL}.")).query("q")
     assert answer.text == "It docks nightly [2]. The cost is not stated in the sources."
 
 
 def test_no_match_under_filters_says_which_filters():
-    answer = Answerer(Retrieval([]), _chat()).query("q", filters={"year": 1999})
+    answer = Answerer(Retrieval([]), scripted_chat()).query("q", filters={"year": 1999})
     assert answer.refused
     assert answer.text.startswith("No documents match the filters {'year': 1999}")
     assert answer.filters_used == {"year": 1999}
@@ -98,7 +84,7 @@ def test_no_match_under_filters_says_which_filters():
 
 def test_tokens_the_provider_reports_are_kept():
     reply = AIMessage("Yes [1].", usage_metadata={"input_tokens": 120, "output_tokens": 4, "total_tokens": 124})
-    answer = Answerer(Retrieval(DOCS), _chat(reply)).query("q")
+    answer = Answerer(Retrieval(DOCS), scripted_chat(reply)).query("q")
     assert (answer.usage.prompt_tokens, answer.usage.completion_tokens) == (120, 4)
     assert answer.usage.retrieval_s >= 0 and answer.usage.generation_s > 0
 
@@ -132,14 +118,14 @@ def test_constructor_checks():
     with pytest.raises(ConfigError, match="needs an llm section"):
         Answerer(Retrieval(DOCS))
     with pytest.raises(ValueError, match="retries: must be >= 0"):
-        Answerer(Retrieval(DOCS), _chat(), retries=-1)
+        Answerer(Retrieval(DOCS), scripted_chat(), retries=-1)
     with pytest.raises(ValueError, match="question: must be a non-empty string"):
-        Answerer(Retrieval(DOCS), _chat()).query("  ")
+        Answerer(Retrieval(DOCS), scripted_chat()).query("  ")
 
 
 def test_chat_rewrites_a_follow_up_and_sends_earlier_turns_unchanged():
     retrieve = Retrieval(DOCS)
-    llm = _chat(
+    llm = scripted_chat(
         AIMessage('Standalone question: "How long does the robot take to charge?"',
                   usage_metadata={"input_tokens": 50, "output_tokens": 8, "total_tokens": 58}),
         AIMessage("Three hours [1].", usage_metadata={"input_tokens": 300, "output_tokens": 4, "total_tokens": 304}),
@@ -161,7 +147,7 @@ def test_chat_rewrites_a_follow_up_and_sends_earlier_turns_unchanged():
 
 
 def test_chat_with_a_single_turn_makes_no_rewrite_call():
-    retrieve, llm = Retrieval(DOCS), _chat("Yes [1].")
+    retrieve, llm = Retrieval(DOCS), scripted_chat("Yes [1].")
     Answerer(retrieve, llm).chat([{"role": "user", "content": "Does it dock?"}])
     assert len(llm.seen) == 1 and retrieve.calls[0][0] == "Does it dock?"
 
@@ -193,12 +179,12 @@ def test_chat_without_an_llm_searches_the_previous_user_turn_with_the_last():
 )
 def test_malformed_conversations_are_rejected(messages, match):
     with pytest.raises(ValueError, match=match):
-        Answerer(Retrieval(DOCS), _chat()).chat(messages)
+        Answerer(Retrieval(DOCS), scripted_chat()).chat(messages)
 
 
 def test_aquery_equals_query_for_the_same_reply():
-    sync = Answerer(Retrieval(DOCS), _chat("Fact one [1]. Fact three [3]."), retries=0).query("q")
-    answer = asyncio.run(Answerer(Retrieval(DOCS), _chat("Fact one [1]. Fact three [3].")).aquery("q"))
+    sync = Answerer(Retrieval(DOCS), scripted_chat("Fact one [1]. Fact three [3]."), retries=0).query("q")
+    answer = asyncio.run(Answerer(Retrieval(DOCS), scripted_chat("Fact one [1]. Fact three [3].")).aquery("q"))
     assert isinstance(answer, Answer) and answer == sync and answer.confidence == 1.0
 
 

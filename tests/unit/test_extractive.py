@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
-import math
 import re
 
 import pytest
 
 from ragwire.answer import NumberedSource, resolve
-from ragwire.retrieval import Hit
 from ragwire.answer.extractive import cite, extractive_answer, identifiers
 from ragwire.answer.passages import split_passages, split_sentences, table_header
+from ragwire.retrieval import Hit
+
+from ..conftest import WordEmbedding
 
 
 def _texts(text: str, **kwargs) -> list[str]:
@@ -196,23 +196,6 @@ def test_identifiers_are_codes_part_numbers_and_versions():
     assert identifiers("What does E-4711 mean in firmware 3.3.1 for SKU-88213-B, in 2024?") == {
         "e-4711", "3.3.1", "sku-88213-b",
     }
-
-
-class WordEmbedding:
-    """Bag of words hashed with SHA-256 into 64 dimensions: shared words make vectors close."""
-
-    def _vector(self, text: str) -> list[float]:
-        vec = [0.0] * 64
-        for word in re.findall(r"[a-z0-9-]+", text.lower()):
-            vec[hashlib.sha256(word.encode()).digest()[0] % 64] += 1.0
-        norm = math.sqrt(sum(x * x for x in vec)) or 1.0
-        return [x / norm for x in vec]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(t) for t in texts]
 
 
 def _source(index: int, text: str, **meta) -> NumberedSource:

@@ -11,6 +11,8 @@ from ragwire.errors import ConfigError
 from ragwire.retrieval.search import Searcher
 from ragwire.store.filters import Cond, Filter, build_filter, known_fields
 
+from ..conftest import WordEmbedding
+
 INDEXES = {
     "metadata.file_name": "keyword", "_ci.file_name": "keyword",
     "metadata.chunk_index": "integer", "metadata.score": "float", "metadata.draft": "bool",
@@ -156,13 +158,8 @@ class FakeCollection:
         return []
 
 
-class FakeEmbedding:
-    def embed_query(self, text: str) -> list[float]:
-        return [1.0, 0.0]
-
-
 def search(collection: FakeCollection, filters: dict) -> Filter | None:
-    Searcher(collection, FakeEmbedding(), None).search("q", filters=filters)
+    Searcher(collection, WordEmbedding(), None).search("q", filters=filters)
     return collection.searched[-1]
 
 

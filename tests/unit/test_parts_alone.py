@@ -6,13 +6,8 @@ deterministic bag-of-words embedder seeded from SHA-256 (no model to load).
 
 from __future__ import annotations
 
-import hashlib
-import math
-import re
-
 import pytest
 from langchain_core.documents import Document
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 
 from ragwire.answer import Answerer
 from ragwire.config import RagwireConfig, RetrieverConfig
@@ -22,31 +17,14 @@ from ragwire.metadata.values import FieldValues, StoredValues
 from ragwire.retrieval import Hit, RetrieveOptions, Retriever, Searcher, SupportsRetrieve
 from ragwire.retrieval.vectorstore import QdrantStore
 
+from ..conftest import WordEmbedding, scripted_chat
+
 CHUNKS = [
     ("A full charge of the battery takes three hours.", {"file_name": "battery.md", "year": 2024}),
     ("The battery lasts eight hours of cleaning.", {"file_name": "battery.md", "year": 2024}),
     ("The robot returns to its dock every night.", {"file_name": "dock.md", "year": 2023}),
     ("Clean the dock contacts with a dry cloth.", {"file_name": "dock.md", "year": 2023}),
 ]
-
-
-class WordEmbedding:
-    """Bag of words hashed with SHA-256 into 64 dimensions: shared words make vectors close."""
-
-    model_name = "words-64"
-
-    def _vector(self, text: str) -> list[float]:
-        vec = [0.0] * 64
-        for word in re.findall(r"[a-z0-9]+", text.lower()):
-            vec[hashlib.sha256(word.encode()).digest()[0] % 64] += 1.0
-        norm = math.sqrt(sum(x * x for x in vec)) or 1.0
-        return [x / norm for x in vec]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(t) for t in texts]
 
 
 def _store(tmp_path, name: str = "alone") -> QdrantStore:
@@ -135,7 +113,7 @@ def test_a_collection_not_created_yet_gives_no_hits_but_a_bad_filter_is_still_an
 
 
 def test_an_answerer_built_on_a_retriever_cites_the_hit_it_was_given(collection):
-    llm = GenericFakeChatModel(messages=iter(["A full charge takes three hours [1]."]))
+    llm = scripted_chat("A full charge takes three hours [1].")
     answer = Answerer(_retriever(collection, top_k=2), llm).query("How many hours does a battery charge take?")
     assert answer and answer.text == "A full charge takes three hours [1]."
     assert [c.file_name for c in answer.citations] == ["battery.md"]
@@ -145,7 +123,7 @@ def test_an_answerer_built_on_a_retriever_cites_the_hit_it_was_given(collection)
 
 
 def test_an_answerer_refuses_without_a_model_call_when_the_filters_match_nothing(collection):
-    llm = GenericFakeChatModel(messages=iter([]))  # any call would fail: there is no reply
+    llm = scripted_chat()  # any call would fail: there is no reply
     answer = Answerer(_retriever(collection), llm).query("battery?", filters={"file_name": "manual.pdf"})
     assert answer.refused and "No documents match the filters" in answer.text
 
