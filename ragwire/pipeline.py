@@ -20,6 +20,8 @@ from .logs import get_logger
 if TYPE_CHECKING:
     from langchain_core.documents import Document
 
+    from .access.principal import Principal, Role
+    from .access.view import PrincipalView
     from .answer import Answer
     from .answer.answerer import Answerer
     from .metadata.service import MetadataService
@@ -246,14 +248,14 @@ class RAGWire:
         return RagwireRetriever(retriever=self.retriever, retrieve_kwargs=dict(retrieve_kwargs))
 
     # -- who reads -------------------------------------------------------------
-    def as_principal(self, principal: Any = None, *, name: str = "api", groups: list[str] | str = "",
-                     role: str = "reader") -> Any:
+    def as_principal(self, principal: Principal | None = None, *, name: str = "api", groups: list[str] | str = "",
+                     role: Role = "reader") -> PrincipalView:
         """A view of this pipeline whose every read sees only what a principal (``principal``, or
         ``name``/``groups``/``role``) may read; writes need the writer role (docs/security.md)."""
         from .access import Principal
         from .access.view import PrincipalView
 
-        return PrincipalView(self, principal or Principal.of(name, groups, role))  # type: ignore[arg-type]
+        return PrincipalView(self, principal or Principal.of(name, groups, role))
 
     # -- answers ---------------------------------------------------------------
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -100,7 +100,7 @@ class GoldenSet:
         return iter(self.entries)
 
     # -- matching ----------------------------------------------------------------------------
-    def matches(self, value: Any, expected_id: str) -> bool:
+    def matches(self, value: object, expected_id: str) -> bool:
         """Whether a metadata value counts as the document ``expected_id`` under this set's mode."""
         if value is None:
             return False
@@ -155,7 +155,7 @@ class GoldenSet:
         return cls._parse(data, where)
 
     @classmethod
-    def from_data(cls, data: Any) -> GoldenSet:
+    def from_data(cls, data: object) -> GoldenSet:
         """Build a golden set from already-parsed data: a list of entries, or a mapping with ``queries``.
 
         Raises:
@@ -164,7 +164,7 @@ class GoldenSet:
         return cls._parse(data, None)
 
     @classmethod
-    def _parse(cls, data: Any, where: str | None) -> GoldenSet:
+    def _parse(cls, data: object, where: str | None) -> GoldenSet:
         def fail(message: str) -> GoldenSetError:
             return GoldenSetError(f"{where}: {message}" if where else message)
 
@@ -193,7 +193,11 @@ def _basename(text: str) -> str:
     return os.path.basename(text.replace("\\", "/").rstrip("/"))
 
 
-def _parse_entry(raw: Any, number: int, fail: Any) -> GoldenEntry:
+# Makes the error a malformed entry or part raises, its place in the file prefixed.
+_Fail = Callable[[str], GoldenSetError]
+
+
+def _parse_entry(raw: object, number: int, fail: _Fail) -> GoldenEntry:
     def bad(message: str) -> GoldenSetError:
         return fail(f"entry {number}: {message}")
 
@@ -226,7 +230,7 @@ def _parse_entry(raw: Any, number: int, fail: Any) -> GoldenEntry:
                        parts=_parts(raw.get("parts"), bad), tags=_strings(raw.get("tags"), "tags", bad))
 
 
-def _strings(value: Any, key: str, bad: Any) -> tuple[str, ...]:
+def _strings(value: object, key: str, bad: _Fail) -> tuple[str, ...]:
     """``contains:`` and ``tags:``: a string or a list of non-empty strings (numbers read as text)."""
     if value is None:
         return ()
@@ -239,7 +243,7 @@ def _strings(value: Any, key: str, bad: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _parts(value: Any, bad: Any) -> tuple[GoldenPart, ...]:
+def _parts(value: object, bad: _Fail) -> tuple[GoldenPart, ...]:
     """``parts:``: a list of mappings with ``question`` and either ``expected`` + ``contains`` or ``answerable: false``."""
     if value is None:
         return ()
@@ -272,7 +276,7 @@ def _parts(value: Any, bad: Any) -> tuple[GoldenPart, ...]:
     return tuple(parts)
 
 
-def _expected(value: Any, bad: Any) -> tuple[str, ...]:
+def _expected(value: object, bad: _Fail) -> tuple[str, ...]:
     if value is None:
         return ()
     items = value if isinstance(value, list) else [value]

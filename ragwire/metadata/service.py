@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..errors import ProviderError
 from ..providers.usage import Usage
@@ -22,6 +22,11 @@ from .filters import extract_filters, filter_context
 from .schema import FinancialMetadata, MetadataSchema
 from .schema_file import load_schema
 from .values import FieldValues
+
+if TYPE_CHECKING:
+    from ..config import RagwireConfig
+    from ..stages import ChatModel
+    from ..store import Collection
 
 log = logging.getLogger("ragwire.metadata")
 
@@ -49,25 +54,25 @@ Hook = Callable[[str], Extraction]
 _INDEX_SAMPLE = {"str": "x", "list[str]": ["x"], "int": 0, "list[int]": [0], "float": 0.5, "bool": False}
 
 
-def schema_of(config: Any) -> MetadataSchema:
+def schema_of(config: RagwireConfig) -> MetadataSchema:
     """The schema the config asks for: its metadata.yaml, else the built-in default."""
     path = config.metadata.config_file
     return load_schema(path) if path is not None else MetadataSchema.from_model(FinancialMetadata)
 
 
-def extraction_on(config: Any) -> bool:
+def extraction_on(config: RagwireConfig) -> bool:
     return config.llm is not None and config.metadata.enabled
 
 
-def metadata_fingerprint(config: Any) -> str:
+def metadata_fingerprint(config: RagwireConfig) -> str:
     """What shapes the stored metadata: the schema, the model and how much text it reads.
 
     Part of the ingest settings fingerprint, so a changed metadata.yaml or model
     re-extracts on the next ingest (vectors are reused: the chunk texts did not change).
     """
-    if not extraction_on(config):
-        return "none"
     llm = config.llm
+    if not extraction_on(config) or llm is None:
+        return "none"
     data = {"schema": schema_of(config).fingerprint, "provider": llm.provider, "model": llm.model,
             "max_chars": config.metadata.max_chars}
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
@@ -83,7 +88,7 @@ class MetadataService:
         values: Reads the values already stored per field.
     """
 
-    def __init__(self, config: Any, llm: Callable[[], Any], values: FieldValues) -> None:
+    def __init__(self, config: RagwireConfig, llm: Callable[[], ChatModel | None], values: FieldValues) -> None:
         self.config = config
         self._llm = llm
         self.values = values
@@ -120,7 +125,7 @@ class MetadataService:
         """Values already stored for the schema's fields, to ground the LLM on."""
         return self.values.field_values(self.schema.names, limit)
 
-    def prepare_ingest(self, coll: Any) -> Hook | None:
+    def prepare_ingest(self, coll: Collection) -> Hook | None:
         """Ready an open collection for a run and return its hook (None without an LLM).
 
         Grounding values are read once per run, here: the hook runs in worker threads,
@@ -145,7 +150,7 @@ class MetadataService:
         if not self.enabled:
             return None
         extractor = self.extractor
-        pricing = self.config.llm.pricing
+        pricing = self.config.llm.pricing if self.config.llm is not None else None
 
         def extract(text: str) -> Extraction:
             # One tally per document: the hook runs in several threads at once.
