@@ -51,6 +51,7 @@ def test_changing_a_sources_labels_relabels_on_the_next_sync_without_embedding(t
     folder(tmp_path)
     rag = RAGWire(config(tmp_path, stub, [local(tmp_path, access=["staff"], access_paths={"hr": ["hr"]})]))
     rag.sync()
+    assert rag.as_principal(name="fay", groups=["finance"]).list_documents() == []
     rag.close()
     stub.reset()
     narrowed = local(tmp_path, access=["staff"], access_paths={"hr": ["hr"], "hr/pay": ["finance", "hr"]})
@@ -59,6 +60,9 @@ def test_changing_a_sources_labels_relabels_on_the_next_sync_without_embedding(t
     assert (again.skipped, again.processed, again.embedded_chunks) == (3, 0, 0)
     assert stub.embedding_calls() == []
     assert labels_of(rag) == {"intro.md": ["staff"], "hr/leave.md": ["hr"], "hr/pay/bands.md": ["finance", "hr"]}
+    finance = rag.as_principal(name="fay", groups=["finance"])
+    assert [d.source.split("/", 3)[-1] for d in finance.list_documents()] == ["hr/pay/bands.md"]
+    assert {d.metadata["file_name"] for d in finance.retrieve("rules", top_k=5)} == {"bands.md"}
 
 
 def test_an_unlabelled_document_gets_access_default(tmp_path, stub):
