@@ -5,8 +5,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from ..chunk import Chunk
 from ..config import LoaderConfig, SplitterConfig
 from ..errors import IngestError, LoaderError, RagwireError, one_line
 from ..hashing import FileVersion, file_version, sha256_chunk, sha256_text
@@ -24,17 +25,6 @@ if TYPE_CHECKING:
 CHANGING = "changed while it was being read; not stored, the next run reads it again"
 
 
-class ChunkToWrite(NamedTuple):
-    """A chunk as it will be stored: its text and every field of its payload metadata.
-
-    Made from the splitter's :class:`~ragwire.splitting.Chunk` (its location fields),
-    the file's metadata and the fields ragwire writes itself (:mod:`ragwire.fields`).
-    """
-
-    text: str
-    metadata: dict[str, Any]
-
-
 @dataclass
 class Prepared:
     """A file ready to embed and write.  ``error`` is set instead when it failed (see :meth:`fail`)."""
@@ -45,7 +35,8 @@ class Prepared:
     file_hash: str
     # The file's version when it was hashed: the content loaded must be of that version.
     file_version: FileVersion | None = None
-    chunks: list[ChunkToWrite] = field(default_factory=list)
+    # The splitter's chunks with the file's metadata and ragwire's bookkeeping added.
+    chunks: list[Chunk] = field(default_factory=list)
     error: str | None = None
     # The class name of the exception that failed the file, and whether a later run may succeed.
     error_type: str = ""
@@ -116,7 +107,7 @@ def prepare_file(
     dedup_chunks: bool,
     extract_metadata: Hook | None = None,
 ) -> Prepared:
-    """Fill ``item.chunks`` with :class:`ChunkToWrite`; on failure set ``item.error`` instead of raising."""
+    """Fill ``item.chunks`` with the file's chunks (:class:`~ragwire.chunk.Chunk`); on failure set ``item.error`` instead of raising."""
     from ..splitting import split_text
 
     try:
@@ -182,7 +173,7 @@ def prepare_file(
                 "created_at": created_at,
             }
             meta["metadata_status"] = status
-            item.chunks.append(ChunkToWrite(piece.text, meta))
+            item.chunks.append(Chunk.from_metadata(piece.text, meta))
     except (IngestError, LoaderError) as exc:
         item.fail(str(exc), exc)
     except Exception as exc:  # a converter bug must fail this file, not the batch

@@ -37,11 +37,12 @@ class Hit:
     @classmethod
     def from_record(cls, record: Record, score_type: str | None = None, score_max: float | None = None) -> Hit:
         """The hit of a stored record; the score fields are set only when the engine scored it."""
-        payload = record.payload
+        from ..store.records import payload_metadata, payload_text
+
         scored = record.score is not None
         return cls(
-            text=payload.get("page_content", ""),
-            metadata=dict(payload.get("metadata", {})),
+            text=payload_text(record.payload),
+            metadata=payload_metadata(record.payload),
             score=float(record.score) if record.score is not None else None,
             score_type=(score_type or None) if scored else None,
             score_max=score_max if scored else None,

@@ -10,8 +10,8 @@ from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..store.filters import META_KEY, known_fields
-from ..store.records import source_filter
+from ..store.filters import known_fields
+from ..store.records import payload_metadata, payload_text, source_filter
 from ..store.scope import scope_key
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def _scroll_metadata(coll: Collection, flt: Filter | None = None) -> list[tuple[
         records, offset = coll.scroll(flt, limit=_PAGE, offset=offset)
         for record in records:
             payload = record.payload
-            out.append((record.id, dict(payload.get(META_KEY) or {}), str(payload.get("page_content") or "")))
+            out.append((record.id, payload_metadata(payload), payload_text(payload)))
         if offset is None or not records:
             return out
 

@@ -1,18 +1,20 @@
 """split_text: one entry point from text (or pages) to chunks, for every splitter strategy.
 
-Each :class:`Chunk` carries where it lies, as far as its strategy knows: ``heading_path``
-for "markdown", ``page_number`` / ``page_total`` / ``page_label`` for "page", and, for
-the other strategies when the loader gave pages, ``page_number`` / ``page_end``.
+Each :class:`~ragwire.chunk.Chunk` carries where it lies (its ``location``), as far as its
+strategy knows: ``heading_path`` for "markdown", ``page_number`` / ``page_total`` /
+``page_label`` for "page", and, for the other strategies when the loader gave pages,
+``page_number`` / ``page_end``.  Ingestion adds the bookkeeping and the file's metadata
+to the same chunk.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from ragwire.fields import LOCATION_FIELDS
+from ragwire.chunk import Chunk, Location
 from ragwire.splitting.factories import check_chunking, get_code_splitter, get_markdown_splitter, get_splitter
 from ragwire.splitting.markdown import split_sections
 from ragwire.splitting.page_ranges import page_ranges
@@ -22,41 +24,6 @@ logger = logging.getLogger(__name__)
 
 STRATEGIES: tuple[str, ...] = ("markdown", "recursive", "code", "page")
 HEADING_SEPARATOR = " > "
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """A chunk of text and where in its document it lies (each field None when unknown).
-
-    ``metadata`` gives the known fields as the dict stored with the chunk.
-    """
-
-    text: str
-    heading_path: str | None = None
-    page_number: int | None = None
-    page_end: int | None = None
-    page_total: int | None = None
-    page_label: str | None = None
-    # Where each page after the first begins within ``text`` (a chunk that spans pages),
-    # so a quoted sentence can name its own page.
-    page_starts: tuple[int, ...] | None = None
-
-    @classmethod
-    def at(cls, text: str, where: Mapping[str, Any]) -> Chunk:
-        """A chunk of ``text`` placed by the location fields of ``where`` (other keys ignored)."""
-        known = {name: where[name] for name in LOCATION_FIELDS if where.get(name) is not None}
-        if "page_starts" in known:
-            known["page_starts"] = tuple(known["page_starts"])
-        return cls(text, **known)
-
-    @property
-    def metadata(self) -> dict[str, Any]:
-        """The known location fields, by name, as stored with the chunk (a fresh dict; ``page_starts`` a list)."""
-        known = {name: getattr(self, name) for name in LOCATION_FIELDS if getattr(self, name) is not None}
-        if "page_starts" in known:
-            known["page_starts"] = list(known["page_starts"])
-        return known
-
 
 
 def split_text(
@@ -176,7 +143,7 @@ def _markdown_pieces(text: str, chunk_size: int, chunk_overlap: int) -> list[Chu
     def emit(content: str, trail: list[tuple[int, str]]) -> None:
         path = HEADING_SEPARATOR.join(title for _, title in trail if title) or None
         parts = [content] if len(content) <= chunk_size else splitter.split_text(content)
-        pieces.extend(Chunk(part, heading_path=path) for part in parts if part.strip())
+        pieces.extend(Chunk(part, Location(heading_path=path)) for part in parts if part.strip())
 
     trail: list[tuple[int, str]] = []  # (level, title) of the headings above the current section
     carried = ""  # headings with no text of their own travel into the next section

@@ -1,5 +1,6 @@
-"""What a ragwire collection stores: point ids, the payload keys beside a chunk's
-metadata, the chunk and model records, and the filters that pick a source's chunks.
+"""What a ragwire collection stores: point ids, a chunk's payload (the one mapping of a
+:class:`~ragwire.chunk.Chunk` to and from it), the model record, and the filters that
+pick a source's chunks.
 
 Every point is a chunk, except one *meta* point (no vectors) that records the
 embedding model, its dimension and whether sparse vectors exist, and the commit
@@ -12,8 +13,22 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from ..chunk import Chunk
 from .engine import PointData
-from .filters import KIND_KEY, RUN_KEY, STATE_COMPLETE, STATE_KEY, STATE_PENDING, Cond, Filter, meta_path
+from .filters import (
+    CI_KEY,
+    KIND_KEY,
+    META_KEY,
+    RUN_KEY,
+    STATE_COMPLETE,
+    STATE_KEY,
+    STATE_PENDING,
+    TEXT_KEY,
+    Cond,
+    Filter,
+    lowercase_shadow,
+    meta_path,
+)
 
 NAMESPACE = uuid.UUID("6f1c3f0e-2b1d-4c55-9a57-5d0b0c1e7a21")
 META_POINT_ID = str(uuid.uuid5(NAMESPACE, "ragwire:collection-meta"))
@@ -38,13 +53,39 @@ def chunk_point_id(source: str, file_hash: str, chunk_index: int, salt: str = ""
     return str(uuid.uuid5(NAMESPACE, f"{source}\x00{file_hash}\x00{chunk_index}\x00{salt}"))
 
 
-@dataclass
-class ChunkRecord:
-    id: str
-    text: str
-    metadata: dict[str, Any]
-    dense: list[float] | None = None
-    sparse: tuple[list[int], list[float]] | None = None
+def chunk_payload(chunk: Chunk) -> dict[str, Any]:
+    """The payload keys that hold ``chunk``: its text, its flat metadata and the lower-cased copy filters match."""
+    metadata = chunk.metadata
+    return {TEXT_KEY: chunk.text, META_KEY: metadata, CI_KEY: lowercase_shadow(metadata)}
+
+
+def chunk_of(payload: dict[str, Any], id: str | None = None) -> Chunk:
+    """The chunk a stored payload holds (see :func:`chunk_payload`)."""
+    return Chunk.from_metadata(str(payload.get(TEXT_KEY) or ""), payload.get(META_KEY) or {}, id=id)
+
+
+def payload_metadata(payload: dict[str, Any]) -> dict[str, Any]:
+    """A stored chunk's flat metadata (a fresh dict), without building the whole chunk."""
+    return dict(payload.get(META_KEY) or {})
+
+
+def payload_text(payload: dict[str, Any]) -> str:
+    return str(payload.get(TEXT_KEY) or "")
+
+
+class ChunkRecord(Chunk):
+    """A :class:`~ragwire.chunk.Chunk` built from its stored layout: point id, text, flat metadata, vectors.
+
+    For callers that hold a chunk as stored (a migration, the LangChain store, tests);
+    ingestion places its chunks with :meth:`Chunk.placed`.
+    """
+
+    id: str  # placed: a record always has its point id
+
+    def __init__(self, id: str, text: str, metadata: dict[str, Any], dense: list[float] | None = None,
+                 sparse: tuple[list[int], list[float]] | None = None) -> None:
+        chunk = Chunk.from_metadata(text, metadata)
+        super().__init__(text, chunk.location, chunk.book, chunk.extra, id, dense, sparse)
 
 
 @dataclass

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2] / "ragwire"
 # Floor of each top-level module or package; an import may only go to a lower floor.
 FLOORS = {
     "errors": 0, "fields": 0, "logs": 0, "hashing": 0, "telemetry": 0, "lazy": 0, "pacing": 0,
-    "loaders": 1,
+    "loaders": 1, "chunk": 1,
     "config": 2, "stages": 2,
     "splitting": 3, "providers": 3, "server": 3,
     "store": 4, "rerank": 4,

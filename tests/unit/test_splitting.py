@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
+from ragwire.chunk import Location
 from ragwire.splitting import (
     Chunk,
     PageSplitter,
@@ -92,7 +93,7 @@ def test_oversized_sections_are_split_within_chunk_size_and_keep_the_path():
     # A lone heading line is folded into the next piece, which may grow by a tenth.
     assert all(len(p.text) <= 330 for p in pieces)
     assert calibration[0].text.startswith("# Manual\n\n## Calibration\n\nSentence number 0")
-    assert pieces[-1] == Chunk("## Short\n\nTiny section.", heading_path="Manual > Short")
+    assert pieces[-1] == Chunk("## Short\n\nTiny section.", Location(heading_path="Manual > Short"))
 
 
 def test_deeper_heading_after_shallower_resets_the_path():
@@ -330,11 +331,11 @@ def test_a_chunk_has_a_typed_field_for_every_location_field_ragwire_writes():
 
     from ragwire.fields import LOCATION_FIELDS
 
-    assert {f.name for f in fields(Chunk)} - {"text"} == set(LOCATION_FIELDS)
+    assert {f.name for f in fields(Location)} == set(LOCATION_FIELDS)
 
 
 def test_a_chunk_round_trips_its_stored_location_and_ignores_other_keys():
     stored = {"page_number": 1, "page_end": 2, "page_total": 2, "page_starts": [0, 1069], "source": "/x.pdf"}
     chunk = Chunk.at("text", stored)
-    assert chunk.page_starts == (0, 1069) and chunk.heading_path is None
+    assert chunk.location.page_starts == (0, 1069) and chunk.location.heading_path is None
     assert chunk.metadata == {"page_number": 1, "page_end": 2, "page_total": 2, "page_starts": [0, 1069]}

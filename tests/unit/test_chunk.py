@@ -1,0 +1,68 @@
+"""One chunk from the splitter to the store: typed location and bookkeeping, ``extra`` for the rest,
+one mapping to and from the stored payload, and the hit a stored chunk comes back as."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragwire.chunk import BOOK_FIELDS, Bookkeeping, Chunk, Location
+from ragwire.config import LoaderConfig, SplitterConfig
+from ragwire.fields import LOCATION_FIELDS, OCR_FIELDS, SCORE_FIELDS, SYSTEM_FIELDS
+from ragwire.ingest.prepare import Prepared, make_loader, prepare_file
+from ragwire.retrieval.hit import Hit
+from ragwire.store import Record
+from ragwire.store.records import chunk_of, chunk_payload
+
+# A chunk's metadata as ingestion stores it (values as an ingest of a PDF writes them).
+STORED = {
+    "title": "Warranty", "year": 2024, "access": ["hr"], "ocr": True,
+    "heading_path": "Terms > Returns", "page_number": 3, "page_end": 4, "page_total": 9, "page_starts": [0, 812],
+    "source": "/docs/warranty.pdf", "file_name": "warranty.pdf", "file_type": "pdf", "file_hash": "ab12",
+    "chunk_id": "ab12_4", "chunk_index": 4, "total_chunks": 11, "content_hash": "c0ffee", "chunk_hash": "d00d",
+    "created_at": "2026-12-04T10:00:00Z", "metadata_status": "extracted", "sync_source": "docs",
+    "sync_place": "/docs",
+}
+
+
+def test_stored_metadata_splits_into_typed_location_bookkeeping_and_extra_and_back():
+    # guards issue 36.1: metadata travelled as one dict[str, Any] from the splitter to the store
+    chunk = Chunk.from_metadata("Returns are free for 30 days.", STORED)
+    assert chunk.location == Location(heading_path="Terms > Returns", page_number=3, page_end=4, page_total=9,
+                                      page_starts=(0, 812))
+    assert chunk.book.file_name == "warranty.pdf" and chunk.book.chunk_index == 4
+    assert chunk.book.sync_source == "docs" and chunk.book.access == ["hr"]
+    assert dict(chunk.extra) == {"title": "Warranty", "year": 2024, "ocr": True}
+    assert chunk.metadata == STORED
+
+
+def test_every_field_ragwire_writes_itself_has_a_typed_home():
+    # scores belong to a hit, OCR details to what the loader read: both stay in extra
+    written = set(SYSTEM_FIELDS) - set(SCORE_FIELDS) - set(OCR_FIELDS)
+    assert written - set(LOCATION_FIELDS) - set(BOOK_FIELDS) == set()
+
+
+def test_a_chunk_stored_and_read_back_is_the_same_chunk_and_its_hit_carries_it():
+    chunk = Chunk.from_metadata("Returns are free for 30 days.", STORED, id="p-1", dense=[0.1, 0.2])
+    payload = chunk_payload(chunk)
+    assert payload["_ci"]["title"] == "warranty"  # filters match strings through the lower-cased copy
+    back = chunk_of(payload, id="p-1")
+    assert (back.text, back.location, back.book, dict(back.extra)) == (chunk.text, chunk.location, chunk.book,
+                                                                      dict(chunk.extra))
+    hit = Hit.from_record(Record("p-1", payload, score=0.7), "cosine")
+    assert (hit.text, hit.metadata, hit.id, hit.score) == (chunk.text, STORED, "p-1", 0.7)
+    assert (hit.heading_path, hit.page_number, hit.file_name) == ("Terms > Returns", 3, "warranty.pdf")
+
+
+def test_ingestion_prepares_typed_chunks_from_the_splitters_own(tmp_path: Path):
+    path = tmp_path / "guide.md"
+    path.write_text("# Guide\n\n## Install\n\nRun the installer and restart the robot.", encoding="utf-8")
+    item = Prepared(index=0, path=path, source=str(path), file_hash="f" * 64)
+    prepare_file(item, loader=make_loader(LoaderConfig(), "markdown"),
+                 splitter=SplitterConfig(strategy="markdown"), dedup_chunks=True)
+    assert item.error is None
+    [chunk] = item.chunks
+    assert isinstance(chunk, Chunk) and chunk.location.heading_path == "Guide > Install"
+    assert isinstance(chunk.book, Bookkeeping)
+    assert (chunk.book.source, chunk.book.file_type, chunk.book.chunk_index, chunk.book.total_chunks) == (
+        str(path), "md", 0, 1)
+    assert chunk.book.metadata_status == "skipped" and "title" in chunk.extra
