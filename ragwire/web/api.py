@@ -14,20 +14,21 @@ import logging
 import threading
 from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterator, Literal
+from typing import Any, AsyncIterator, Callable, Iterator
 
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel
 
 from ragwire import __version__
 from ragwire.errors import NotFoundError, ProviderError, RagwireError, RequestError, StoreLockedError
-from ragwire.retrieval import SEARCH_TYPES
 from ragwire.server.contract import unknown_keys, validation_message
 from ragwire.server.jobs import FileOutcome
 
+from . import schema
+from .schema import ChatBody, QueryBody, RetrieveBody, responses
 from .service import Service, UploadRefused
 
 log = logging.getLogger(__name__)
@@ -42,50 +43,6 @@ PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 's
 DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
             "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
             "object-src 'none'; frame-ancestors 'none'")
-
-
-class QueryBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # {"topk": 1} is a 422 naming the key, never ignored
-
-    question: str = Field(min_length=1, description="The question to answer from the documents.")
-    top_k: int | None = Field(default=None, ge=1, le=50, description="Passages to use (default retriever.top_k).")
-    filters: dict[str, Any] | None = Field(default=None, description='Metadata filters, e.g. {"year": 2024}.')
-    refine: bool | None = Field(default=None, description="Plan, search each part, judge and search again "
-                                "(default generation.refine); the answer's trace shows the steps.")
-
-
-class ChatTurn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    role: Literal["user", "assistant"]
-    content: str
-
-
-class ChatBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    messages: list[ChatTurn] = Field(min_length=1, description="The conversation, oldest first; the last turn "
-                                     "is the user's question (a follow-up is rewritten into a standalone one).")
-    top_k: int | None = Field(default=None, ge=1, le=50, description="Passages to use (default retriever.top_k).")
-    filters: dict[str, Any] | None = Field(default=None, description='Metadata filters, e.g. {"year": 2024}.')
-
-
-class RetrieveBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    query: str = Field(min_length=1, description="The search text.")
-    top_k: int | None = Field(default=None, ge=1, le=100)
-    filters: dict[str, Any] | None = None
-    search_type: str | None = Field(default=None, description="similarity, mmr, hybrid or keyword "
-                                     "(default retriever.search_type).", json_schema_extra={"enum": [*SEARCH_TYPES]})
-
-    @field_validator("search_type")
-    @classmethod
-    def _known_search_type(cls, value: str | None) -> str | None:
-        # checked here so the message names the request's field, not the config key of the same name
-        if value is not None and value not in SEARCH_TYPES:
-            raise ValueError(f"{value!r} is not a search type: {', '.join(SEARCH_TYPES)}")
-        return value
 
 
 # The keys each JSON body takes, for the did-you-mean of an unknown one.
@@ -129,6 +86,7 @@ def create_app(service: Service) -> FastAPI:
                   dependencies=[Depends(strict_query)])
 
     app.add_middleware(_SecurityHeaders)
+    schema.describe_security(app)
 
     @app.exception_handler(RagwireError)
     async def ragwire_error(_request: Request, exc: RagwireError) -> JSONResponse:
@@ -161,50 +119,71 @@ def create_app(service: Service) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    @app.post("/api/query", summary="Answer a question, citing sources (JSON, or SSE with Accept: text/event-stream)")
+    streamed = {"text/event-stream": {"schema": {"type": "string", "description": "SSE: token events, then "
+                                                 "answer (the JSON body) or error"}}}
+    answer_responses = responses(schema.AnswerBody, 400, 422, 502, 503, description="The answer; with Accept: "
+                                 "text/event-stream, server-sent events")
+    answer_responses[200]["content"] = streamed
+
+    @app.post("/api/query",
+              response_model=None,
+              summary="Answer a question, citing sources (JSON, or SSE with Accept: text/event-stream)",
+              responses=answer_responses)
     async def query(body: QueryBody, request: Request) -> Any:
         args = (body.question, body.top_k, body.filters, body.refine)
         if "text/event-stream" not in request.headers.get("accept", ""):
             return await asyncio.to_thread(service.query, *args)
         return await _streamed(lambda: service.query_stream(*args))
 
-    @app.post("/api/chat", summary="Answer the last turn of a conversation, a follow-up rewritten in context "
-              "(JSON, or SSE with Accept: text/event-stream)")
+    @app.post("/api/chat",
+              response_model=None, summary="Answer the last turn of a conversation, a follow-up rewritten in context "
+              "(JSON, or SSE with Accept: text/event-stream)", responses=answer_responses)
     async def chat(body: ChatBody, request: Request) -> Any:
         args = ([turn.model_dump() for turn in body.messages], body.top_k, body.filters)
         if "text/event-stream" not in request.headers.get("accept", ""):
             return await asyncio.to_thread(service.chat, *args)
         return await _streamed(lambda: service.chat_stream(*args))
 
-    @app.post("/api/retrieve", summary="Ranked chunks with readable scores")
+    @app.post("/api/retrieve",
+              response_model=None, summary="Ranked chunks with readable scores",
+              responses=responses(schema.Results, 400, 422, 502, 503))
     def retrieve(body: RetrieveBody) -> dict[str, Any]:
         results = service.retrieve(body.query, body.top_k, body.filters, body.search_type)
         return {"query": body.query, "results": results}
 
-    @app.get("/api/stats", summary="The collection: chunks, documents, engine, model")
+    @app.get("/api/stats",
+             response_model=None, summary="The collection: chunks, documents, engine, model",
+             responses=responses(schema.Stats, 503))
     def stats() -> dict[str, Any]:
         return service.stats()
 
-    @app.get("/api/fields", summary="Filter fields with their stored values")
+    @app.get("/api/fields",
+             response_model=None, summary="Filter fields with their stored values",
+             responses=responses(schema.Fields, 400, 422, 503))
     def fields(limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
         return {"fields": service.fields(limit)}
 
-    @app.get("/api/documents", summary="Every stored source")
+    @app.get("/api/documents",
+             response_model=None, summary="Every stored source", responses=responses(schema.Documents, 400, 503))
     def documents() -> dict[str, Any]:
         return {"documents": service.documents(),
                 "upload": {"enabled": service.upload_dir is not None,
                            "max_mb": service.max_upload_bytes / 2**20, "types": list(service.extensions)}}
 
-    @app.delete("/api/documents", status_code=202, summary="Queue the delete of a stored source's chunks")
+    @app.delete("/api/documents",
+                response_model=None, status_code=202, summary="Queue the delete of a stored source's chunks",
+                responses=responses(schema.Accepted, 400, 404, 422, 503, status=202, description="The job queued"))
     def delete(source: str = Query(..., description="The source, as GET /api/documents lists it.")) -> dict[str, Any]:
         return _accepted(service.delete(source).to_dict())
 
-    @app.post("/api/documents", status_code=202,
+    @app.post("/api/documents",
+              response_model=None, status_code=202, response_class=JSONResponse,
+              responses=responses(schema.Accepted, 400, 403, 411, 413, 415, status=202, description="The job queued"),
               summary="Upload files (multipart field 'files'; 'replace=true' to replace same-named ones) as a job",
               openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
-                  "type": "object", "properties": {
-                      "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
-                      "replace": {"type": "boolean"}}}}}}})
+              "type": "object", "properties": {
+              "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
+              "replace": {"type": "boolean"}}}}}}})
     async def upload(request: Request) -> JSONResponse:
         # The limits apply before the body is read: a declared length over the limit (one
         # request, all its files) is refused unread, and so is a body of unknown length.
@@ -245,20 +224,29 @@ def create_app(service: Service) -> FastAPI:
         job = service.upload(files, [f for f, _ in refused], replace=replace)
         return JSONResponse(_accepted(job.to_dict()), status_code=202)
 
-    @app.get("/api/jobs/{job_id}", summary="A write job: its state, each file's outcome, its result")
+    @app.get("/api/jobs/{job_id}",
+             response_model=None, summary="A write job: its state, each file's outcome, its result",
+             responses=responses(schema.Job, 400, 404))
     def job(job_id: str) -> dict[str, Any]:
         return service.job(job_id)
 
-    @app.get("/api/jobs", summary="The recent write jobs, oldest first")
+    @app.get("/api/jobs",
+             response_model=None, summary="The recent write jobs, oldest first", responses=responses(schema.Jobs, 400))
     def jobs() -> dict[str, Any]:
         return {"jobs": [j.to_dict() for j in service.writer.jobs()]}
 
-    @app.get("/api/source", summary="A stored document and its chunks")
+    @app.get("/api/source",
+             response_model=None, summary="A stored document and its chunks",
+             responses=responses(schema.Source, 400, 404, 422, 503))
     def source(source: str = Query(...)) -> dict[str, Any]:
         return service.source(source)
 
-    @app.get("/api/page-image", summary="A stored PDF page as PNG, the passage highlighted",
-             responses={200: {"content": {"image/png": {}}}})
+    @app.get("/api/page-image",
+             response_model=None, response_class=Response, summary="A stored PDF page as PNG, the passage highlighted",
+             responses={**responses(None, 400, 404, 422, 503),
+             200: {"content": {"image/png": {"schema": {"type": "string", "format": "binary"}}},
+             "description": "The page; X-Ragwire-Page, X-Ragwire-Pages and X-Ragwire-Passage "
+             "(found or not-found) say what was drawn"}})
     def page_image(source: str = Query(...), page: int = Query(1, ge=1),
                    text: str = Query("", max_length=8000, description="The passage to highlight.")) -> Response:
         image = service.page_image(source, page, text)

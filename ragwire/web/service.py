@@ -69,7 +69,7 @@ class Service:
 
     def chat(self, messages: list[dict[str, str]], top_k: int | None = None,
              filters: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """``Answer.to_dict()`` of the conversation's last user turn (a follow-up is rewritten first, see RAGWire.chat)."""
+        """``Answer.to_dict()`` of the conversation's last user turn (a follow-up is rewritten first: RAGWire.chat)."""
         return self.rag.chat(messages, top_k=top_k, filters=filters or None).to_dict()
 
     def chat_stream(self, messages: list[dict[str, str]], top_k: int | None = None,
