@@ -16,6 +16,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from .text import STOPWORDS
 from .text import WORD as _WORD
 from .text import stated as _stated_in
 from .text import stem as _stem
@@ -71,6 +72,19 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "rating": _re(r"\b[A-Z]{1,4}[- ]?\d{1,5}\b|\bclass [A-Z0-9]\b"),
 }
 
+# A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
+# "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
+_LABEL_UNITS: dict[str, frozenset[str]] = {
+    "amount of money": frozenset(_CURRENCIES.split("|")) | {"price", "cost", "fee", "amount", "total"},
+    "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
+    "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration"}),
+    "length": frozenset({"mm", "cm", "m", "km", "length", "width", "height", "depth", "metres", "meters"}),
+    "percentage": frozenset({"pct", "percent", "percentage"}),
+}
+_LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
+
+_PLAIN = frozenset({"number", "date", "time of day", "version", "rating", "frequency"})  # no unit of their own
+
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
 _MEASURE_VERBS = {"weigh": "mass", "cost": "amount of money"}
 # "How <adjective>" and its superlative ask for a measure.
@@ -95,7 +109,7 @@ _TYPE_NOUNS = {
     "gradient": "gradient", "incline": "gradient", "slope": "gradient", "angle": "gradient",
     "weight": "mass", "mass": "mass",
     "length": "length", "width": "length", "height": "length", "depth": "length", "distance": "length",
-    "dimensions": "length", "radius": "length", "diameter": "length", "thickness": "length",
+    "dimensions": "length", "size": "length", "radius": "length", "diameter": "length", "thickness": "length",
     "power consumption": "power", "power draw": "power", "wattage": "power",
     "speed": "speed", "temperature": "temperature",
     "percentage": "percentage", "percent": "percentage", "proportion": "percentage",
@@ -119,6 +133,9 @@ _EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
 # A length is one of several dimensions; the passage must name the one asked for.
 _DIMENSIONS = {"tall": ("tall", "height", "high"), "high": ("height", "high", "tall"), "wide": ("width", "wide"),
                "deep": ("depth", "deep"), "far": ("distance", "far", "away", "range")}
+_LENGTH_NOUNS = {"height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
+                 "radius": ("radius",), "diameter": ("diameter",), "thickness": ("thickness", "thick"),
+                 "distance": ("distance", "far", "away"), "length": ("length", "long")}
 _TIME_NOUNS = {"seconds", "minutes", "hours", "days", "weeks", "months", "years"}
 
 # Words that end a noun phrase (prepositions, auxiliaries, determiners, pronouns, wh-words).
@@ -154,6 +171,7 @@ class Expectation:
     focus: str
     heads: tuple[str, ...]
     aspect: tuple[str, ...] = ()  # a length's dimension: one of these words must be there ("height", "tall")
+    counted: tuple[str, ...] = ()  # "how many <noun>": a number must count one of these words ("12 spaces")
 
     def refusal(self) -> str:
         about = f" for {self.focus}" if self.focus else ""
@@ -178,9 +196,21 @@ def expectation(question: str) -> Expectation | None:
     kind, rest = _kind(text)
     if kind is None:
         return None
-    found = _focused(kind, rest)
+    # A word capitalised inside the question is a name ("the Gravel Pro", "Linden Hill"): a passage
+    # about another product of the same kind shares the focus's last word, not its name.
+    names = {w.lower() for w in _WORD.findall(question)[1:] if w[:1].isupper()}
+    found = _focused(kind, rest, names)
+    if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):
+        counted = tuple(w for w in m.group(1).split() if w not in _MODIFIERS)[:2]
+        counted = counted[:1] if counted[1:] and counted[1] in _AUXILIARIES | _PREPOSITIONS else counted
+        # A unit ("how many amperes") is checked by its symbol (16 A), not as a counted noun.
+        if not any(p.search(f"1 {counted[0]}") for k, p in INSTANCES.items() if k not in _PLAIN):
+            found = dataclasses.replace(found, counted=counted)
     if kind == "length" and (m := re.search(rf"\bhow ({'|'.join(_DIMENSIONS)})\b", text)):
         return dataclasses.replace(found, aspect=_DIMENSIONS[m.group(1)])
+    if kind == "length" and (m := re.search(rf"\b({'|'.join(_LENGTH_NOUNS)})s?\b", text)):
+        # "what is the turning radius": a length of another dimension (5 cm above the floor) is no answer.
+        return dataclasses.replace(found, aspect=_LENGTH_NOUNS[m.group(1)])
     return found
 
 
@@ -236,7 +266,7 @@ def _kind(text: str) -> tuple[str | None, str]:
     return None, ""
 
 
-def _focused(kind: str, rest: str) -> Expectation:
+def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset()) -> Expectation:
     """The focus phrase at the start of ``rest`` and its heads.
 
     After a copula ("how long is the repaired unit insured", "how much is a spare battery")
@@ -260,7 +290,7 @@ def _focused(kind: str, rest: str) -> Expectation:
         content = content[:-1]
     if not content:
         return Expectation(kind, "", ())
-    heads = [content[-1]]
+    heads = [content[-1], *(w for w in content[:-1] if w in names)]
     phrase = tokens[:used]
     if tokens[used:used + 1] in (["of"], ["for"]):
         tail = tokens[used + 1:]
@@ -286,7 +316,14 @@ def _noun_phrase(tokens: list[str]) -> tuple[list[str], int]:
 def instance(kind: str, text: str) -> bool:
     """Whether ``text`` holds an answer of type ``kind`` (a duration, an amount of money…)."""
     pattern = INSTANCES.get(kind)
-    return bool(pattern and pattern.search(text))
+    return bool(pattern and pattern.search(text)) or labelled(kind, text)
+
+
+def labelled(kind: str, text: str) -> bool:
+    """Whether a table row in ``text`` gives a number under a column whose name carries a unit of ``kind``."""
+    units = _LABEL_UNITS.get(kind, frozenset())
+    return bool(units) and any(units & set(re.split(r"[\W_]+", m.group(1).lower()))
+                               for m in _LABELLED_VALUE.finditer(text))
 
 
 def covers(expected: Expectation, text: str, context: str = "") -> bool:
@@ -301,7 +338,25 @@ def covers(expected: Expectation, text: str, context: str = "") -> bool:
     words = stems(f"{text} {context}")
     if expected.aspect and not any(_stated_in(a, words) for a in expected.aspect):
         return False
+    if expected.counted and not _counts(expected.counted, text):
+        return False
     return all(_stated_in(h, words) for h in expected.heads)
+
+
+def _counts(nouns: tuple[str, ...], text: str) -> bool:
+    """Whether a number in ``text`` counts one of ``nouns``: the noun at most three words after it, no function
+    word between ("12 spaces", "1,500 full charge cycles"); "Pupils in years 1 and 2 are…" counts no pupils."""
+    tokens = [w.lower() for w in _WORD.findall(text)]
+    number = re.compile(rf"{_N}|(?:{_NUMBER_WORDS})", re.IGNORECASE)
+    for i, token in enumerate(tokens):
+        if not number.fullmatch(token):
+            continue
+        for word in tokens[i + 1:i + 4]:
+            if any(_stated_in(n, {_stem(word)}) for n in nouns):
+                return True
+            if word in STOPWORDS:
+                break
+    return False
 
 
 def _priced(kind: str, text: str, context: str) -> bool:

@@ -91,7 +91,35 @@ def salient_absent(question: str, vocabulary: Vocabulary | None, embedding: Any)
     if not absent or embedding is None:
         return absent, []
     weighted = key_terms(question, absent, embedding)
-    return [t for t, w in weighted if w >= QUOTE_WEIGHT], [t for t, w in weighted if w < QUOTE_WEIGHT]
+    # The thing asked for ("which languages", "what discount") is what the quote must say, however
+    # little it moves the question's embedding: the rest of the question retrieves a near topic.
+    # A typed question ("what voltage gap") is checked by its type's units instead.
+    asked = asked_words(question) if expectation(question) is None else set()
+    in_quote = [t for t in absent if t in asked or any(t == k and w >= QUOTE_WEIGHT for k, w in weighted)]
+    return in_quote, [t for t, w in weighted if w < QUOTE_WEIGHT and t not in in_quote]
+
+
+_ASKED = re.compile(r"\b(?:what|which|who|how much|how many)\b((?:\W+[\w'-]+){1,6})", re.IGNORECASE)
+
+
+def asked_words(question: str) -> set[str]:
+    """The words naming what ``question`` asks for: the phrase after its first wh-word, past auxiliaries and determiners.
+
+    "Which operating system does …" → operating, system; "what is the turning radius of …" →
+    turning, radius; "who supplies …" → supplies.  At most two words, up to the first function word.
+    """
+    m = _ASKED.search(question)
+    if not m:
+        return set()
+    tokens = words(m.group(1))
+    while tokens and (tokens[0] in STOPWORDS or tokens[0] in QUESTION_FRAME):
+        tokens.pop(0)
+    out: set[str] = set()
+    for token in tokens[:2]:
+        if token in STOPWORDS:
+            break
+        out.add(token)
+    return out
 
 
 def names(question: str, terms: Sequence[str]) -> set[str]:
@@ -172,5 +200,7 @@ def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
             if len(word) > 2 and re.fullmatch(pattern, word):
                 # A number written as a word counts too ("six hours"), then always a space apart.
                 number = rf"(?:\d[\d,.]*\s?|\b(?:{SPELLED_NUMBERS})[\s-]+)"
-                return m.group(1), re.compile(rf"{number}(?:{pattern})(?![\w-])", re.IGNORECASE)
+                # So does a table column named in the unit ("warranty_years: 5", "Weight (kg): 16.5").
+                column = rf"(?:^|[\W_])(?:{pattern})\)?\s*:\s*[-+]?\d"
+                return m.group(1), re.compile(rf"{number}(?:{pattern})(?![\w-])|{column}", re.IGNORECASE)
     return None
