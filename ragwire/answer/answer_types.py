@@ -16,11 +16,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from .text import STOPWORDS
+from .text import STOPWORDS, stems
 from .text import WORD as _WORD
 from .text import stated as _stated_in
 from .text import stem as _stem
-from .text import stems
 
 # Numbers written as words: "six hours", "forty minutes".
 SPELLED_NUMBERS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
