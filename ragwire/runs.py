@@ -8,6 +8,7 @@ The facade (:mod:`ragwire.pipeline`) calls these in a line each; they take the t
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +20,14 @@ from .errors import ConfigError
 if TYPE_CHECKING:
     from .components import Parts
     from .ingest import IngestRunner
-    from .sync import SyncStats
+    from .store import Collection
+    from .sync import Source, SyncStats
+
+# One file or several, as paths or stored identities (``s3://``, ``local://``).
+Paths = str | Path | Sequence[str | Path]
 
 
-def runner(parts: Parts, coll: Any) -> IngestRunner:
+def runner(parts: Parts, coll: Collection) -> IngestRunner:
     """The ingest runner of these parts over an opened collection (metadata extraction hooked in)."""
     from .ingest import IngestRunner, IngestSettings
 
@@ -31,7 +36,7 @@ def runner(parts: Parts, coll: Any) -> IngestRunner:
     return IngestRunner(coll, parts.bulk_embedding, parts.sparse_encoder, settings, extract_metadata=hook)
 
 
-def ingest(parts: Parts, file_paths: Any, *, force: bool,
+def ingest(parts: Parts, file_paths: Paths, *, force: bool,
            not_walked: list[tuple[str, str]] | None = None, access: list[str] | None = None) -> dict[str, Any]:
     """Ingest ``file_paths`` (one path or a list) and return the spec's stats dict.
 
@@ -48,14 +53,13 @@ def ingest(parts: Parts, file_paths: Any, *, force: bool,
         return stats
 
 
-def _ingest_files(parts: Parts, file_paths: Any, force: bool,
+def _ingest_files(parts: Parts, file_paths: Paths, force: bool,
                   not_walked: list[tuple[str, str]] | None, access: list[str] | None = None) -> dict[str, Any]:
     from .errors import IngestAborted, MissingDependencyError, ProviderError
     from .ingest import IngestStats
 
-    if isinstance(file_paths, (str, Path)):
-        file_paths = [file_paths]
-    file_paths = [stored_as(parts.config, path) for path in file_paths]
+    entries = [stored_as(parts.config, path)
+               for path in ([file_paths] if isinstance(file_paths, (str, Path)) else file_paths)]
     if access is not None:
         from .access.labels import ACCESS_FIELD, normalise_labels
         from .ingest.items import IngestItem, as_item
@@ -64,19 +68,19 @@ def _ingest_files(parts: Parts, file_paths: Any, force: bool,
             labels = {ACCESS_FIELD: normalise_labels(access)}
         except ValueError as exc:
             raise ConfigError(str(exc), source="ingest") from None
-        file_paths = [IngestItem(i.path, i.source, {**i.metadata, **labels}) for i in map(as_item, file_paths)]
+        entries = [IngestItem(i.path, i.source, {**i.metadata, **labels}) for i in map(as_item, entries)]
     try:
         with contextlib.ExitStack() as stack:
             try:
-                coll = stack.enter_context(parts.store.opened(create=bool(file_paths)))
+                coll = stack.enter_context(parts.store.opened(create=bool(entries)))
             except (ProviderError, MissingDependencyError) as exc:
                 # Creating the store needs the model, and it cannot load: the run's failure,
                 # reported like the same failure later in a run.  (A store or config
                 # problem keeps its own type: it is not about this run's files.)
-                nothing = IngestStats(total=len(file_paths), aborted=" ".join(str(exc).split()))
+                nothing = IngestStats(total=len(entries), aborted=" ".join(str(exc).split()))
                 raise IngestAborted(f"ingest stopped before the first file: {nothing.aborted}",
                                     nothing.to_dict()) from exc
-            stats = runner(parts, coll).run(file_paths, force=force)
+            stats = runner(parts, coll).run(entries, force=force)
     except IngestAborted as exc:
         if not_walked is not None:
             exc.stats["not_walked"] = [{"file": f, "reason": r} for f, r in not_walked]
@@ -112,7 +116,7 @@ def delete(parts: Parts, file_path: str | Path) -> int:
         return sum(coll.delete_source(identity) for identity in sorted(identities))
 
 
-def sync(parts: Parts, config_name: str, sources: list[Any] | None, *, delete_missing: bool,
+def sync(parts: Parts, config_name: str, sources: list[Source] | None, *, delete_missing: bool,
          dry_run: bool) -> SyncStats:
     """Reconcile the collection with ``sources`` (default: the config's), traced as one run.
 
@@ -126,7 +130,7 @@ def sync(parts: Parts, config_name: str, sources: list[Any] | None, *, delete_mi
         return stats
 
 
-def _sync(parts: Parts, where: str, sources: list[Any] | None, delete_missing: bool, dry_run: bool) -> SyncStats:
+def _sync(parts: Parts, where: str, sources: list[Source] | None, delete_missing: bool, dry_run: bool) -> SyncStats:
     from .sync import make_sources, reconcile
 
     config: RagwireConfig = parts.config

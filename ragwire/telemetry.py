@@ -114,7 +114,7 @@ def trace_id(current: Any) -> str:
     return uuid.uuid4().hex
 
 
-def chat_attributes(llm: Any, step: str | None = None) -> dict[str, Any]:
+def chat_attributes(llm: object, step: str | None = None) -> dict[str, Any]:
     """The request attributes of a ``chat`` span for the LangChain chat model ``llm``;
     ``step`` says what the call is for (``classify``, ``judge``, ``answer``, …)."""
     model = getattr(llm, "model_name", None) or getattr(llm, "model", None) or type(llm).__name__
@@ -126,7 +126,7 @@ def chat_attributes(llm: Any, step: str | None = None) -> dict[str, Any]:
     }
 
 
-def embedding_attributes(embedding: Any, model: str) -> tuple[dict[str, Any], bool]:
+def embedding_attributes(embedding: object, model: str) -> tuple[dict[str, Any], bool]:
     """The attributes of an ``embeddings`` span, and whether it is a CLIENT span (a remote provider)."""
     provider = getattr(embedding, "provider", None)
     name = provider if isinstance(provider, str) and provider else _provider(embedding)
@@ -166,7 +166,7 @@ def set_counts(current: Any, stats: Mapping[str, Any]) -> None:
                                 if isinstance(v, (int, float)) and not isinstance(v, bool)})
 
 
-def _provider(llm: Any) -> str:
+def _provider(llm: object) -> str:
     name = type(llm).__name__.lower()
     for provider in ("openrouter", "openai", "anthropic", "ollama", "groq", "google", "cohere"):
         if provider in name:

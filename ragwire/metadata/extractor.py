@@ -173,7 +173,7 @@ def stored_values_block(fields: Sequence[FieldSpec], stored_values: Mapping[str,
     return f"{STORED_VALUES_HINT}\n" + "\n".join(lines) if lines else ""
 
 
-def describe_llm(llm: Any, step: str) -> str:
+def describe_llm(llm: object, step: str) -> str:
     """``LLM <step> (<Client> model <name> at <url>)`` for messages."""
     name = getattr(llm, "model_name", None) or getattr(llm, "model", None)
     url = None
@@ -190,7 +190,7 @@ def describe_llm(llm: Any, step: str) -> str:
     return f"LLM {step} ({' '.join(parts)})"
 
 
-def _unpack(result: Any, what: str) -> dict[str, Any]:
+def _unpack(result: object, what: str) -> dict[str, Any]:
     """The parsed reply of ``with_structured_output(..., include_raw=True)`` (or of a plain one) as a dict."""
     raw_message = None
     if isinstance(result, dict) and set(result) == {"raw", "parsed", "parsing_error"}:
@@ -211,7 +211,7 @@ def _unpack(result: Any, what: str) -> dict[str, Any]:
     return result
 
 
-def _check_empty_reply(message: Any, what: str) -> None:
+def _check_empty_reply(message: object, what: str) -> None:
     """An all-empty result from a reply that is not JSON is a failure, not "nothing found".
 
     Some clients (ChatOllama) parse a malformed reply leniently into an empty object.
@@ -279,12 +279,12 @@ def _item_type(kind: str) -> str:
     return kind[5:-1] if kind.startswith("list[") else kind
 
 
-def _empty(value: Any) -> bool:
+def _empty(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip()) or (
         isinstance(value, (list, tuple, set, dict)) and not value)
 
 
-def _read(spec: FieldSpec, value: Any) -> Any:
+def _read(spec: FieldSpec, value: object) -> Any:
     """``value`` converted to the field's type; None when empty or unconvertible (warned)."""
     if _empty(value):
         return None
@@ -307,25 +307,26 @@ def _read(spec: FieldSpec, value: Any) -> Any:
     return kept or None
 
 
-def _warn_dropped(spec: FieldSpec, kind: str, value: Any, outcome: str) -> None:
+def _warn_dropped(spec: FieldSpec, kind: str, value: object, outcome: str) -> None:
     shown = repr(value)
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    if kind == "int" and _integral(value) and not INT64_MIN <= int(float(value)) <= INT64_MAX:
+    if kind == "int" and isinstance(value, (int, float, str)) and _integral(value) \
+            and not INT64_MIN <= int(float(value)) <= INT64_MAX:
         why = "is outside the 64-bit integer range the store holds"
     else:
         why = f"is not {_TYPE_WORDS.get(kind, kind)}"
     logger.warning("metadata field %s: %s %s; %s", spec.name, shown, why, outcome)
 
 
-def _integral(value: Any) -> bool:
+def _integral(value: object) -> bool:
     if isinstance(value, int) and not isinstance(value, bool):
         return True
     number = finite_number(value)
     return number is not None and number.is_integer()
 
 
-def _convert(kind: str, value: Any) -> Any:
+def _convert(kind: str, value: object) -> Any:
     """``value`` as a ``kind`` scalar, or None when it cannot be read as one."""
     if value is None:
         return None
