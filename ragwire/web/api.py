@@ -252,7 +252,9 @@ def create_app(service: Service) -> FastAPI:
         image = service.page_image(source, page, text)
         return Response(image.png, media_type="image/png", headers={
             "x-ragwire-page": str(image.page), "x-ragwire-pages": str(image.pages),
-            "x-ragwire-passage": "found" if image.found else "not-found", "cache-control": "no-store"})
+            "x-ragwire-passage": "found" if image.found else "not-found", "cache-control": "no-store",
+            # where the first box is, in the image's pixels, so the page view can scroll to it
+            **({"x-ragwire-box": ",".join(f"{v:.0f}" for v in image.boxes[0])} if image.boxes else {})})
 
     return app
 

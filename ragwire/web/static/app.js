@@ -397,14 +397,37 @@ function highlightInto(box, text, sentences) {
 }
 
 let imageUrl = null;
+// The page view: which page of which file is drawn, the passage boxed on the page it was found on,
+// and the zoom. Another page is drawn without the passage: looked for there, it would jump back.
+const view = { source: null, page: 1, pages: 1, passage: "", boxedPage: null, zoom: 1 };
+
+function isPdf(item) {
+  return (item.metadata && item.metadata.file_type === "pdf") || item.file_type === "pdf" ||
+    /\.pdf$/i.test(item.file_name || "");
+}
+
+function openPanel(title, where) {
+  $("source-panel").hidden = false;
+  delete $("source-panel").dataset.quote;
+  document.body.classList.add("panel-open");
+  $("source-file").textContent = title;
+  $("source-location").textContent = where;
+  $("quote-status").hidden = true;
+  $("page-tools").hidden = true;
+  const image = $("page-image");
+  image.hidden = true;
+  image.removeAttribute("src");
+  delete image.dataset.passage;
+  view.zoom = 1;
+  image.style.width = "";
+  $("page-status").textContent = "";
+  $("page-status").classList.remove("missing");
+}
 
 async function openSource(citation, answer) {
   const panel = $("source-panel");
-  panel.hidden = false;
-  document.body.classList.add("panel-open");
-  $("source-file").textContent = citation.file_name || citation.source;
-  $("source-location").textContent = location(citation);
-  const sentences = quotedSentences(answer, citation.index);
+  openPanel(citation.file_name || citation.source, location(citation));
+  const sentences = answer ? quotedSentences(answer, citation.index) : [];
   const found = highlightInto($("source-text"), citation.text, sentences);
   panel.dataset.highlights = String(found.length);
   // A quote that is not in the cited chunk is said to be so, and is never looked for
@@ -415,35 +438,58 @@ async function openSource(citation, answer) {
   quote.textContent = !missing ? "" : found.length ? "Part of the quoted text is not in this source."
     : "The quoted text is not in this source.";
   panel.dataset.quote = missing ? (found.length ? "partial" : "missing") : "checked";
+  if (!isPdf(citation)) return;
+  const passage = found.length ? found.join(" ") : sentences.length ? "" : citation.text;
+  Object.assign(view, { source: citation.source, passage, boxedPage: null });
+  await showPage(citation.page_number || 1, passage);
+}
+
+async function openDocument(doc) {
+  // a document from the Documents tab: all its chunks in reading order, and its first page
+  openPanel(doc.file_name, `${doc.chunks} chunk${doc.chunks === 1 ? "" : "s"}` + (doc.pages ? `, ${doc.pages} pages` : ""));
+  $("source-text").replaceChildren();
+  try {
+    const { chunks } = await getJSON(`/api/source?${new URLSearchParams({ source: doc.source })}`);
+    highlightInto($("source-text"), chunks.map((c) => c.text).join("\n\n"), []);
+    if (!isPdf(doc)) return;
+    Object.assign(view, { source: doc.source, passage: "", boxedPage: null });
+    await showPage(1, "");
+  } catch (e) { showError(e.message); }
+}
+
+async function showPage(page, passage) {
   const image = $("page-image");
-  image.hidden = true;
-  image.removeAttribute("src");
-  delete image.dataset.passage;
   const status = $("page-status");
   status.classList.remove("missing");
-  status.textContent = "";
-  const isPdf = (citation.metadata && citation.metadata.file_type === "pdf") || /\.pdf$/i.test(citation.file_name || "");
-  if (!isPdf) return;
   status.textContent = "Drawing the page…";
-  const passage = found.length ? found.join(" ") : sentences.length ? "" : citation.text;
-  const query = new URLSearchParams({ source: citation.source, page: String(citation.page_number || 1), text: passage });
+  const query = new URLSearchParams({ source: view.source, page: String(page), text: passage });
   try {
     const response = await api(`/api/page-image?${query}`);
     const blob = await response.blob();
     if (imageUrl) URL.revokeObjectURL(imageUrl);
     imageUrl = URL.createObjectURL(blob);
+    view.page = Number(response.headers.get("x-ragwire-page"));
+    view.pages = Number(response.headers.get("x-ragwire-pages"));
+    const box = response.headers.get("x-ragwire-box");
+    image.onload = () => { if (box) scrollToBox(box.split(",").map(Number)); };
     image.src = imageUrl;
     image.hidden = false;
-    const page = response.headers.get("x-ragwire-page");
+    image.dataset.page = String(view.page);
+    $("page-tools").hidden = false;
+    $("page-number").textContent = `page ${view.page} of ${view.pages}`;
+    $("page-prev").disabled = view.page <= 1;
+    $("page-next").disabled = view.page >= view.pages;
     if (!passage) {
-      status.textContent = `Page ${page} shown without a box: the quoted text is not in this source.`;
-      status.classList.add("missing");
-      image.dataset.passage = "unchecked";
+      const unchecked = $("source-panel").dataset.quote === "missing";
+      image.dataset.passage = unchecked ? "unchecked" : "none";
+      status.textContent = unchecked ? `Page ${view.page} shown without a box: the quoted text is not in this source.` : "";
+      status.classList.toggle("missing", unchecked);
     } else if (response.headers.get("x-ragwire-passage") === "found") {
-      status.textContent = `Passage highlighted on page ${page}.`;
+      view.boxedPage = view.page;
+      status.textContent = `Passage highlighted on page ${view.page}.`;
       image.dataset.passage = "found";
     } else {
-      status.textContent = `Passage not found on the page (page ${page} shown without highlight).`;
+      status.textContent = `Passage not found on the page (page ${view.page} shown without highlight).`;
       status.classList.add("missing");
       image.dataset.passage = "not-found";
     }
@@ -451,6 +497,33 @@ async function openSource(citation, answer) {
     status.textContent = `No page image: ${e.message}`;
     status.classList.add("missing");
   }
+}
+
+function turnPage(step) {
+  const page = Math.min(Math.max(view.page + step, 1), view.pages);
+  if (page === view.page) return;
+  // the passage goes with the page it was boxed on (or, before that, the page it was cited on)
+  const back = page === view.boxedPage || (view.boxedPage === null && view.passage);
+  return showPage(page, back ? view.passage : "");
+}
+
+function zoom(factor) {
+  view.zoom = Math.min(Math.max(view.zoom * factor, 1), 4);
+  $("page-image").style.width = `${Math.round(view.zoom * 100)}%`;
+  $("page-image").dataset.zoom = String(view.zoom);
+}
+
+function scrollToBox([, top]) {
+  // the box's top, in the drawn image's pixels, brought into view inside the panel (zoomed, or further down)
+  const image = $("page-image");
+  const scale = image.clientHeight / (image.naturalHeight || 1);
+  const panel = $("source-panel");
+  const imageTop = image.getBoundingClientRect().top - panel.getBoundingClientRect().top + panel.scrollTop;
+  const boxTop = imageTop + top * scale;
+  if (boxTop < panel.scrollTop || boxTop + 40 > panel.scrollTop + panel.clientHeight) {
+    panel.scrollTop = Math.max(boxTop - 60, 0);  // only when out of view: the chunk's text stays in sight
+  }
+  image.dataset.scrolled = "box";
 }
 
 function closeSource() {
@@ -549,7 +622,9 @@ async function search(event) {
     if (!results.length) list.append(el("li", { testid: "no-results", text: "No chunks match." }));
     for (const r of results) {
       list.append(el("li", { testid: "search-result", "data-source": r.source },
-        el("div", { class: "result-head" }, el("strong", { text: `#${r.rank}` }), el("span", { text: r.location }),
+        el("div", { class: "result-head" }, el("strong", { text: `#${r.rank}` }),
+          el("button", { type: "button", class: "link", testid: "open-result", text: r.location, title: "Open the source",
+            onclick: () => openSource(r, null) }),
           el("span", { class: "score", testid: "score", text: r.score_label })),
         el("div", { class: "result-text" }, markdown(r.text))));
     }
@@ -568,8 +643,9 @@ async function loadDocuments() {
       el("td", { text: d.file_name, title: d.source }), el("td", { text: d.file_type }), el("td", { text: String(d.chunks) }),
       el("td", { text: d.pages ? String(d.pages) : "" }), el("td", { text: d.metadata_status || "" }), el("td", { text: ocr }),
       el("td", { text: d.ingested_at || "" }),
-      el("td", {}, el("button", { type: "button", testid: "delete-document", text: "Delete",
-        onclick: () => deleteDocument(d) }))));
+      el("td", { class: "row-actions" },
+        el("button", { type: "button", testid: "view-document", text: "View", onclick: () => openDocument(d) }),
+        el("button", { type: "button", testid: "delete-document", text: "Delete", onclick: () => deleteDocument(d) }))));
   }
   $("upload-limits").textContent = upload.enabled
     ? `up to ${upload.max_mb} MB: ${upload.types.join(" ")}` : "uploads are off on this server";
@@ -654,6 +730,11 @@ document.addEventListener("DOMContentLoaded", () => {
   $("ask-form").addEventListener("submit", ask);
   $("search-form").addEventListener("submit", search);
   $("close-source").addEventListener("click", closeSource);
+  $("back-source").addEventListener("click", closeSource);
+  $("page-prev").addEventListener("click", () => turnPage(-1));
+  $("page-next").addEventListener("click", () => turnPage(1));
+  $("zoom-in").addEventListener("click", () => zoom(1.5));
+  $("zoom-out").addEventListener("click", () => zoom(1 / 1.5));
   $("stop").addEventListener("click", stopAnswer);
   $("new-conversation").addEventListener("click", newConversation);
   $("export-golden").addEventListener("click", exportGolden);

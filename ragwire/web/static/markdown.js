@@ -12,7 +12,7 @@ const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]
 
 const marked = new Marked({
   gfm: true,
-  breaks: true,
+  breaks: false,  // a PDF's text breaks every line: those are not the writer's line breaks
   renderer: {
     html(token) { return escapeHtml(token.text); },
     image(token) { return escapeHtml(token.text || ""); },

@@ -204,3 +204,67 @@ def test_a_file_dropped_on_the_documents_tab_is_uploaded_and_ingested(server, br
     assert (server.uploads / "dropped-note.md").read_text(encoding="utf-8").startswith("# Boiler room")
     found = server.json("POST", "/api/retrieve", {"query": "boiler room key cabinet", "top_k": 1})["results"]
     assert found[0]["file_name"] == "dropped-note.md"
+
+
+def test_a_search_result_and_a_listed_document_open_in_the_source_view_which_turns_pages_and_zooms(browser):
+    # guards: search results could not be opened, the Documents tab had no view, the page was one static image
+    browser.find_element(*by_testid("tab-search")).click()
+    query = browser.find_element(*by_testid("search-query"))
+    query.clear()
+    query.send_keys("battery pack covered months\n")
+    wait(browser).until(lambda d: results(d) and results(d)[0][0] == "warranty-policy.pdf")
+    browser.find_element(*by_testid("search-result")).find_element(*by_testid("open-result")).click()
+    panel = wait(browser).until(EC.visibility_of_element_located(by_testid("source-panel")))
+    assert panel.find_element(*by_testid("source-file")).text == "warranty-policy.pdf"
+    image = wait(browser).until(EC.visibility_of_element_located(by_testid("page-image")))
+    wait(browser).until(lambda d: image.get_attribute("data-passage") == "found" and image.get_attribute("data-scrolled"))
+    assert panel.find_element(*by_testid("page-number")).text == "page 1 of 2"
+    width = image.size["width"]
+    panel.find_element(*by_testid("zoom-in")).click()
+    assert image.size["width"] > width * 1.3
+    panel.find_element(*by_testid("page-next")).click()
+    wait(browser).until(lambda d: image.get_attribute("data-page") == "2")
+    assert panel.find_element(*by_testid("page-number")).text == "page 2 of 2"
+    assert image.get_attribute("data-passage") == "none" and not panel.find_element(*by_testid("page-next")).is_enabled()
+    panel.find_element(*by_testid("page-prev")).click()
+    wait(browser).until(lambda d: image.get_attribute("data-page") == "1" and image.get_attribute("data-passage") == "found")
+
+    browser.find_element(*by_testid("tab-documents")).click()
+    wait(browser).until(lambda d: "charging.md" in listed(d))
+    browser.execute_script("""[...document.querySelectorAll('[data-testid="document-row"]')]
+        .find((row) => row.cells[0].textContent === 'charging.md')
+        .querySelector('[data-testid="view-document"]').click()""")
+    wait(browser).until(lambda d: panel.find_element(*by_testid("source-file")).text == "charging.md"
+                        and "three hours" in panel.find_element(*by_testid("source-text")).text)
+    assert not panel.find_element(*by_testid("page-tools")).is_displayed()  # not a PDF: no page view
+    browser.find_element(*by_testid("close-source")).click()
+
+
+def test_at_390_px_nothing_scrolls_sideways_and_the_source_view_is_full_screen_with_a_back_button(server, browser):
+    # guards: a fixed 45 % source sidebar beside a 210 px answer column, and a table scrolling the whole page
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    sideways = "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    try:
+        browser.refresh()
+        answer = ask(browser, "How long does the warranty last?")
+        assert browser.execute_script(sideways) <= 0
+        answer.find_element(*by_testid("citation")).click()
+        panel = wait(browser).until(EC.visibility_of_element_located(by_testid("source-panel")))
+        wait(browser).until(lambda d: panel.find_element(*by_testid("page-image")).get_attribute("data-passage"))
+        assert panel.size["width"] == browser.execute_script("return document.documentElement.clientWidth")
+        assert browser.execute_script(sideways) <= 0
+        if os.environ.get("UPDATE_DOCS_SCREENSHOT"):
+            browser.save_screenshot(str(REPO / "docs" / "img" / "server-mobile.png"))
+        back = panel.find_element(*by_testid("back-source"))
+        assert back.is_displayed() and not panel.find_element(*by_testid("close-source")).is_displayed()
+        back.click()
+        assert not panel.is_displayed()
+        browser.find_element(*by_testid("tab-documents")).click()
+        wait(browser).until(lambda d: d.find_elements(*by_testid("document-row")))
+        assert browser.execute_script(sideways) <= 0
+        inner = browser.find_element(*by_testid("documents-scroll"))
+        assert browser.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", inner)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.refresh()
