@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 
 from ragwire.config import parse_section
 from ragwire.errors import ConfigError, MissingDependencyError, did_you_mean
@@ -23,7 +23,7 @@ OLLAMA_URL = "http://localhost:11434"
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 
 
-def as_section(config: Any, model: type[S], section: str, providers: Sequence[str]) -> S:
+def as_section(config: object, model: type[S], section: str, providers: Sequence[str]) -> S:
     """Return ``config`` as a validated ``model`` for the ``section`` factory.
 
     A plain mapping is user input: ``${VAR}`` references are expanded from the
@@ -64,7 +64,7 @@ def provider_name(cfg: Mapping[str, Any], section: str, valid: Sequence[str]) ->
     return name
 
 
-def secret(value: Any) -> str | None:
+def secret(value: SecretStr | None) -> str | None:
     """The plain text of a ``SecretStr`` (``None`` when unset)."""
     return value.get_secret_value() if value is not None else None
 

@@ -32,11 +32,14 @@ import threading
 import time
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragwire.config import EmbeddingsConfig
 from ragwire.providers import onnx_export
 from ragwire.providers._runtime import available_cpus
+
+if TYPE_CHECKING:
+    from ragwire.stages import Embedder
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +84,7 @@ def torch_available() -> bool:
         return False
 
 
-def bulk_embedder(section: EmbeddingsConfig, embedder: Any) -> Any:
+def bulk_embedder(section: EmbeddingsConfig, embedder: Embedder) -> Embedder:
     """The embedder an ingest or sync uses for ``section``: ``embedder`` itself, or a
     :class:`BulkEmbedder` that may move bulk work to sentence-transformers.
 
@@ -99,7 +102,7 @@ def bulk_embedder(section: EmbeddingsConfig, embedder: Any) -> Any:
 class BulkEmbedder:
     """ONNX for queries and small runs; the faster runtime of this machine once a run is bulk."""
 
-    def __init__(self, section: EmbeddingsConfig, onnx: Any) -> None:
+    def __init__(self, section: EmbeddingsConfig, onnx: Embedder) -> None:
         self.section = section
         self.onnx = onnx
         self.active = onnx
@@ -198,7 +201,7 @@ def cached_choice(section: EmbeddingsConfig) -> dict[str, Any] | None:
     return record if isinstance(record, dict) and record.get("choice") in ("onnx", "torch") else None
 
 
-def calibrate(section: EmbeddingsConfig, onnx: Any, twin: Any) -> dict[str, Any]:
+def calibrate(section: EmbeddingsConfig, onnx: Embedder, twin: Embedder) -> dict[str, Any]:
     """Time both runtimes on :data:`CALIBRATION_TEXTS`, compare their vectors, record the choice."""
     import numpy as np
 
