@@ -168,6 +168,8 @@ class AccessGuard:
                status: int | None) -> None:
         if self.access.audit is None:
             return
+        if status == 401:  # the ServerGuard below refused the one token: nobody was identified
+            principal = Principal(name="-")
         route = record.get("tool") or f"{method} {path}"
         try:
             self.access.audit.record(principal, route, query=record.get("query_text"), filters=record.get("filters"),
