@@ -2,7 +2,7 @@
 
 from .hit import Hit, format_location
 from .retriever import FilterExtractor, RetrieveOptions, Retriever, Store, SupportsRetrieve
-from .search import SEARCH_TYPES, Searcher, mmr_select, to_document
+from .search import SEARCH_TYPES, Searcher, mmr_select
 
 __all__ = [
     "SEARCH_TYPES",
@@ -15,5 +15,4 @@ __all__ = [
     "SupportsRetrieve",
     "format_location",
     "mmr_select",
-    "to_document",
 ]

@@ -6,8 +6,6 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
-from langchain_core.documents import Document
-
 from ..errors import ConfigError
 from ..store import Collection, DenseParams, Filter, Fusion, Record, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind
@@ -24,11 +22,6 @@ SEARCH_TYPES = ("similarity", "mmr", "hybrid", "keyword")
 # limit: past it, a field not seen yet is compared as given rather than refused.
 _FIELD_PAGE = 1000
 _FIELD_SCAN_LIMIT = 50_000
-
-
-def to_document(record: Record, score_type: str | None = None, score_max: float | None = None) -> Document:
-    """The LangChain Document of a stored record, scores in its metadata (see :meth:`Hit.to_document`)."""
-    return Hit.from_record(record, score_type, score_max).to_document()
 
 
 # What ``metadata["score"]`` is, per search type: a reader (or an agent) cannot tell an
