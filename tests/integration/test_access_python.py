@@ -36,6 +36,8 @@ def _everything_seen(rag, view) -> set[str]:
         seen |= {file_of(d.metadata["source"]) for d in view.hybrid_search(query, k=10)}
         answer = view.query(query, top_k=10)
         seen |= {file_of(c.source) for c in answer.citations}
+        answer = view.query(query, top_k=10, refine=True)
+        seen |= {file_of(c.source) for c in answer.citations}
         answer = asyncio.run(view.aquery(query, top_k=10))
         seen |= {file_of(c.source) for c in answer.citations}
         *_pieces, last = list(view.query_stream(query, top_k=10))
@@ -77,6 +79,16 @@ def test_a_search_for_what_a_principal_may_not_read_is_a_search_with_no_results(
         assert hits == []
         answer = view.query(SECRETS[name], filters={"file_name": name})
         assert not answer and answer.citations == []
+
+
+def test_an_eval_run_as_a_principal_scores_against_what_it_may_read(rag):
+    from ragwire.eval import EvalError, GoldenSet, evaluate
+
+    golden = GoldenSet.from_data({"match_field": "file_name", "queries": [
+        {"query": SECRETS["hr.pdf"], "expected": ["hr.pdf"]}]})
+    assert evaluate(rag.as_principal(name="h", groups=["hr"]), golden, top_k=3).metrics["recall"] == 1.0
+    with pytest.raises(EvalError):  # to a principal without hr, the expected document is not stored
+        evaluate(rag.as_principal(name="n"), golden, top_k=3)
 
 
 def test_no_user_filter_widens_a_principal_on_the_real_engine(rag):
