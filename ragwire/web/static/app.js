@@ -69,17 +69,29 @@ async function loadStats() {
   $("stats").textContent = `${stats.collection_name}: ${stats.sources} documents, ${stats.total_documents} chunks`;
 }
 
+// The file and type pickers come first: people look for a document by its name before any
+// metadata field; then one list per filter field, its values most frequent first.
+const FILE_FIELDS = [["file_name", "file"], ["file_type", "type"]];
+
 async function loadFilters() {
-  const { fields } = await getJSON("/api/fields");
+  const [{ fields }, { documents }] = await Promise.all([getJSON("/api/fields"), getJSON("/api/documents")]);
+  state.documents = documents;
   const box = $("filters");
+  const chosen = currentFilters() || {};
   box.replaceChildren();
-  for (const field of fields) {
+  const lists = FILE_FIELDS.map(([name, label]) => ({ name, label,
+    values: [...new Set(documents.map((d) => d[name]).filter(Boolean))].sort() }));
+  const taken = new Set(FILE_FIELDS.map(([name]) => name));
+  for (const field of fields) if (!taken.has(field.name)) lists.push({ ...field, label: field.name });
+  for (const field of lists) {
     if (!field.values.length) continue;
     const select = el("select", { testid: `filter-${field.name}`, "data-field": field.name });
     select.append(el("option", { value: "", text: "any" }));
     field.values.forEach((value, i) => select.append(el("option", { value: String(i), text: String(value) })));
     select.values = field.values;
-    box.append(el("label", {}, el("span", { text: field.name }), select));
+    const kept = field.values.findIndex((v) => JSON.stringify(v) === JSON.stringify(chosen[field.name]));
+    if (kept >= 0) select.value = String(kept);  // a refresh after an upload keeps what was picked
+    box.append(el("label", {}, el("span", { text: field.label }), select));
   }
 }
 
@@ -667,7 +679,7 @@ async function deleteDocument(doc) {
     const accepted = await (await api(`/api/documents?${new URLSearchParams({ source: doc.source })}`, { method: "DELETE" })).json();
     const job = await followJob(accepted.url);
     if (job.state === "failed") throw new Error(job.error);
-    await Promise.all([loadDocuments(), loadStats()]);
+    await Promise.all([loadDocuments(), loadStats(), loadFilters()]);
   } catch (e) { showError(e.message); }
 }
 

@@ -268,3 +268,52 @@ def test_at_390_px_nothing_scrolls_sideways_and_the_source_view_is_full_screen_w
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         browser.refresh()
+
+
+def test_a_mark_is_kept_per_question_and_filters_and_clearing_them_asks_first(browser):
+    # guards: the same question under another filter overwrote the earlier mark; Clear wiped all unasked
+    browser.execute_script("localStorage.removeItem('ragwire-marks')")
+    browser.refresh()
+    question = "How long does the warranty last?"
+    ask(browser, question)
+    last_turn(browser).find_element(*by_testid("mark-right")).click()
+    title = "Northwind Robotics Limited Warranty"
+    Select(wait(browser).until(lambda d: d.find_element(*by_testid("filter-title")))).select_by_visible_text(title)
+    try:
+        ask(browser, question)
+        last_turn(browser).find_element(*by_testid("mark-right")).click()
+    finally:
+        Select(browser.find_element(*by_testid("filter-title"))).select_by_visible_text("any")
+    marks = json.loads(browser.execute_script("return localStorage.getItem('ragwire-marks')"))
+    assert [(m["query"], m.get("filters")) for m in marks] == [(question, None), (question, {"title": title})]
+    clear = browser.find_element(*by_testid("clear-golden"))
+    clear.click()
+    alert = wait(browser).until(EC.alert_is_present())
+    assert "Clear 2 marked questions" in alert.text
+    alert.dismiss()
+    assert "2 marked questions" in browser.find_element(*by_testid("golden-count")).text
+    clear.click()
+    wait(browser).until(EC.alert_is_present()).accept()
+    assert "0 marked questions" in browser.find_element(*by_testid("golden-count")).text
+
+
+def test_the_file_and_type_pickers_narrow_questions_and_searches_to_those_documents(browser):
+    # guards: only metadata fields could be filtered on, though the API takes file_name and file_type
+    browser.refresh()
+    picker = Select(wait(browser).until(lambda d: d.find_element(*by_testid("filter-file_name"))))
+    assert "charging.md" in [o.text for o in picker.options]
+    picker.select_by_visible_text("charging.md")
+    try:
+        browser.find_element(*by_testid("tab-search")).click()
+        query = browser.find_element(*by_testid("search-query"))
+        query.clear()
+        query.send_keys("warranty months battery\n")
+        wait(browser).until(lambda d: results(d) and {name for name, _ in results(d)} == {"charging.md"})
+        picker.select_by_visible_text("any")
+        Select(browser.find_element(*by_testid("filter-file_type"))).select_by_visible_text("pdf")
+        browser.find_element(*by_testid("search-button")).click()
+        wait(browser).until(lambda d: results(d) and all(name.endswith(".pdf") for name, _ in results(d))
+                            and "warranty-policy.pdf" in {name for name, _ in results(d)})
+    finally:
+        picker.select_by_visible_text("any")
+        Select(browser.find_element(*by_testid("filter-file_type"))).select_by_visible_text("any")
