@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -58,7 +57,7 @@ def load_schema(path: str | Path) -> MetadataSchema:
     return parse_schema(raw, source=source)
 
 
-def parse_schema(raw: Any, source: str = "metadata.yaml") -> MetadataSchema:
+def parse_schema(raw: object, source: str = "metadata.yaml") -> MetadataSchema:
     """Validate an already-parsed metadata.yaml mapping (see :func:`load_schema`)."""
     if not isinstance(raw, dict):
         raise ConfigError("expected a mapping with a 'fields:' list", source=source)
@@ -92,7 +91,7 @@ def parse_schema(raw: Any, source: str = "metadata.yaml") -> MetadataSchema:
     return MetadataSchema(fields=specs, prompt=prompt)
 
 
-def _parse_field(i: int, item: Any, problems: list[str]) -> FieldSpec | None:
+def _parse_field(i: int, item: object, problems: list[str]) -> FieldSpec | None:
     where = f"fields[{i}]"
     if not isinstance(item, dict):
         problems.append(f"{where}: expected a mapping with name, type, description, got {item!r}")
@@ -143,7 +142,7 @@ def _parse_field(i: int, item: Any, problems: list[str]) -> FieldSpec | None:
     )
 
 
-def _value_fits(kind: str, value: Any) -> bool:
+def _value_fits(kind: str, value: object) -> bool:
     base = kind.removeprefix("list[").rstrip("]")
     if base == "str":
         return isinstance(value, str)

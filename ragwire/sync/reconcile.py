@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import SourceError
 from ..hashing import sha256_file_from_path
@@ -25,7 +25,10 @@ from ..providers.usage import add_into
 from ..store import OWNER_FIELDS
 from ..store.records import ACCESS_FIELD
 from .base import Listing, Source, SourceEntry
-from .stats import SyncStats
+from .stats import SourceStats, SyncStats
+
+if TYPE_CHECKING:
+    from ..store import Collection
 
 log = get_logger(__name__)
 
@@ -125,7 +128,7 @@ def _read_owned(listed: list[_Listed], runner: IngestRunner, stats: SyncStats, d
             one.listing = None
 
 
-def _warn(mine: Any, text: str) -> None:
+def _warn(mine: SourceStats, text: str) -> None:
     """Record a warning in the source's stats and log it (the CLI prints the stats' copy)."""
     mine.warnings.append(text)
     log.warning("%s", text, extra=REPORTED)
@@ -176,7 +179,7 @@ def _ingest(listed: list[_Listed], runner: IngestRunner | None, stats: SyncStats
         mine.reused_chunks += outcome.reused
 
 
-def _predict(source: Source, entry: SourceEntry, runner: IngestRunner | None, mine: Any) -> None:
+def _predict(source: Source, entry: SourceEntry, runner: IngestRunner | None, mine: SourceStats) -> None:
     """What the real run would do with ``entry``, decided the way the runner decides."""
     state = runner.collection.source_state(entry.identity) if runner is not None else None
     stored = bool(state and state.complete)
@@ -223,7 +226,7 @@ def _delete_missing(listed: list[_Listed], runner: IngestRunner, stats: SyncStat
                      "would delete" if dry_run else "deleted", removed, one.source.key)
 
 
-def _owned(coll: Any, source: Source, keys: set[str]) -> list[str]:
+def _owned(coll: Collection, source: Source, keys: set[str]) -> list[str]:
     """The documents ``source`` owns: written under its key, or written from its place
     under a key no source of this run has (the same source before a rename; an unnamed
     source's key is its place, which covers documents from before places were recorded)."""
