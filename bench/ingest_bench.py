@@ -92,7 +92,7 @@ def instrument(rag: Any, clock: Clock) -> Callable[[], list[int]]:
 
     rag.parts._embedding = Timed(rag.embedding, clock, "dense embed")
     rag.parts._sparse = Timed(rag.sparse_encoder, clock, "bm25 encode")
-    engine = rag.collection.engine
+    engine = rag.collection._engine
     for name in ENGINE_CALLS:
         setattr(engine, name, clock.wrap(f"store.{name}", getattr(engine, name)))
     saved = runner.prepare_file, runner.sha256_file_from_path
@@ -120,7 +120,7 @@ def stored_texts(rag: Any, folder: Path) -> list[str]:
     with rag.collection.opened() as coll:
         offset = None
         while True:
-            records, offset = coll.engine.scroll(
+            records, offset = coll._engine.scroll(
                 visible(), limit=1024, offset=offset,
                 fields=[TEXT_KEY, meta_path("source"), meta_path("chunk_index")],
             )
@@ -294,7 +294,7 @@ def main() -> None:
         before = latency(rag, queries, vectors, k=10)
         start = time.perf_counter()
         with rag.collection.opened():
-            rag.collection.engine.optimize()
+            rag.collection._engine.optimize()
         optimize_s = time.perf_counter() - start
         after = latency(rag, queries, vectors, k=10)
     ids_before, ids_after = before.pop("ids"), after.pop("ids")

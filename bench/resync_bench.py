@@ -71,7 +71,7 @@ def child_ingest(docs: Path, workers: int, args: argparse.Namespace) -> None:
         rag.parts.dimension()
         rag.embedding.embed_documents(["warm-up " + str(i) for i in range(8)])
         optimize = {"s": 0.0}
-        engine = rag.collection.engine
+        engine = rag.collection._engine
         real_optimize = engine.optimize
 
         def timed_optimize() -> bool:

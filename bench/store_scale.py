@@ -135,17 +135,17 @@ def load(coll: Any, data: dict[str, Any], n: int, batch: int, streams: int) -> f
     started = time.perf_counter()
     if streams == 1:
         for s, e in ranges:
-            coll.engine.upsert(points(data, s, e))
+            coll._engine.upsert(points(data, s, e))
     else:
         def worker(mine: list[tuple[int, int]]) -> None:
             for s, e in mine:
-                coll.engine.upsert(points(data, s, e))
+                coll._engine.upsert(points(data, s, e))
         threads = [threading.Thread(target=worker, args=(ranges[k::streams],)) for k in range(streams)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-    coll.engine.flush()
+    coll._engine.flush()
     return time.perf_counter() - started
 
 
@@ -166,9 +166,9 @@ def recall(coll: Any, qs: list[tuple[list[float], Any]], flt: Any) -> float:
 
     hit = total = 0
     for dense, _ in qs:
-        exact = {r.id for r in coll.engine.search(dense=dense, flt=coll.reader_filter(flt), limit=10,
+        exact = {r.id for r in coll._engine.search(dense=dense, flt=coll.reader_filter(flt), limit=10,
                                                    dense_params=DenseParams(exact=True))}
-        approx = {r.id for r in coll.engine.search(dense=dense, flt=coll.reader_filter(flt), limit=10)}
+        approx = {r.id for r in coll._engine.search(dense=dense, flt=coll.reader_filter(flt), limit=10)}
         hit += len(exact & approx)
         total += len(exact)
     return hit / total if total else 1.0
@@ -191,7 +191,7 @@ def run_size(n: int, engine_name: str, batch: int, streams: int, nq: int, folder
         out["upsert_s"] = round(load_s, 2)
         out["upsert_pts_s"] = round(n / load_s)
         t = time.perf_counter()
-        built = coll.engine.optimize()
+        built = coll._engine.optimize()
         out["optimize_s"] = round(time.perf_counter() - t, 2) if built else 0.0
         assert coll.count() == n, (coll.count(), n)
         flt = build_filter({"file_type": "pdf"})
@@ -218,7 +218,7 @@ def reopen(engine_name: str, folder: Path, nq: int) -> dict:
     coll = open_collection(engine_name, folder)
     t = time.perf_counter()
     with coll.opened():
-        coll.engine.open()
+        coll._engine.open()
         open_s = time.perf_counter() - t
         t = time.perf_counter()
         coll.search(dense=vecs[0].tolist(), limit=10)
@@ -238,7 +238,7 @@ def run_migrate(n: int, folder: Path) -> dict:
     source = open_collection("edge", folder / "source")
     with source.opened():
         load(source, data, n, 256, 1)
-        source.engine.optimize()
+        source._engine.optimize()
     runs: dict[str, list[dict]] = {}
     order = [("edge", 64), ("edge", 256), ("edge", 1024), ("edge", 1024), ("edge", 256), ("edge", 64),
              ("qdrant", 256)]

@@ -172,7 +172,7 @@ class IngestRunner:
                             stats.count_extraction(done.metadata_usage)
                 raise
         if self._written_points and self._written_points >= self.settings.optimize_after_points:
-            if self.collection.engine.optimize():
+            if self.collection.optimize():
                 log.info("built the vector index after writing %d points", self._written_points)
 
     def _make_bar(self, total: int):

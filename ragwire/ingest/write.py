@@ -1,5 +1,5 @@
-"""Writing one prepared file: its chunks ``pending`` in batches, then one commit
-(:meth:`ragwire.store.Collection.commit_source`) that makes the new version the visible one."""
+"""Writing one prepared file through one commit (:meth:`ragwire.store.Collection.commit`): its
+chunks ``pending`` in batches, made the visible version when the commit ends."""
 
 from __future__ import annotations
 
@@ -43,14 +43,12 @@ def write_document(collection: Collection, settings: IngestSettings, doc: Prepar
     # A failed extraction gets a fingerprint no run has, so the next ingest repairs it.
     shaped_by = settings.shaped_by(doc.ocr_shaped) + (METADATA_FAILED if doc.metadata_failed else "")
     fingerprints = {"settings": shaped_by, "vectors": settings.vectors_fingerprint}
-    retried(collection.discard_pending, doc.source)
-    retried(collection.ensure_indexes, [r.metadata for r in records])
-    for start in range(0, len(records), ing.batch_size):
-        retried(collection.write_pending, records[start:start + ing.batch_size], run_id,
-                fingerprints=fingerprints)
     # A rewrite of stored content replaces it, even with replace_changed off.
-    removed = retried(collection.commit_source, doc.source, doc.file_hash, run_id,
-                      keep_other_versions=not (ing.replace_changed or doc.same_content_stored))
+    with collection.commit(doc.source, run_id, file_hash=doc.file_hash, fingerprints=fingerprints, call=retried,
+                           keep_other_versions=not (ing.replace_changed or doc.same_content_stored)) as txn:
+        for start in range(0, len(records), ing.batch_size):
+            txn.write(records[start:start + ing.batch_size])
+    removed = txn.removed
     log.info("%s: %d chunks written%s", doc.path.name, len(records),
              f", {removed} old chunks removed" if removed else "")
     return FileOutcome(

@@ -71,15 +71,15 @@ class RagwireVectorStore(VectorStore):
             if self.searcher.sparse is not None else [None] * len(texts)
         )
         run = uuid.uuid4().hex
-        with self.collection.opened():
-            records = []
-            for i, text in enumerate(texts):
-                meta = {"source": "langchain", **metadatas[i], "content_hash": sha256_text(text)}
-                records.append(ChunkRecord(ids[i], text, meta, dense[i], sparse[i]))
-            if records:
-                self.collection.ensure_indexes([r.metadata for r in records])
-            self.collection.write_pending(records, run)
-            self.collection.engine.set_payload(Filter(must=[Cond("_run", value=run)]), {"_state": "complete"})
+        by_source: dict[str, list[ChunkRecord]] = {}
+        for i, text in enumerate(texts):
+            meta = {"source": "langchain", **metadatas[i], "content_hash": sha256_text(text)}
+            meta["source"] = str(meta["source"])  # the commit finds its chunks by source name
+            by_source.setdefault(meta["source"], []).append(ChunkRecord(ids[i], text, meta, dense[i], sparse[i]))
+        # One commit per source, like a file's: the texts are added beside what is stored.
+        for source, records in by_source.items():
+            with self.collection.commit(source, run) as txn:
+                txn.write(records)
         return ids
 
     @classmethod
@@ -195,7 +195,7 @@ class QdrantStore:
             coll.ensure(embedding_model=identity, dimension=dim, sparse=use_sparse)
 
     def delete_collection(self) -> None:
-        self.collection.engine.drop()
+        self.collection.drop()
 
     def collection_exists(self) -> bool:
         return self.collection.exists()
@@ -213,8 +213,8 @@ class QdrantStore:
             meta = coll.meta()
             return {
                 "name": self.collection_name,
-                "engine": coll.engine.name,
-                "location": coll.engine.location,
+                "engine": coll.engine_name,
+                "location": coll.location,
                 "points_count": coll.count(),
                 "indexed_vectors_count": coll.indexed_vectors(),
                 "vector_size": meta.dimension if meta else None,

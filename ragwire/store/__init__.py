@@ -105,7 +105,7 @@ def _retime(collection: Collection, options: StoreOptions) -> None:
     collection.session.hold_open_s = options.hold_open_s
     collection.writer.wait_s = options.write_wait_s
     collection.writer.lease.ttl_s = options.lease_ttl_s
-    collection.engine.lock_wait_s = options.lock_wait_s
+    collection._engine.lock_wait_s = options.lock_wait_s
 
 
 __all__ = [

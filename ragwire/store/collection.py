@@ -1,29 +1,26 @@
 """A ragwire collection on top of an engine: lifecycle, the writer lease, schema checks, writes, reads.
 
-Chunks are written ``pending`` and made visible once a whole file is in
-(:mod:`ragwire.store.commits`), so readers never see half a document and a
-crashed run is cleaned up by the next.  What is stored is laid out in
-:mod:`ragwire.store.records`; per-source state is read by :mod:`ragwire.store.state`.
+Chunks are written only through :meth:`Collection.commit`: ``pending``, then made visible
+once a whole file is in (:mod:`ragwire.store.commits`), so readers never see half a document
+and a crashed run is cleaned up by the next.  The engine stays private; reads are visible
+(:meth:`Collection.reader_filter`) or, named so, raw.  Payload layout: :mod:`ragwire.store.records`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..logs import get_logger
-from .commits import Note, new_version, note_filter, read_notes, visibility
-from .engine import DenseParams, Engine, Fusion, PointData, Record
+from .commits import Commit, CommitSteps, Note, pending_points, read_notes, run_directly, visibility
+from .engine import DenseParams, Engine, Fusion, Record
 from .filters import (
     CI_KEY,
     KIND_KEY,
     META_KEY,
-    RUN_KEY,
-    STATE_COMPLETE,
     STATE_KEY,
     STATE_PENDING,
-    TEXT_KEY,
     Cond,
     Filter,
     lowercase_shadow,
@@ -35,8 +32,6 @@ from .records import (
     ACCESS_FIELD,
     META_POINT_ID,
     OWNER_FIELDS,
-    SETTINGS_KEY,
-    VECTORS_KEY,
     ChunkRecord,
     CollectionMeta,
     all_chunks,
@@ -47,7 +42,7 @@ from .records import (
 from .schema import INITIAL_INDEXES, check_model, new_meta, wanted_indexes
 from .scope import scoped
 from .session import OpenSession
-from .state import SourceState, read_source_states, read_stored_vectors
+from .state import STATE_FIELDS, SourceListing, SourceState, add_states, add_vectors
 from .writer import WriterGate
 
 __all__ = ["Collection", "ChunkRecord", "CollectionMeta", "SourceState", "OWNER_FIELDS", "META_POINT_ID",
@@ -58,14 +53,14 @@ log = get_logger(__name__)
 # Extra hits fetched so that ties at the cut-off are broken deterministically.
 _TIE_MARGIN = 8
 
-class Collection:
+class Collection(CommitSteps, SourceListing):
     """The ragwire view of one Qdrant collection.  Use ``with collection.opened():`` around work."""
 
     def __init__(self, engine: Engine, name: str, options: StoreOptions | None = None) -> None:
         # Built by hand (a tool, a test) the engine closes as each block ends, so the next
         # handle on the folder never waits; open_collection passes the config's timings.
         options = options or StoreOptions(hold_open_s=0.0)
-        self.engine = engine
+        self._engine = engine
         self.name = name
         self.options = options
         self.writer = WriterGate(engine, name, wait_s=options.write_wait_s, lease_ttl_s=options.lease_ttl_s)
@@ -78,6 +73,8 @@ class Collection:
         # The engine generation _meta was read at: a reopen or a drop makes it stale.
         self._meta_generation = -1
         self._indexed: dict[str, str] | None = None
+        self._notes: list[Note] | None = None
+        self._notes_generation = -1
 
     # -- lifecycle -------------------------------------------------------
     @contextlib.contextmanager
@@ -99,7 +96,26 @@ class Collection:
         self.session.close()
 
     def exists(self) -> bool:
-        return self.engine.exists()
+        return self._engine.exists()
+
+    @property
+    def engine_name(self) -> str:
+        return self._engine.name
+
+    @property
+    def location(self) -> str:
+        return self._engine.location
+
+    def drop(self) -> None:
+        """Delete the collection and every point in it (waits for a run writing it)."""
+        with self._ensure_lock, self.writing():
+            self._engine.drop()
+            self._forget()
+            self.lease.holder = None  # its point went with the collection: nothing to give back
+
+    def optimize(self) -> bool:
+        """Build the vector index now (embedded engine); True when it was built."""
+        return bool(self._engine.optimize())
 
     # -- the writer lease ----------------------------------------------------
     @property
@@ -134,7 +150,7 @@ class Collection:
         # Threads sharing this collection check or create it one at a time: a second thread
         # must not take a creation under way for a half-created leftover and drop it.
         with self._ensure_lock:
-            if force_recreate and self.engine.exists():
+            if force_recreate and self._engine.exists():
                 # Dropping is a write: it waits for any run writing the collection now.
                 with self.writing():
                     self._ensure(embedding_model, dimension, sparse, force_recreate)
@@ -142,27 +158,27 @@ class Collection:
                 self._ensure(embedding_model, dimension, sparse, force_recreate)
 
     def _ensure(self, embedding_model: str, dimension: int | None, sparse: bool, force_recreate: bool) -> None:
-        where = f"collection '{self.name}' at {self.engine.location}"
-        if force_recreate and self.engine.exists():
-            chunks = self.engine.count(all_chunks())
-            self.engine.drop()
+        where = f"collection '{self.name}' at {self._engine.location}"
+        if force_recreate and self._engine.exists():
+            chunks = self._engine.count(all_chunks())
+            self._engine.drop()
             self._forget()
             log.warning("force_recreate: deleted %s and its %d chunks; it is created anew", where, chunks)
-        elif self.engine.exists() and self.meta() is None and self.engine.count(None) == 0:
+        elif self._engine.exists() and self.meta() is None and self._engine.count(None) == 0:
             log.warning("%s was left half-created by an interrupted run (no model record, no points); "
                         "rebuilding it", where)
-            self.engine.drop()
+            self._engine.drop()
             self._forget()
-        if not self.engine.exists():
+        if not self._engine.exists():
             if dimension is None:
                 raise ValueError("creating a collection needs the embedding dimension")
             meta = new_meta(embedding_model, dimension, sparse)
-            created = self.engine.create(dimension, sparse, meta.to_point(), list(INITIAL_INDEXES))
+            created = self._engine.create(dimension, sparse, meta.to_point(), list(INITIAL_INDEXES))
             self._indexed = None
             if created:
-                self._meta, self._meta_generation = meta, self.engine.generation
+                self._meta, self._meta_generation = meta, self._engine.generation
                 log.info("created collection '%s' (%s, %d-d, sparse=%s) at %s",
-                         self.name, embedding_model, dimension, sparse, self.engine.location)
+                         self.name, embedding_model, dimension, sparse, self._engine.location)
                 return
             # Another process created it while we waited: check theirs like any existing one.
             self._forget()
@@ -171,15 +187,16 @@ class Collection:
     def _forget(self) -> None:
         self._meta = None
         self._indexed = None
+        self._notes = None
 
     def meta(self) -> CollectionMeta | None:
         """The model record, read again after every real (re)open of the engine; None if absent."""
         with self._lock:
-            if self._meta is None or self._meta_generation != self.engine.generation:
+            if self._meta is None or self._meta_generation != self._engine.generation:
                 self._meta = None
-                records = self.engine.retrieve([META_POINT_ID])
+                records = self._engine.retrieve([META_POINT_ID])
                 # Read after retrieve(): it may itself have opened the engine.
-                generation = self.engine.generation
+                generation = self._engine.generation
                 if not records:
                     return None
                 self._meta = CollectionMeta.from_payload(records[0].payload)
@@ -189,7 +206,7 @@ class Collection:
     # -- indexes ---------------------------------------------------------
     def indexes(self) -> dict[str, str]:
         if self._indexed is None:
-            self._indexed = dict(self.engine.indexes())
+            self._indexed = dict(self._engine.indexes())
         return self._indexed
 
     def ensure_indexes(self, metadata: dict[str, Any] | list[dict[str, Any]], every_field: bool = False) -> None:
@@ -197,78 +214,52 @@ class Collection:
         existing = self.indexes()
         for path, kind in wanted_indexes(metadata, every_field=every_field):
             if path not in existing:
-                self.engine.create_index(path, kind)
+                self._engine.create_index(path, kind)
                 existing[path] = kind
 
-    # -- writes ----------------------------------------------------------
-    def write_pending(self, chunks: list[ChunkRecord], run_id: str,
-                      fingerprints: dict[str, str] | None = None) -> None:
-        """Store chunks invisible to readers; ``fingerprints`` (settings, vectors) go on each."""
-        prints = fingerprints or {}
-        points = [
-            PointData(
-                id=c.id,
-                dense=c.dense,
-                sparse=c.sparse,
-                payload={
-                    TEXT_KEY: c.text,
-                    META_KEY: c.metadata,
-                    CI_KEY: lowercase_shadow(c.metadata),
-                    STATE_KEY: STATE_PENDING,
-                    RUN_KEY: run_id,
-                    SETTINGS_KEY: prints.get("settings", ""),
-                    VECTORS_KEY: prints.get("vectors", ""),
-                },
-            )
-            for c in chunks
-        ]
-        self.heartbeat()
-        self.engine.upsert(points)
+    # -- writes: only through a commit --------------------------------------
+    @contextlib.contextmanager
+    def commit(self, source: str, run_id: str, *, file_hash: str | None = None, keep_other_versions: bool = False,
+               fingerprints: dict[str, str] | None = None, call: Callable[..., Any] | None = None) -> Iterator[Commit]:
+        """Write one source's new version: ``txn.write(chunks)`` in the block, visible once it ends.
 
-    def commit_source(self, source: str, file_hash: str, run_id: str, keep_other_versions: bool = False) -> int:
-        """Make one file's new version visible, then remove what it replaces.
-
-        Steps: a commit note, the flip of the new chunks to ``complete``, the delete of
-        what they replace, the removal of the note.  Writing the note is the switch:
-        from then on readers see this source only as the new version
-        (:meth:`reader_filter`), pending or flipped, so a crash between any two steps
-        shows exactly one complete version, and the next write run finishes the
-        remaining steps (:meth:`repair_interrupted_commits`).  The note is written only
-        once every chunk of the new version is stored.  With ``keep_other_versions``
-        only leftovers of this same content are replaced.  Returns the number of chunks removed.
+        The block holds the writer lease (:meth:`writing`) and starts by discarding the
+        source's pending leftovers; it ends with :meth:`commit_source`
+        (``txn.removed``: the chunks it replaced).  Without ``file_hash`` the new chunks are
+        added beside the stored ones (``add_texts``).  An exception in the block leaves its
+        chunks pending, invisible, for the next write run to discard.  ``call(fn, *args)``
+        runs each store step (ingest's retries).
         """
-        note = Note(source, run_id, file_hash if keep_other_versions else None, file_hash)
+        run = call or run_directly
+
+        def write(chunks: list[ChunkRecord]) -> None:
+            run(self.ensure_indexes, [c.metadata for c in chunks])
+            run(self.write_pending, chunks, run_id, fingerprints=fingerprints)
+
+        with self.writing():
+            run(self.discard_pending, source)
+            txn = Commit(source, run_id, write)
+            yield txn
+            txn.removed = run(self.commit_source, source, file_hash, run_id, keep_other_versions=keep_other_versions)
+
+    def write_pending(self, chunks: list[ChunkRecord], run_id: str, fingerprints: dict[str, str] | None = None) -> None:
+        """Store chunks invisible to readers (a step of :meth:`commit`)."""
+        points = pending_points(chunks, run_id, fingerprints or {})
         self.heartbeat()
-        self._ensure_commit_index()
-        self.engine.upsert([note.to_point()])
-        return self._finish_commit(note)
+        self._engine.upsert(points)
 
-    def _finish_commit(self, note: Note) -> int:
-        """The steps after the note; each is idempotent, so a repair may run them again."""
-        self.engine.set_payload(new_version(note.source, note.run_id, note.new_hash), {STATE_KEY: STATE_COMPLETE})
-        removed = self._delete_counted(stale_filter(note.source, note.run_id, note.same_hash))
-        self.engine.delete(note_filter(note.source))
-        return removed
-
-    # -- commit notes -------------------------------------------------------
-    def _ensure_commit_index(self) -> None:
-        if KIND_KEY not in self.indexes():
-            self.engine.create_index(KIND_KEY, "keyword")
-            self.indexes()[KIND_KEY] = "keyword"
-
+    # -- commit notes: read once per open -------------------------------------
     def _commit_notes(self) -> list[Note]:
-        """Every commit under way or interrupted by a crash; none without the index."""
+        """Every commit under way or interrupted by a crash; none without the index.  An embedded
+        store is read once per open: no other process writes it meanwhile, and this collection's
+        own commits say when they change the notes.  A server's other clients may, at any time."""
         if KIND_KEY not in self.indexes():
             return []  # no commit has ever written a note here
-        return read_notes(self.engine)
-
-    def repair_interrupted_commits(self) -> int:
-        """Finish the commits a crash interrupted (flip, delete, note); returns how many there were."""
-        notes = self._commit_notes()
-        for note in notes:
-            removed = self._finish_commit(note)
-            log.info("%s: finished an interrupted replacement (%d old chunks removed)", note.source, removed)
-        return len(notes)
+        with self._lock:
+            if self._notes is None or self._notes_generation != self._engine.generation or not self._engine.exclusive:
+                notes = read_notes(self._engine)
+                self._notes, self._notes_generation = notes, self._engine.generation
+            return list(self._notes)
 
     def reader_filter(self, flt: Filter | None = None) -> Filter:
         """What readers may see (:func:`ragwire.store.commits.visibility`, narrowed by the caller's
@@ -290,10 +281,10 @@ class Collection:
 
     def _delete_counted(self, flt: Filter) -> int:
         """Delete the points matching ``flt``; returns how many there were."""
-        count = self.engine.count(flt)
+        count = self._engine.count(flt)
         if count:
             self.heartbeat()
-            self.engine.delete(flt)
+            self._engine.delete(flt)
         return count
 
     def set_owner(self, source: str, owner: dict[str, Any]) -> None:
@@ -303,9 +294,9 @@ class Collection:
             raise ValueError(f"not owner fields: {sorted(unknown)}")
         self.heartbeat()
         self.ensure_indexes(owner)  # sources_where finds owners through their index
-        self.engine.set_payload(source_filter(source), dict(owner), key=META_KEY)
+        self._engine.set_payload(source_filter(source), dict(owner), key=META_KEY)
         # labels are lower case already, and an empty list must replace the old ones too
-        self.engine.set_payload(source_filter(source), {**lowercase_shadow(owner), **{
+        self._engine.set_payload(source_filter(source), {**lowercase_shadow(owner), **{
             k: v for k, v in owner.items() if k == ACCESS_FIELD}}, key=CI_KEY)
 
     def delete_source(self, source: str) -> int:
@@ -316,58 +307,62 @@ class Collection:
         return self.source_states([source])[source]
 
     def source_states(self, sources: list[str]) -> dict[str, SourceState]:
-        """What the collection holds for each of ``sources``, read in one pass over their chunks."""
-        return read_source_states(self.engine, sources)
+        """What the collection holds for each of ``sources``, read raw (pending chunks and every
+        version count) in one pass over their chunks."""
+        states = {s: SourceState(complete={}, pending=0, expected={}) for s in sources}
+        if sources:
+            flt = Filter(must=[Cond(meta_path("source"), any_of=tuple(sources))])
+            for records in self._pages(self._raw_scroll, flt, 1024, fields=STATE_FIELDS):
+                add_states(states, records)
+        return states
 
     def stored_vectors(self, source: str, content_hashes: set[str] | None = None, *,
                        vectors_fingerprint: str | None = None) -> dict[str, tuple[list[float] | None, Any]]:
-        """content_hash → (dense, sparse) of a source's complete chunks, for reuse (see :mod:`.state`)."""
-        return read_stored_vectors(self.engine, source, content_hashes, vectors_fingerprint=vectors_fingerprint)
+        """content_hash → (dense, sparse) of a source's visible chunks, for reuse (:func:`.state.add_vectors`).
 
-    def source_count(self) -> int:
-        return len(self.engine.facet(meta_path("source"), limit=10_000_000, flt=self.reader_filter()))
-
-    def sources(self) -> dict[str, str]:
-        """Every source with a complete version → its file hash."""
-        out: dict[str, str] = {}
-        shown = self.reader_filter()
-        for value, _count in self.engine.facet(meta_path("source"), limit=10_000_000, flt=shown):
-            out[str(value)] = ""
-        for source in list(out):
-            hashes = self.engine.facet(meta_path("file_hash"), limit=10, flt=source_filter(source).and_(shown))
-            out[source] = str(hashes[0][0]) if hashes else ""
+        Only ``content_hashes`` are read when given, so a replaced file costs the vectors it can use.
+        """
+        out: dict[str, tuple[list[float] | None, Any]] = {}
+        if content_hashes is not None and not content_hashes:
+            return out
+        flt = source_filter(source)
+        if content_hashes is not None:
+            flt = flt.and_(Filter(must=[Cond(meta_path("content_hash"), any_of=tuple(sorted(content_hashes)))]))
+        for records in self._pages(self.scroll, flt, 256, with_vectors=True):
+            add_vectors(out, records, vectors_fingerprint)
         return out
 
-    def sources_where(self, field: str, value: str, *more: tuple[str, str]) -> list[str]:
-        """Every source with a chunk (pending ones included) whose metadata ``field`` equals
-        ``value``, or matches any further ``(field, value)`` pair (one pass over the index)."""
-        known = self.indexes()
-        pairs = [(f, v) for f, v in ((field, value), *more) if meta_path(f) in known]
-        if not pairs:
-            return []  # no chunk ever carried the fields
-        either = Filter(should=[Cond(meta_path(f), value=v) for f, v in pairs])
-        flt = all_chunks().and_(either)
-        return sorted(str(v) for v, _count in self.engine.facet(meta_path("source"), limit=10_000_000, flt=flt))
-
-    def source_points(self, source: str) -> int:
-        """Every point of a source, pending and older versions included: what :meth:`delete_source` removes."""
-        return self.engine.count(source_filter(source))
+    @staticmethod
+    def _pages(read: Callable[..., tuple[list[Record], Any]], flt: Filter, size: int,
+               **options: Any) -> Iterator[list[Record]]:
+        offset = None
+        while True:
+            records, offset = read(flt, limit=size, offset=offset, **options)
+            yield records
+            if offset is None:
+                return
 
     # -- reads -----------------------------------------------------------
     def count(self, flt: Filter | None = None) -> int:
-        return self.engine.count(self.reader_filter(flt))
+        return self._engine.count(self.reader_filter(flt))
 
     def scroll(self, flt: Filter | None = None, *, limit: int, offset: Any = None,
-               fields: list[str] | None = None) -> tuple[list[Record], Any]:
+               fields: list[str] | None = None, with_vectors: bool = False) -> tuple[list[Record], Any]:
         """One page of the chunks readers may see; pass the returned offset for the next."""
-        return self.engine.scroll(self.reader_filter(flt), limit=limit, offset=offset, fields=fields)
+        return self._engine.scroll(self.reader_filter(flt), limit=limit, offset=offset, fields=fields,
+                                   with_vectors=with_vectors)
+
+    def _raw_scroll(self, flt: Filter | None, *, limit: int, offset: Any = None,
+                    fields: list[str] | None = None) -> tuple[list[Record], Any]:
+        """One page of every point ``flt`` matches, pending and replaced ones too (the writer's view)."""
+        return self._engine.scroll(flt, limit=limit, offset=offset, fields=fields)
 
     def search(self, *, dense=None, sparse=None, flt: Filter | None = None, limit: int = 5,
                fusion: Fusion | None = None, dense_params: DenseParams | None = None,
                with_vectors: bool = False) -> list[Record]:
         # RRF gives exact ties; engines break them arbitrarily.  Fetch a few extra and
         # order ties by id, so the same query on the same data returns the same list.
-        records = self.engine.search(
+        records = self._engine.search(
             dense=dense, sparse=sparse, flt=self.reader_filter(flt), limit=limit + _TIE_MARGIN, fusion=fusion,
             dense_params=dense_params, with_vectors=with_vectors,
         )
@@ -383,13 +378,13 @@ class Collection:
                 kind = "bool"
             elif isinstance(sample, int):
                 kind = "integer"
-            self.engine.create_index(path, kind)
+            self._engine.create_index(path, kind)
             self.indexes()[path] = kind
-        return [value for value, _count in self.engine.facet(path, limit=limit, flt=self.reader_filter())]
+        return [value for value, _count in self._engine.facet(path, limit=limit, flt=self.reader_filter())]
 
     def sample_metadata(self) -> dict[str, Any]:
-        records, _ = self.engine.scroll(self.reader_filter(), limit=1)
+        records, _ = self._engine.scroll(self.reader_filter(), limit=1)
         return dict(records[0].payload.get(META_KEY, {})) if records else {}
 
     def indexed_vectors(self) -> int:
-        return self.engine.indexed_vectors()
+        return self._engine.indexed_vectors()

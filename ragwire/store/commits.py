@@ -1,4 +1,5 @@
-"""Commit notes and the one visibility rule every read path goes through.
+"""Commits: the one way chunks are written (:class:`Commit`, opened by ``Collection.commit``),
+their notes, and the one visibility rule every read path goes through.
 
 A file's new version is written ``pending``; then a note names the source, the
 run and the new content; then the new chunks are flipped to ``complete``, what they
@@ -12,10 +13,28 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import Any, Callable
 
+from ..logs import get_logger
 from .engine import Engine, PointData
-from .filters import KIND_KEY, RUN_KEY, STATE_COMPLETE, STATE_KEY, Cond, Filter, meta_path, visible
-from .records import NAMESPACE
+from .filters import (
+    CI_KEY,
+    KIND_KEY,
+    META_KEY,
+    RUN_KEY,
+    STATE_COMPLETE,
+    STATE_KEY,
+    STATE_PENDING,
+    TEXT_KEY,
+    Cond,
+    Filter,
+    lowercase_shadow,
+    meta_path,
+    visible,
+)
+from .records import NAMESPACE, SETTINGS_KEY, VECTORS_KEY, ChunkRecord, stale_filter
+
+log = get_logger(__name__)
 
 COMMIT_KIND = "commit"
 COMMIT_SOURCE_KEY = "_commit_source"
@@ -93,3 +112,113 @@ def visibility(notes: list[Note]) -> Filter:
                 must_not=[Cond(meta_path("file_hash"), value=note.same_hash)],
             ))
     return shown
+
+
+# A content hash no chunk carries: a commit that replaces nothing (``add_texts``) names it as
+# the content it replaces, so its note and its cleanup leave every other chunk alone.
+_APPEND = "ragwire:append"
+
+
+def run_directly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return fn(*args, **kwargs)
+
+
+class Commit:
+    """One source's new version in the making, yielded by ``Collection.commit``.
+
+    :meth:`write` stores chunks ``pending`` (invisible); when the block ends they are made
+    visible in one commit (:meth:`CommitSteps.commit_source`) and ``removed`` says how many
+    chunks they replaced.
+    """
+
+    def __init__(self, source: str, run_id: str, write: Callable[[list[ChunkRecord]], None]) -> None:
+        self.source = source
+        self.run_id = run_id
+        self._write = write
+        self.written = 0
+        self.removed = 0
+
+    def write(self, chunks: list[ChunkRecord]) -> None:
+        """Store ``chunks`` of this source invisible to readers, with the indexes their metadata needs."""
+        if chunks:
+            self._write(chunks)
+            self.written += len(chunks)
+
+
+def pending_points(chunks: list[ChunkRecord], run_id: str, prints: dict[str, str]) -> list[PointData]:
+    """The points of chunks invisible to readers; ``prints`` (settings, vectors fingerprints) go on each."""
+    return [
+        PointData(id=c.id, dense=c.dense, sparse=c.sparse, payload={
+            TEXT_KEY: c.text, META_KEY: c.metadata, CI_KEY: lowercase_shadow(c.metadata),
+            STATE_KEY: STATE_PENDING, RUN_KEY: run_id,
+            SETTINGS_KEY: prints.get("settings", ""), VECTORS_KEY: prints.get("vectors", ""),
+        })
+        for c in chunks
+    ]
+
+
+class CommitSteps:
+    """The steps of a commit, part of ``Collection`` (which supplies the engine, its indexes and the lease)."""
+
+    _engine: Engine
+    _notes: list[Note] | None
+
+    def indexes(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def heartbeat(self) -> None:
+        raise NotImplementedError
+
+    def _delete_counted(self, flt: Filter) -> int:
+        raise NotImplementedError
+
+    def _commit_notes(self) -> list[Note]:
+        raise NotImplementedError
+
+    def commit_source(self, source: str, file_hash: str | None, run_id: str, keep_other_versions: bool = False) -> int:
+        """Make one file's new version visible, then remove what it replaces.
+
+        Steps: a commit note, the flip of the new chunks to ``complete``, the delete of
+        what they replace, the removal of the note.  Writing the note is the switch:
+        from then on readers see this source only as the new version
+        (``Collection.reader_filter``), pending or flipped, so a crash between any two
+        steps shows exactly one complete version, and the next write run finishes the
+        remaining steps (:meth:`repair_interrupted_commits`).  The note is written only once
+        every chunk of the new version is stored.  With ``keep_other_versions`` only leftovers
+        of this same content are replaced; without a ``file_hash`` nothing is.  Returns the
+        number of chunks removed.
+        """
+        if file_hash is None:
+            note = Note(source, run_id, _APPEND, None)
+        else:
+            note = Note(source, run_id, file_hash if keep_other_versions else None, file_hash)
+        self.heartbeat()
+        self.write_note(note)
+        return self._finish(note)
+
+    def write_note(self, note: Note) -> None:
+        """Store ``note`` (the switch of a commit), with the index notes are found by."""
+        if KIND_KEY not in self.indexes():
+            self._engine.create_index(KIND_KEY, "keyword")
+            self.indexes()[KIND_KEY] = "keyword"
+        self._engine.upsert([note.to_point()])
+        self._notes_changed()
+
+    def _finish(self, note: Note) -> int:
+        """The steps after the note; each is idempotent, so a repair may run them again."""
+        self._engine.set_payload(new_version(note.source, note.run_id, note.new_hash), {STATE_KEY: STATE_COMPLETE})
+        removed = self._delete_counted(stale_filter(note.source, note.run_id, note.same_hash))
+        self._engine.delete(note_filter(note.source))
+        self._notes_changed()
+        return removed
+
+    def repair_interrupted_commits(self) -> int:
+        """Finish the commits a crash interrupted (flip, delete, note); returns how many there were."""
+        notes = self._commit_notes()
+        for note in notes:
+            removed = self._finish(note)
+            log.info("%s: finished an interrupted replacement (%d old chunks removed)", note.source, removed)
+        return len(notes)
+
+    def _notes_changed(self) -> None:
+        self._notes = None

@@ -21,6 +21,7 @@ from ..errors import StoreLockedError
 from ..logs import get_logger
 from .engine import Engine, PointData
 from .filters import KIND_KEY, Cond, Filter
+from .options import StoreOptions
 
 log = get_logger(__name__)
 
@@ -52,7 +53,7 @@ class WriterLease:
     a sizeable part of ``ttl_s`` shorten or lengthen the lease by that much.
     """
 
-    def __init__(self, engine: Engine, *, ttl_s: float, confirm_s: float = CONFIRM_S,
+    def __init__(self, engine: Engine, *, ttl_s: float = StoreOptions.lease_ttl_s, confirm_s: float = CONFIRM_S,
                  poll_s: float = POLL_S, clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         if ttl_s <= 0:

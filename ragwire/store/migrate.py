@@ -104,7 +104,7 @@ class _Marker:
 
 
 def _read_marker(target: Collection) -> _Marker | None:
-    records = target.engine.retrieve([MIGRATION_POINT_ID])
+    records = target._engine.retrieve([MIGRATION_POINT_ID])
     if not records or records[0].payload.get(KIND_KEY) != MIGRATION_KIND:
         return None
     p = records[0].payload
@@ -127,7 +127,7 @@ def unfinished_migration(coll: Collection) -> str | None:
 
 
 def _where(coll: Collection) -> str:
-    return f"collection '{coll.name}' at {coll.engine.location}"
+    return f"collection '{coll.name}' at {coll._engine.location}"
 
 
 def _check_target(source_meta: CollectionMeta, target: Collection) -> _Marker | None:
@@ -135,10 +135,10 @@ def _check_target(source_meta: CollectionMeta, target: Collection) -> _Marker | 
     if not target.exists():
         return None
     meta = target.meta()
-    chunks = target.engine.count(all_chunks())
+    chunks = target._engine.count(all_chunks())
     where = _where(target)
     if meta is None:
-        if chunks or target.engine.count(None):
+        if chunks or target._engine.count(None):
             raise StoreError(f"the target {where} was not created by ragwire (no model record); "
                              "migrate into another collection_name")
         return None  # a half-created leftover: ensure() rebuilds it
@@ -163,14 +163,14 @@ def _check_target(source_meta: CollectionMeta, target: Collection) -> _Marker | 
 def _copy_indexes(source: Collection, target: Collection) -> int:
     existing = target.indexes()
     created = 0
-    for key, kind in sorted(source.engine.indexes().items()):
+    for key, kind in sorted(source._engine.indexes().items()):
         if key in existing:
             continue
         if kind not in _INDEX_KINDS:
             log.warning("%s: payload index %s of kind %s is not copied (ragwire creates only %s)",
                         _where(target), key, kind, ", ".join(sorted(_INDEX_KINDS)))
             continue
-        target.engine.create_index(key, kind)
+        target._engine.create_index(key, kind)
         existing[key] = kind
         created += 1
     return created
@@ -181,20 +181,20 @@ def _copy_points(source: Collection, target: Collection, marker: _Marker, batch_
     offset, copied = marker.cursor, marker.copied
     written = 0
     while True:
-        records, offset = source.engine.scroll(None, limit=batch_size, offset=offset, with_vectors=True)
+        records, offset = source._engine.scroll(None, limit=batch_size, offset=offset, with_vectors=True)
         points = [PointData(r.id, r.payload, r.dense, r.sparse) for r in records if r.id not in _OWN_POINTS]
         # Both leases stay alive through a long copy: nobody writes either side meanwhile.
         source.heartbeat()
         target.heartbeat()
         if points:
-            target.engine.upsert(points)
+            target._engine.upsert(points)
         copied += len(points)
         written += len(points)
         # Edge hands offsets out as UUID objects; a payload keeps them as text (both engines take that back).
         cursor = str(offset) if isinstance(offset, uuid.UUID) else offset
         marker = marker.moved(cursor, copied)
         # Written after its batch: a run killed in between does the batch again, harmlessly.
-        target.engine.upsert([marker.to_point()])
+        target._engine.upsert([marker.to_point()])
         bar.update(len(records))
         if offset is None:
             return written
@@ -204,7 +204,7 @@ def _point_ids(coll: Collection, batch_size: int) -> set[str]:
     ids: set[str] = set()
     offset = None
     while True:
-        records, offset = coll.engine.scroll(None, limit=batch_size, offset=offset)
+        records, offset = coll._engine.scroll(None, limit=batch_size, offset=offset)
         ids.update(str(r.id) for r in records if r.id not in _OWN_POINTS)
         if offset is None:
             return ids
@@ -213,13 +213,13 @@ def _point_ids(coll: Collection, batch_size: int) -> set[str]:
 def _lost_since_last_copy(source: Collection, target: Collection, batch_size: int) -> int:
     """How many points a target copied from this source holds that the source no longer
     has (documents deleted or replaced there since): a copy adds, it never removes."""
-    if not target.engine.count(all_chunks()):
+    if not target._engine.count(all_chunks()):
         return 0
     return len(_point_ids(target, batch_size) - _point_ids(source, batch_size))
 
 
 def _per_source(coll: Collection) -> dict[str, int]:
-    return {str(v): n for v, n in coll.engine.facet(meta_path("source"), limit=10_000_000, flt=all_chunks())}
+    return {str(v): n for v, n in coll._engine.facet(meta_path("source"), limit=10_000_000, flt=all_chunks())}
 
 
 def _samples(source: Collection, count: int) -> list[Any]:
@@ -229,7 +229,7 @@ def _samples(source: Collection, count: int) -> list[Any]:
     records, _ = source.scroll(limit=max(count * 20, 100))
     step = max(len(records) // count, 1)
     ids = [r.id for r in records[::step][:count]]
-    return source.engine.retrieve(ids, with_vectors=True)
+    return source._engine.retrieve(ids, with_vectors=True)
 
 
 def _verify(source: Collection, target: Collection, queries: int, stats: MigrateStats) -> None:
@@ -299,8 +299,8 @@ def migrate_collection(source: Collection, target: Collection, *, batch_size: in
     """
     from tqdm import tqdm
 
-    if (source.engine.name, source.engine.location, source.name) == (
-            target.engine.name, target.engine.location, target.name):
+    if (source._engine.name, source._engine.location, source.name) == (
+            target._engine.name, target._engine.location, target.name):
         raise StoreError(f"the target is the source ({_where(source)}); name another place or collection_name")
     if not source.exists():
         raise StoreError(f"there is no {_where(source)} to migrate; check vectorstore.path / url and collection_name")
@@ -329,15 +329,15 @@ def migrate_collection(source: Collection, target: Collection, *, batch_size: in
                           sparse=bool(source_meta.sparse), force_recreate=bool(lost))
             with target.writing():
                 stats.indexes_created = _copy_indexes(source, target)
-                total = source.engine.count(None)
+                total = source._engine.count(None)
                 if marker is None or restart or marker.done:
                     # A large copy into an empty server collection builds its HNSW graph once, at the end;
                     # a deferral an earlier run did not get to undo is kept, so it is undone this time.
                     deferred = marker.deferred_m if marker is not None else None
-                    if deferred is None and total >= DEFER_INDEX_POINTS and not target.engine.count(all_chunks()):
-                        deferred = target.engine.defer_index()
-                    marker = _Marker(source.engine.location, source_meta.instance_id, None, 0, False, deferred)
-                    target.engine.upsert([marker.to_point()])
+                    if deferred is None and total >= DEFER_INDEX_POINTS and not target._engine.count(all_chunks()):
+                        deferred = target._engine.defer_index()
+                    marker = _Marker(source._engine.location, source_meta.instance_id, None, 0, False, deferred)
+                    target._engine.upsert([marker.to_point()])
                 else:
                     stats.resumed = True
                     log.info("resuming the migration into %s after %d points", _where(target), marker.copied)
@@ -346,18 +346,18 @@ def migrate_collection(source: Collection, target: Collection, *, batch_size: in
                 with tqdm(total=total, initial=min(marker.copied, total), unit="pt", desc="migrate",
                           disable=not progress, leave=False) as bar:
                     stats.points_copied = _copy_points(source, target, marker, batch_size, bar)
-                target.engine.flush()
+                target._engine.flush()
                 stats.copy_seconds = round(time.monotonic() - copy_started, 2)
                 if marker.deferred_m is not None:
-                    target.engine.restore_index(marker.deferred_m)
+                    target._engine.restore_index(marker.deferred_m)
                     finished = _read_marker(target)
                     if finished is not None:
-                        target.engine.upsert([replace(finished, deferred_m=None).to_point()])
-                stats.index_built = bool(target.engine.optimize()) or stats.index_deferred
+                        target._engine.upsert([replace(finished, deferred_m=None).to_point()])
+                stats.index_built = bool(target._engine.optimize()) or stats.index_deferred
                 _verify(source, target, verify_queries, stats)
                 finished = _read_marker(target)
                 if finished is not None and stats.ok:
-                    target.engine.upsert([replace(finished, verified=True).to_point()])
+                    target._engine.upsert([replace(finished, verified=True).to_point()])
     stats.seconds = round(time.monotonic() - started, 2)
     log.info("%s", stats.summary())
     return stats

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import StoreError
 from ..fields import MATCHED_FIELDS, SCANNED_FIELDS
+from ..logs import get_logger
 from .filters import RUN_KEY, STATE_KEY, UNINDEXED_KEYS, ci_path, meta_path
 from .records import CollectionMeta
+
+if TYPE_CHECKING:
+    pass
+
+log = get_logger(__name__)
 
 # Indexes every collection is created with: the keys ingest and sync filter on.
 INITIAL_INDEXES = [

@@ -1,13 +1,14 @@
-"""What the collection holds for a source: its complete versions, leftovers, owner and reusable vectors."""
+"""What the collection holds for a source: its complete versions, leftovers, owner and reusable vectors,
+folded from the pages :class:`ragwire.store.Collection` reads."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import Engine
-from .filters import META_KEY, STATE_COMPLETE, STATE_KEY, Cond, Filter, meta_path, visible
-from .records import ACCESS_FIELD, OWNER_FIELDS, SETTINGS_KEY, VECTORS_KEY, source_filter
+from .engine import Engine, Record
+from .filters import META_KEY, STATE_COMPLETE, STATE_KEY, Cond, Filter, meta_path
+from .records import ACCESS_FIELD, OWNER_FIELDS, SETTINGS_KEY, VECTORS_KEY, all_chunks, source_filter
 
 
 @dataclass
@@ -43,67 +44,86 @@ class SourceState:
         return not seen or seen == {fingerprint}
 
 
-def read_source_states(engine: Engine, sources: list[str]) -> dict[str, SourceState]:
-    """What the collection holds for each of ``sources``, read in one pass over their chunks."""
-    states = {s: SourceState(complete={}, pending=0, expected={}) for s in sources}
-    if not sources:
-        return states
-    flt = Filter(must=[Cond(meta_path("source"), any_of=tuple(sources))])
-    offset = None
-    while True:
-        records, offset = engine.scroll(
-            flt, limit=1024, offset=offset,
-            fields=[STATE_KEY, SETTINGS_KEY, meta_path("source"), meta_path("file_hash"),
-                    meta_path("total_chunks"), meta_path(ACCESS_FIELD), *(meta_path(f) for f in OWNER_FIELDS)],
-        )
-        for rec in records:
-            meta = rec.payload.get(META_KEY, {})
-            state = states.get(meta.get("source"))
-            if state is None:
-                continue
-            if rec.payload.get(STATE_KEY) == STATE_COMPLETE:
-                fh = meta.get("file_hash", "")
-                state.complete[fh] = state.complete.get(fh, 0) + 1
-                state.settings.setdefault(fh, set()).add(rec.payload.get(SETTINGS_KEY) or "")
-                if "total_chunks" in meta:
-                    state.expected[fh] = int(meta["total_chunks"])
-                for name in OWNER_FIELDS:
-                    if meta.get(name):
-                        state.owner.setdefault(name, str(meta[name]))
-                if ACCESS_FIELD in meta and state.labels is None:
-                    state.labels = sorted(meta[ACCESS_FIELD] or [])
-            else:
-                state.pending += 1
-        if offset is None:
-            break
-    return states
+# What add_states reads of each chunk.
+STATE_FIELDS = [STATE_KEY, SETTINGS_KEY, meta_path("source"), meta_path("file_hash"), meta_path("total_chunks"),
+                meta_path(ACCESS_FIELD), *(meta_path(f) for f in OWNER_FIELDS)]
 
 
-def read_stored_vectors(engine: Engine, source: str, content_hashes: set[str] | None = None, *,
-                        vectors_fingerprint: str | None = None) -> dict[str, tuple[list[float] | None, Any]]:
-    """content_hash → (dense, sparse) of a source's complete chunks, for reuse.
+def add_states(states: dict[str, SourceState], records: list[Record]) -> None:
+    """Count one page of chunks (every state, read raw) into the states of their sources."""
+    for rec in records:
+        meta = rec.payload.get(META_KEY, {})
+        state = states.get(meta.get("source"))
+        if state is None:
+            continue
+        if rec.payload.get(STATE_KEY) == STATE_COMPLETE:
+            fh = meta.get("file_hash", "")
+            state.complete[fh] = state.complete.get(fh, 0) + 1
+            state.settings.setdefault(fh, set()).add(rec.payload.get(SETTINGS_KEY) or "")
+            if "total_chunks" in meta:
+                state.expected[fh] = int(meta["total_chunks"])
+            for name in OWNER_FIELDS:
+                if meta.get(name):
+                    state.owner.setdefault(name, str(meta[name]))
+            if ACCESS_FIELD in meta and state.labels is None:
+                state.labels = sorted(meta[ACCESS_FIELD] or [])
+        else:
+            state.pending += 1
 
-    Only ``content_hashes`` are read when given, so a replaced file costs the
-    vectors it can use, not all it had.  With ``vectors_fingerprint``, vectors
-    made under other embedding settings are not returned (chunks without a
-    fingerprint predate them and are trusted, like their model record).
+
+def add_vectors(out: dict[str, tuple[list[float] | None, Any]], records: list[Record],
+                vectors_fingerprint: str | None) -> None:
+    """content_hash → (dense, sparse) of one page of visible chunks, for reuse.
+
+    With ``vectors_fingerprint``, vectors made under other embedding settings are left
+    out (chunks without a fingerprint predate them and are trusted, like their model record).
     """
-    out: dict[str, tuple[list[float] | None, Any]] = {}
-    if content_hashes is not None and not content_hashes:
+    for rec in records:
+        made_with = rec.payload.get(VECTORS_KEY) or ""
+        if vectors_fingerprint is not None and made_with and made_with != vectors_fingerprint:
+            continue
+        ch = rec.payload.get(META_KEY, {}).get("content_hash")
+        if ch and rec.dense is not None:
+            out.setdefault(ch, (rec.dense, rec.sparse))
+
+
+class SourceListing:
+    """Which sources the collection holds, part of ``Collection`` (which supplies the engine,
+    its indexes and the reader filter)."""
+
+    _engine: Engine
+
+    def indexes(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def reader_filter(self, flt: Filter | None = None) -> Filter:
+        raise NotImplementedError
+
+    def source_count(self) -> int:
+        return len(self._engine.facet(meta_path("source"), limit=10_000_000, flt=self.reader_filter()))
+
+    def sources(self) -> dict[str, str]:
+        """Every source with a complete version → its file hash."""
+        out: dict[str, str] = {}
+        shown = self.reader_filter()
+        for value, _count in self._engine.facet(meta_path("source"), limit=10_000_000, flt=shown):
+            out[str(value)] = ""
+        for source in list(out):
+            hashes = self._engine.facet(meta_path("file_hash"), limit=10, flt=source_filter(source).and_(shown))
+            out[source] = str(hashes[0][0]) if hashes else ""
         return out
-    offset = None
-    flt = source_filter(source).and_(visible())
-    if content_hashes is not None:
-        flt = flt.and_(Filter(must=[Cond(meta_path("content_hash"), any_of=tuple(sorted(content_hashes)))]))
-    while True:
-        records, offset = engine.scroll(flt, limit=256, offset=offset, with_vectors=True)
-        for rec in records:
-            made_with = rec.payload.get(VECTORS_KEY) or ""
-            if vectors_fingerprint is not None and made_with and made_with != vectors_fingerprint:
-                continue
-            ch = rec.payload.get(META_KEY, {}).get("content_hash")
-            if ch and rec.dense is not None:
-                out.setdefault(ch, (rec.dense, rec.sparse))
-        if offset is None:
-            break
-    return out
+
+    def sources_where(self, field: str, value: str, *more: tuple[str, str]) -> list[str]:
+        """Every source with a chunk (pending ones included) whose metadata ``field`` equals
+        ``value``, or matches any further ``(field, value)`` pair (one pass over the index)."""
+        known = self.indexes()
+        pairs = [(f, v) for f, v in ((field, value), *more) if meta_path(f) in known]
+        if not pairs:
+            return []  # no chunk ever carried the fields
+        either = Filter(should=[Cond(meta_path(f), value=v) for f, v in pairs])
+        flt = all_chunks().and_(either)
+        return sorted(str(v) for v, _count in self._engine.facet(meta_path("source"), limit=10_000_000, flt=flt))
+
+    def source_points(self, source: str) -> int:
+        """Every point of a source, pending and older versions included: what :meth:`delete_source` removes."""
+        return self._engine.count(source_filter(source))

@@ -12,7 +12,7 @@ def collection_summary(collection: Any, opened: Any, name: str) -> dict[str, Any
     if not collection.exists():
         return {
             "collection_name": name, "total_documents": 0, "vector_size": None, "indexed": 0,
-            "engine": collection.engine.name, "location": collection.engine.location,
+            "engine": collection.engine_name, "location": collection.location,
             "embedding_model": None, "sources": 0, "unfinished_migration": None,
         }
     with opened() as coll:
@@ -26,8 +26,8 @@ def collection_summary(collection: Any, opened: Any, name: str) -> dict[str, Any
             # Before the HNSW build, search is exact over every stored vector; after it,
             # Edge counts dense and sparse vectors separately, so cap at the chunk count.
             "indexed": min(indexed, total) if indexed else total,
-            "engine": coll.engine.name,
-            "location": coll.engine.location,
+            "engine": coll.engine_name,
+            "location": coll.location,
             "embedding_model": meta.embedding_model if meta else None,
             "sources": coll.source_count(),
             # None, or why the collection is an unfinished migration copy that must not be trusted yet.

@@ -105,7 +105,7 @@ def final_counts(config) -> dict[str, int]:
         assert len(versions) == 1, f"{source}: {len(versions)} versions after a clean run"
     rag = RAGWire(config)
     with rag.collection.opened() as coll:
-        assert coll.engine.count(None) == sum(sum(v.values()) for v in state.values()) + 1  # + the meta point
+        assert coll._engine.count(None) == sum(sum(v.values()) for v in state.values()) + 1  # + the meta point
     return {source: sum(v.values()) for source, v in state.items()}
 
 

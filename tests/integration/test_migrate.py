@@ -81,7 +81,7 @@ def top5(path, query):
 def per_source(path):
     rag = RAGWire(path)
     with rag.collection.opened() as coll:
-        return dict(coll.engine.facet(meta_path("source"), limit=1000, flt=all_chunks()))
+        return dict(coll._engine.facet(meta_path("source"), limit=1000, flt=all_chunks()))
 
 
 @pytest.mark.parametrize("engine", ["edge", "qdrant"])
@@ -107,14 +107,13 @@ def test_migrate_shows_an_interrupted_commit_exactly_as_the_source_did(tmp_path,
     rag = RAGWire(source)
     with rag.collection.opened() as coll, coll.writing():
         name = next(s for s in coll.sources() if s.endswith("manual-00.md"))
-        old = coll.engine.scroll(Filter(must=[Cond(meta_path("source"), value=name)]), limit=100,
+        old = coll._engine.scroll(Filter(must=[Cond(meta_path("source"), value=name)]), limit=100,
                                  with_vectors=True)[0]
         chunks = [ChunkRecord(chunk_point_id(name, "new-hash", i), "new " + r.payload["page_content"],
                               {**r.payload["metadata"], "file_hash": "new-hash"}, r.dense, r.sparse)
                   for i, r in enumerate(old)]
         coll.write_pending(chunks, "run-2")
-        coll._ensure_commit_index()
-        coll.engine.upsert([Note(name, "run-2", None, "new-hash").to_point()])
+        coll.write_note(Note(name, "run-2", None, "new-hash"))
         shown = coll.count()
     target = config(tmp_path / "target", stub, engine="qdrant")
     assert RAGWire(source).migrate(target).ok
@@ -124,7 +123,7 @@ def test_migrate_shows_an_interrupted_commit_exactly_as_the_source_did(tmp_path,
                    if r.payload["metadata"]["source"] == name}
         assert visible == {"new-hash"}
         pending = Filter(must=[Cond(RUN_KEY, value="run-2"), Cond(STATE_KEY, value=STATE_PENDING)])
-        assert coll.engine.count(pending) == len(chunks)
+        assert coll._engine.count(pending) == len(chunks)
     # A write run on the copy finishes the commit, as it would have on the source.
     with RAGWire(target).collection.opened() as coll, coll.writing():
         assert coll.repair_interrupted_commits() == 1
@@ -166,7 +165,7 @@ def test_a_killed_migration_resumes_and_ends_with_no_duplicates(tmp_path, stub, 
     assert per_source(target) == per_source(source)
     with RAGWire(target).collection.opened() as coll:
         # every chunk once, plus the model record and the migration point
-        assert coll.engine.count(None) == stats["chunks"] + 2
+        assert coll._engine.count(None) == stats["chunks"] + 2
 
 
 def test_migrate_refuses_a_target_made_with_another_model(tmp_path, stub, source):

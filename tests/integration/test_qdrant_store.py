@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from ragwire import QdrantStore, get_embedding, get_retriever, hybrid_search, mmr_search
-from ragwire.errors import ConfigError
+from ragwire.errors import ConfigError, StoreLockedError
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +58,40 @@ def test_indexes_asked_for_by_name_are_made_even_for_ragwires_own_fields(store):
     assert indexed["metadata.page_number"] == "integer" and indexed["_ci.heading_path"] == "keyword"
     assert [h.page_content for h in vs.similarity_search("manual", k=5, filter={"page_number": 2})] == [
         "Page two of the manual"]
+
+
+def test_add_texts_adds_beside_what_is_stored_and_leaves_nothing_pending(store):
+    store.get_store().add_texts(["Tyres need 2.1 bar"], metadatas=[{"kind": "manual"}])
+    with store.collection.opened() as coll:
+        state = coll.source_state("langchain")
+        assert state.pending == 0 and sum(state.complete.values()) == 4
+        assert coll.count() == 4
+
+
+def test_add_texts_waits_for_the_run_writing_the_collection(tmp_path, embedding):
+    # guards issue 36: add_texts marked its chunks complete beside a running write, with no lease and no commit
+    s = QdrantStore({"path": str(tmp_path / "s"), "write_wait_s": 0.2}, embedding, collection_name="busy")
+    s.create_collection(use_sparse=False)
+    vs = s.get_store(use_sparse=False)
+    held, done = threading.Event(), threading.Event()
+
+    def writer() -> None:
+        with s.collection.writing():
+            held.set()
+            done.wait(10)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert held.wait(10)
+    try:
+        with pytest.raises(StoreLockedError, match="being written by another thread"):
+            vs.add_texts(["Tyres need 2.1 bar"])
+    finally:
+        done.set()
+        thread.join()
+    vs.add_texts(["Tyres need 2.1 bar"])
+    with s.collection.opened() as coll:
+        assert coll.count() == 1
 
 
 def test_get_retriever_rejects_unknown_search_types(store):

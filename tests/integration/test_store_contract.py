@@ -98,7 +98,7 @@ def test_source_state_reports_two_complete_versions_as_unclean(collection, bm25)
     for run, fh in (("r1", "v1"), ("r2", "v2")):
         chunks = make_chunks(bm25, "/d/a.txt", fh, ["x", "y"])
         collection.write_pending(chunks, run)
-        collection.engine.set_payload(build_filter({"file_hash": fh}) , {"_state": "complete"})
+        collection._engine.set_payload(build_filter({"file_hash": fh}) , {"_state": "complete"})
     state = collection.source_state("/d/a.txt")
     assert state.pending == 0 and set(state.complete) == {"v1", "v2"}
     assert collection.remove_other_versions("/d/a.txt", "v2") == 2
@@ -229,13 +229,13 @@ def test_the_store_stays_open_briefly_between_calls_then_releases_its_lock(tmp_p
     coll = Collection(EdgeEngine(tmp_path, "c"), "c", StoreOptions(hold_open_s=0.3))
     with coll.opened():
         coll.ensure(embedding_model="m", dimension=DIM, sparse=True)
-    shard = coll.engine._shard
+    shard = coll._engine._shard
     with coll.opened():
-        assert coll.engine._shard is shard  # the second call reused the open shard
+        assert coll._engine._shard is shard  # the second call reused the open shard
     deadline = time.monotonic() + 5
-    while coll.engine._shard is not None and time.monotonic() < deadline:
+    while coll._engine._shard is not None and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert coll.engine._shard is None
+    assert coll._engine._shard is None
     other = EdgeEngine(tmp_path, "c", lock_wait_s=0.2)
     other.open()
     other.close()
@@ -287,3 +287,49 @@ def test_branch_prefetch_limits_bound_the_candidates(collection, bm25):
     narrow = collection.search(dense=query[0], sparse=query[1], limit=1, fusion=Fusion(dense_limit=1, sparse_limit=1))
     wide = collection.search(dense=query[0], sparse=query[1], limit=8, fusion=Fusion(dense_limit=8, sparse_limit=8))
     assert len(narrow) == 1 and len(wide) == 8
+
+
+def test_a_commit_makes_its_chunks_visible_only_when_its_block_ends(collection, bm25):
+    ingest(collection, bm25, "/d/a.txt", "h1", ["old"])
+    with collection.commit("/d/a.txt", "r2", file_hash="h2") as txn:
+        txn.write(make_chunks(bm25, "/d/a.txt", "h2", ["new one", "new two"]))
+        assert [r.payload["page_content"] for r in collection.scroll(limit=10)[0]] == ["old"]
+    assert txn.removed == 1
+    assert sorted(r.payload["page_content"] for r in collection.scroll(limit=10)[0]) == ["new one", "new two"]
+
+
+def test_a_commit_that_raises_shows_nothing_and_the_next_one_discards_its_chunks(collection, bm25):
+    with pytest.raises(RuntimeError, match="killed"):
+        with collection.commit("/d/a.txt", "r1", file_hash="h1") as txn:
+            txn.write(make_chunks(bm25, "/d/a.txt", "h1", ["half", "written"]))
+            raise RuntimeError("killed")
+    assert collection.count() == 0 and collection.source_state("/d/a.txt").pending == 2
+    with collection.commit("/d/a.txt", "r2", file_hash="h2") as txn:
+        txn.write(make_chunks(bm25, "/d/a.txt", "h2", ["whole"]))
+    state = collection.source_state("/d/a.txt")
+    assert state.pending == 0 and state.complete == {"h2": 1}
+
+
+def test_a_commit_without_a_file_hash_adds_beside_the_stored_chunks(collection, bm25):
+    ingest(collection, bm25, "/d/a.txt", "h1", ["kept"])
+    with collection.commit("/d/a.txt", "r2") as txn:
+        txn.write(make_chunks(bm25, "/d/a.txt", "h9", ["added"]))
+    assert txn.removed == 0
+    assert sorted(r.payload["page_content"] for r in collection.scroll(limit=10)[0]) == ["added", "kept"]
+
+
+def test_commit_notes_are_read_once_per_open_of_an_embedded_store(tmp_path, bm25, monkeypatch):
+    # guards issue 36: every read of the collection read the commit notes again
+    import ragwire.store.collection as collection_module
+
+    reads = []
+    real = collection_module.read_notes
+    monkeypatch.setattr(collection_module, "read_notes", lambda engine: reads.append(1) or real(engine))
+    coll = Collection(EdgeEngine(tmp_path, "c"), "c")
+    with coll.opened():
+        coll.ensure(embedding_model="m", dimension=DIM, sparse=True)
+        ingest(coll, bm25, "/d/a.txt", "h1", ["one", "two"])
+        before = len(reads)
+        for _ in range(5):
+            assert coll.count() == 2
+        assert len(reads) - before <= 1

@@ -93,7 +93,7 @@ def test_an_edge_failure_is_wrapped_with_the_store_and_the_operation(tmp_path):
     with coll.opened():
         coll.ensure(embedding_model="m", dimension=8, sparse=False)
         bad = PointData(id="6f1c3f0e-2b1d-4c55-9a57-5d0b0c1e7a22", payload={}, dense=[0.1] * 3)
-        err = raised(lambda: coll.engine.upsert([bad]))
+        err = raised(lambda: coll._engine.upsert([bad]))
     assert not err.retryable
     assert str(err).startswith(f"embedded store at {tmp_path / 'c'}: upsert failed: ")
     assert "expected dim: 8, got 3" in str(err)

@@ -62,7 +62,7 @@ def test_two_collections_on_one_server_url_get_separate_handles_and_data(monkeyp
 
     alpha, beta = open_collection(config("alpha")), open_collection(config("beta"))
     assert alpha is not beta
-    assert (alpha.engine.collection, beta.engine.collection) == ("alpha", "beta")
+    assert (alpha._engine.collection, beta._engine.collection) == ("alpha", "beta")
     assert open_collection(config("alpha")) is alpha  # one handle per collection, still shared
 
     with alpha.opened():
@@ -112,8 +112,8 @@ def test_the_model_record_is_cached_only_while_the_store_stays_open(tmp_path):
     # Rewrite the record behind the handle's back, from another handle.
     other = Collection(EdgeEngine(tmp_path, "c"), "c")
     with other.opened():
-        payload = dict(other.engine.retrieve([META_POINT_ID])[0].payload, embedding_model="edited")
-        other.engine.upsert([PointData(id=META_POINT_ID, payload=payload)])
+        payload = dict(other._engine.retrieve([META_POINT_ID])[0].payload, embedding_model="edited")
+        other._engine.upsert([PointData(id=META_POINT_ID, payload=payload)])
     with coll.opened():
         assert coll.meta().embedding_model == "edited"
 
@@ -122,9 +122,9 @@ def test_a_record_without_instance_id_falls_back_to_its_creation_time(tmp_path):
     coll = Collection(EdgeEngine(tmp_path, "c"), "c")
     with coll.opened():
         coll.ensure(embedding_model="m", dimension=DIM, sparse=False)
-        payload = dict(coll.engine.retrieve([META_POINT_ID])[0].payload)
+        payload = dict(coll._engine.retrieve([META_POINT_ID])[0].payload)
         del payload["instance_id"]
-        coll.engine.upsert([PointData(id=META_POINT_ID, payload=payload)])
+        coll._engine.upsert([PointData(id=META_POINT_ID, payload=payload)])
     with coll.opened():
         assert coll.meta().instance_id == str(payload["created_at"])
 

@@ -115,7 +115,7 @@ def stored_once(config) -> dict[str, int]:
             state = coll.source_state(source)
             assert state.pending == 0 and len(state.complete) == 1, f"{source}: {state}"
             out[source] = sum(state.complete.values())
-        assert coll.engine.count(None) == sum(out.values()) + 1  # + the meta point
+        assert coll._engine.count(None) == sum(out.values()) + 1  # + the meta point
     rag.close()
     return out
 

@@ -47,7 +47,7 @@ def coll(tmp_path):
 
 def lease(coll: Collection, clock: FakeClock, ttl_s: float = 60.0) -> WriterLease:
     """One writer: in production, another process or machine with its own lease object."""
-    return WriterLease(coll.engine, ttl_s=ttl_s, clock=clock, sleep=clock.sleep)
+    return WriterLease(coll._engine, ttl_s=ttl_s, clock=clock, sleep=clock.sleep)
 
 
 def test_a_free_lease_is_taken_and_invisible_to_readers(coll):
@@ -240,7 +240,7 @@ def test_another_runs_pending_chunks_are_cleaned_only_once_its_lease_expired(tmp
         half = ChunkRecord(chunk_point_id(source, file_hash, 0, "other-run"), "half written",
                            {"source": source, "file_hash": file_hash, "content_hash": "x"})
         coll.write_pending([half], "other-run")
-        other = WriterLease(coll.engine, clock=lambda: time.time() + 1000, sleep=lambda s: None)
+        other = WriterLease(coll._engine, clock=lambda: time.time() + 1000, sleep=lambda s: None)
         other.acquire(0)
 
     with pytest.raises(StoreLockedError, match="being written by another run"):
