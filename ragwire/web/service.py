@@ -56,7 +56,7 @@ class Service:
     def query(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
               refine: bool | None = None) -> dict[str, Any]:
         """``Answer.to_dict()`` of the question."""
-        return self.rag.query(question, top_k=top_k, filters=filters or None, refine=refine).to_dict()
+        return _for_web(self.rag.query(question, top_k=top_k, filters=filters or None, refine=refine).to_dict())
 
     def query_stream(self, question: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                      refine: bool | None = None) -> Iterator[str | dict[str, Any]]:
@@ -65,12 +65,12 @@ class Service:
         A refined answer (``refine``, or ``generation.refine`` when None) is one piece.
         """
         for piece in self.rag.query_stream(question, top_k=top_k, filters=filters or None, refine=refine):
-            yield piece if isinstance(piece, str) else piece.to_dict()
+            yield piece if isinstance(piece, str) else _for_web(piece.to_dict())
 
     def chat(self, messages: list[dict[str, str]], top_k: int | None = None,
              filters: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """``Answer.to_dict()`` of the conversation's last user turn (a follow-up is rewritten first: RAGWire.chat)."""
-        return self.rag.chat(messages, top_k=top_k, filters=filters or None).to_dict()
+        return _for_web(self.rag.chat(messages, top_k=top_k, filters=filters or None).to_dict())
 
     def chat_stream(self, messages: list[dict[str, str]], top_k: int | None = None,
                     filters: Mapping[str, Any] | None = None) -> Iterator[str | dict[str, Any]]:
@@ -92,7 +92,7 @@ class Service:
                 "rank": rank, "text": hit.text, "source": hit.source, "file_name": hit.file_name,
                 "location": hit.location(), "page_number": hit.page_number, "heading_path": hit.heading_path,
                 "score": hit.best_score, "score_type": "rerank" if hit.rerank_score is not None else hit.score_type,
-                "score_label": hit.score_label(), "metadata": _jsonable(hit.metadata),
+                "score_label": hit.score_label(), "metadata": _for_web(_jsonable(hit.metadata)),
             })
         return results
 
@@ -130,7 +130,7 @@ class Service:
         """The stored document and its chunks in reading order."""
         document = {k: v for k, v in self.stored(source).items() if k != "path"}
         chunks = self.rag.document_chunks(source)
-        return {"document": document, "chunks": _jsonable(chunks)}
+        return {"document": document, "chunks": _for_web(_jsonable(chunks))}
 
     def page_image(self, source: str, page: int, passage: str) -> Any:
         """A :class:`~ragwire.web.pages.PageImage` of a stored PDF's page, the passage highlighted."""
@@ -302,6 +302,19 @@ def _undo(path: Path, kept: Path | None) -> None:
     path.unlink(missing_ok=True)
     if kept is not None:
         kept.replace(path)
+
+
+# Chunk metadata the operator needs and a web user must not see: where a synced folder lies on the server.
+_SERVER_ONLY = frozenset({"sync_place"})
+
+
+def _for_web(value: Any) -> Any:
+    """``value`` (JSON data) without the :data:`_SERVER_ONLY` keys, at any depth."""
+    if isinstance(value, dict):
+        return {k: _for_web(v) for k, v in value.items() if k not in _SERVER_ONLY}
+    if isinstance(value, list):
+        return [_for_web(v) for v in value]
+    return value
 
 
 def _jsonable(value: Any) -> Any:

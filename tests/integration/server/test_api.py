@@ -161,6 +161,23 @@ def test_stats_fields_and_documents_describe_the_collection(server):
     assert docs["charging.md"]["pages"] is None
 
 
+def test_no_answer_search_or_source_shows_where_the_files_lie_on_the_server(server):
+    # guards: chunk metadata (sync_place) carried the synced folder's absolute path to every web user
+    from urllib.parse import urlencode
+
+    folder = str(server.corpus).encode()
+    source = server.documents()[PDF]["source"]
+    for method, path, body in [("POST", "/api/query", {"question": "How long does the warranty last?"}),
+                               ("POST", "/api/retrieve", {"query": "warranty"}),
+                               ("GET", "/api/source?" + urlencode({"source": source}), None),
+                               ("GET", "/api/documents", None), ("GET", "/api/stats", None)]:
+        status, _, raw = server.request(method, path, body)
+        assert status == 200 and folder not in raw, (path, raw[max(raw.find(folder) - 80, 0):][:200])
+    _, _, raw = server.request("POST", "/api/query", {"question": "How long does the warranty last?"},
+                               headers={"Accept": "text/event-stream"})
+    assert folder not in raw
+
+
 def test_page_image_is_a_png_with_the_passage_found_or_said_not_found(server):
     from urllib.parse import urlencode
 
