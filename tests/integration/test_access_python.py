@@ -150,3 +150,18 @@ def test_random_labels_and_principals_every_result_is_readable(notes, seed):
                 assert principal.can_read(truth[file_of(hit.metadata["source"])]), (principal, hit.metadata)
         readable = {n for n, lab in truth.items() if principal.can_read(lab)}
         assert {file_of(d.source) for d in view.list_documents()} == readable
+
+
+def test_the_collections_word_counts_are_those_of_what_the_reader_may_read(rag):
+    # guards: the counts were cached per term for every reader, so a principal's extractive answer
+    # could tell from the first reader's count that a word it may not read is in the collection
+    from ragwire.access import acting_as
+    from ragwire.retrieval.vocabulary import CollectionVocabulary
+
+    vocabulary = CollectionVocabulary(rag.collection, rag.sparse_encoder)
+    assert vocabulary.documents_with("kroner") >= 1
+    with acting_as(Principal.of("n")):
+        assert vocabulary.documents_with("kroner") == 0
+        assert vocabulary.size == sum(d.chunks for d in rag.list_documents() if file_of(d.source) == "public.pdf")
+    with acting_as(Principal.of("f", ["finance"])):
+        assert vocabulary.documents_with("kroner") >= 1
