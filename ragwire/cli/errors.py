@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import NoReturn, ParamSpec, TypeVar
 
 import click
 
@@ -28,13 +28,13 @@ _INTERRUPTED = "interrupted; unfinished files are written as pending and redone 
 ExitCodes = Mapping[type[RagwireError], int]
 
 
-def fail(message: str, code: int = 1) -> None:
+def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``error: message`` on stderr and exit with ``code``."""
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
 
 
-def _report(exc: RagwireError) -> None:
+def _report(exc: RagwireError) -> NoReturn:
     """Exit 1 with the error's line; a config error with several problems lists them, one a line."""
     if isinstance(exc, ConfigError) and len(exc.problems) > 1:
         click.echo(f"error: {len(exc.problems)} problems in {exc.source}:", err=True)
@@ -44,7 +44,11 @@ def _report(exc: RagwireError) -> None:
     fail(" ".join(str(exc).split("\n")))
 
 
-def handle_errors(fn: Callable | None = None, *, codes: ExitCodes | None = None) -> Callable:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def handle_errors(fn: Callable[P, R] | None = None, *, codes: ExitCodes | None = None) -> Callable:
     """Turn ragwire's errors into `error: …` on stderr and exit 1; --debug shows the traceback.
 
     Args:
@@ -57,7 +61,7 @@ def handle_errors(fn: Callable | None = None, *, codes: ExitCodes | None = None)
     own = dict(codes or {})
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | None:
         ctx = click.get_current_context()
         debug = bool(ctx.find_root().params.get("debug"))
         try:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..server.handover import handover_if_owned
+from ..server.handover import HandedOver, handover_if_owned
 from .app import open_rag
 from .errors import handle_errors
 from .options import config_option, json_option
 from .output import echo_json, extraction_line
+
+if TYPE_CHECKING:
+    from ..pipeline import RAGWire
 
 
 def print_stats(label: str, stats: dict[str, Any], as_json: bool) -> None:
@@ -38,7 +41,7 @@ def print_stats(label: str, stats: dict[str, Any], as_json: bool) -> None:
         click.echo(f"  not ingested: {left['file']} ({left['reason']})", err=True)
 
 
-def run_ingest(rag: Any, paths: tuple[Path, ...], recursive: bool, force: bool, as_json: bool,
+def run_ingest(rag: RAGWire | HandedOver, paths: tuple[Path, ...], recursive: bool, force: bool, as_json: bool,
                access: str | None = None) -> None:
     """Ingest each path (file or folder); a run-level failure still prints what was done."""
     from ..errors import IngestAborted
@@ -46,13 +49,12 @@ def run_ingest(rag: Any, paths: tuple[Path, ...], recursive: bool, force: bool, 
     total = failed = 0
     for path in paths:
         try:
-            labels = {} if access is None else {"access": access}
             if path.is_dir():
-                stats = rag.ingest_directory(path, recursive=recursive, force=force, **labels)
+                stats = rag.ingest_directory(path, recursive=recursive, force=force, access=access)
             elif force:
-                stats = rag.reingest_documents([str(path)], **labels)
+                stats = rag.reingest_documents([str(path)], access=access)
             else:
-                stats = rag.ingest_documents([str(path)], **labels)
+                stats = rag.ingest_documents([str(path)], access=access)
         except IngestAborted as exc:
             # The stats so far go out first (stdout), so a scheduled job's log keeps them.
             print_stats(str(path), exc.stats, as_json)

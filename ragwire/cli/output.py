@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
 
 
-def echo_json(data: Any, **kwargs: Any) -> None:
-    """Print ``data`` as indented JSON on stdout (``kwargs`` go to :func:`json.dumps`)."""
-    click.echo(json.dumps(data, indent=2, **kwargs))
+def echo_json(data: object, *, default: Callable[[Any], object] | None = None) -> None:
+    """Print ``data`` as indented JSON on stdout; ``default`` turns what JSON cannot hold into what it can
+    (as in :func:`json.dumps`)."""
+    click.echo(json.dumps(data, indent=2, default=default))
 
 
 def extraction_line(usage: Mapping[str, Any] | None) -> str | None:

@@ -29,8 +29,8 @@ def sync(config: str, dry_run: bool, no_delete: bool, wait: float, as_json: bool
     # the wait covers an embedded store's folder lock and a server collection's writer lease.
     store = rag.config.vectorstore
     store.lock_wait_s = store.write_wait_s = wait
-    rag = handover_if_owned(rag)  # a serving process that owns the store runs it
-    stats = rag.sync(delete_missing=not no_delete, dry_run=dry_run)
+    runner = handover_if_owned(rag)  # a serving process that owns the store runs it
+    stats = runner.sync(delete_missing=not no_delete, dry_run=dry_run)
     if as_json:
         echo_json(stats.to_dict())
     for warning in stats.warnings:

@@ -8,13 +8,18 @@ import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Iterator, Literal
 
 from pydantic import Field
 
 from ragwire.errors import RagwireError
 
 from . import tools
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import Context
+
+    from ragwire import RAGWire
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +72,7 @@ def _strict_server_class() -> Any:
         # tool name -> the arguments it takes; filled by build_server as the tools are added
         arguments: dict[str, list[str]]
 
-        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None) -> Any:
             if name in self.arguments:
                 problem = unknown_keys(arguments or {}, self.arguments[name], f"the arguments of {name}")
                 if problem:
@@ -93,7 +98,7 @@ def _strict_server_class() -> Any:
     return StrictServer
 
 
-def build_server(rag: Any, name: str = "ragwire") -> Any:
+def build_server(rag: RAGWire, name: str = "ragwire") -> Any:
     """An MCP server exposing ``search_documents``, ``answer_question``, ``get_filter_context``
     and ``collection_stats`` over ``rag``.
 
@@ -166,7 +171,7 @@ TOKEN_ENV = "RAGWIRE_MCP_TOKEN"
 def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
           transport: Literal["stdio", "http"] = "stdio", *, host: str = "127.0.0.1", port: int = 8000,
           token: str | None = None, allowed_hosts: Iterable[str] = (), allow_unauthenticated: bool = False,
-          rag: Any = None) -> None:
+          rag: RAGWire | Callable[[], RAGWire] | None = None) -> None:
     """Build the server for ``config_path`` and run it until the client disconnects (stdio) or it is stopped.
 
     Over HTTP it follows the rules of :mod:`ragwire.server.security` (docs/security.md),
@@ -240,7 +245,7 @@ def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
 
 
 @contextmanager
-def owning(rag: Any) -> Iterator[None]:
+def owning(rag: RAGWire) -> Iterator[None]:
     """This process owns ``rag``'s embedded store while the block runs (:mod:`ragwire.server.owner`).
 
     A CLI writer (``sync``, ``ingest``, ...) started meanwhile hands its run to this
@@ -261,7 +266,7 @@ def owning(rag: Any) -> Iterator[None]:
         writer.stop()
 
 
-def _ready(rag: Any, config_path: str | Path) -> Any:
+def _ready(rag: RAGWire | Callable[[], RAGWire] | None, config_path: str | Path) -> RAGWire:
     if rag is None:
         from ragwire import RAGWire
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ragwire.errors import ProviderError
 from ragwire.fields import BOOKKEEPING_FIELDS
 from ragwire.retrieval.hit import Hit, format_location
+
+if TYPE_CHECKING:
+    from ragwire import RAGWire
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +67,13 @@ def _check(text: str, what: str, top_k: int) -> None:
         raise ValueError(f"top_k must be a whole number from 1 to {_MAX_TOP_K}, not {top_k!r}")
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
     return str(value)
 
 
-def search_documents(rag: Any, query: str, top_k: int = 5,
+def search_documents(rag: RAGWire, query: str, top_k: int = 5,
                      filters: Mapping[str, Any] | str | None = None) -> str:
     """The passages that best match ``query``, numbered, each with its file and page or heading.
 
@@ -115,7 +118,7 @@ REFUSAL = ("The documents do not contain the answer to this question. Do not ans
            "words or filters.")
 
 
-def answer_question(rag: Any, question: str, top_k: int = 5,
+def answer_question(rag: RAGWire, question: str, top_k: int = 5,
                     filters: Mapping[str, Any] | str | None = None, refine: bool | None = None) -> str:
     """An answer from the documents that cites numbered sources, or a plain refusal.
 
@@ -151,7 +154,7 @@ def answer_question(rag: Any, question: str, top_k: int = 5,
     return "\n".join(lines) + trace
 
 
-def _refusal(rag: Any, filters: Mapping[str, Any] | None, found: bool) -> str:
+def _refusal(rag: RAGWire, filters: Mapping[str, Any] | None, found: bool) -> str:
     """Why there is no answer, as ``ragwire query`` says it: no passage at all (filters that
     match nothing, or an empty collection) is not the same as passages that do not answer."""
     if found:
@@ -166,7 +169,7 @@ def _refusal(rag: Any, filters: Mapping[str, Any] | None, found: bool) -> str:
     return REFUSAL
 
 
-def get_filter_context(rag: Any, query: str = "") -> str:
+def get_filter_context(rag: RAGWire, query: str = "") -> str:
     """The fields an agent can filter on with their stored values, and the filters ``query`` asks for.
 
     Args:
@@ -195,7 +198,7 @@ def get_filter_context(rag: Any, query: str = "") -> str:
     return context.rstrip() + note + usage
 
 
-def collection_stats(rag: Any) -> str:
+def collection_stats(rag: RAGWire) -> str:
     """The collection's name, chunk count, document count, vector size and embedding model, as text."""
     stats = rag.get_stats()
     lines = [

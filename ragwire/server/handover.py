@@ -25,7 +25,7 @@ import socket
 import struct
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,40 @@ WRITE_SECTIONS = ("loader", "splitter", "ingestion", "embeddings", "metadata", "
 _READ_SIDE = {"access": {"tokens_file", "trusted_proxies", "user_header", "groups_header", "audit"}}
 
 
-def write_settings(config: Any) -> dict[str, str]:
+# What the hand-over reads of a RAGWire and its config (the server may not import the config package).
+class StoreSettings(Protocol):
+    """The config's ``vectorstore`` section: where an embedded store lives."""
+
+    @property
+    def path(self) -> Path | None: ...
+
+    @property
+    def collection_name(self) -> str: ...
+
+    @property
+    def resolved_engine(self) -> str: ...
+
+
+class WriteConfig(Protocol):
+    """A loaded config (``RagwireConfig``): its store section, and its sections as JSON to compare."""
+
+    @property
+    def vectorstore(self) -> StoreSettings: ...
+
+    def model_dump(self, *, mode: str) -> dict[str, Any]: ...
+
+
+class Pipeline(Protocol):
+    """A :class:`~ragwire.RAGWire` as the hand-over sees it: its config (its calls are looked up by name)."""
+
+    @property
+    def config(self) -> WriteConfig: ...
+
+
+P = TypeVar("P", bound=Pipeline)
+
+
+def write_settings(config: WriteConfig) -> dict[str, str]:
     """A digest of each of ``config``'s :data:`WRITE_SECTIONS`, to compare the CLI's config with the owner's."""
     dumped = config.model_dump(mode="json")
     out = {}
@@ -52,18 +85,19 @@ def write_settings(config: Any) -> dict[str, str]:
     return out
 
 
-def settings_differ(mine: dict[str, str], theirs: Any) -> list[str]:
+def settings_differ(mine: dict[str, str], theirs: object) -> list[str]:
     """The sections whose digests differ (all of them when ``theirs`` is not a digest map)."""
     if not isinstance(theirs, dict):
         return list(WRITE_SECTIONS)
     return [name for name in WRITE_SECTIONS if mine.get(name) != theirs.get(name)]
 
 
-def owner_socket(vectorstore: Any) -> Path | None:
+def owner_socket(vectorstore: StoreSettings) -> Path | None:
     """Where the owner of this embedded store listens; None for a server engine or a path too long for a socket."""
-    if getattr(vectorstore, "resolved_engine", "edge") != "edge" or not getattr(vectorstore, "path", None):
+    folder = getattr(vectorstore, "path", None)
+    if getattr(vectorstore, "resolved_engine", "edge") != "edge" or not folder:
         return None
-    path = Path(vectorstore.path).resolve() / f".{vectorstore.collection_name}.owner.sock"
+    path = Path(folder).resolve() / f".{vectorstore.collection_name}.owner.sock"
     return path if len(os.fsencode(path)) <= _MAX_SOCKET_PATH else None
 
 
@@ -80,7 +114,7 @@ def send_line(conn: socket.socket, message: dict[str, Any]) -> None:
     conn.sendall(json.dumps(message).encode("utf-8") + b"\n")
 
 
-def encode_outcome(value: Any = None, error: BaseException | None = None) -> dict[str, Any]:
+def encode_outcome(value: object = None, error: BaseException | None = None) -> dict[str, Any]:
     """The owner's last line: the call's return value or its exception, pickled for the CLI to rebuild."""
     payload = pickle.dumps(("error", error) if error is not None else ("value", value))
     return {"event": "outcome", "pickle": base64.b64encode(payload).decode("ascii")}
@@ -89,7 +123,7 @@ def encode_outcome(value: Any = None, error: BaseException | None = None) -> dic
 class HandedOver:
     """A :class:`~ragwire.RAGWire` whose write calls run in the store's owner; everything else is the real one."""
 
-    def __init__(self, rag: Any, path: Path) -> None:
+    def __init__(self, rag: Pipeline, path: Path) -> None:
         self._rag = rag
         self._path = path
 
@@ -118,7 +152,7 @@ class HandedOver:
         raise ConnectionError(f"the serving process owning the store ({self._path}) closed the channel mid-run")
 
 
-def _absolute(value: Any) -> Any:
+def _absolute(value: object) -> object:
     if isinstance(value, Path):
         return str(value.resolve())
     if isinstance(value, (list, tuple)):
@@ -128,7 +162,7 @@ def _absolute(value: Any) -> Any:
     return value
 
 
-def handover_if_owned(rag: Any) -> Any:
+def handover_if_owned(rag: P) -> P | HandedOver:
     """``rag``, or a :class:`HandedOver` of it when a serving process owns its embedded store.
 
     Called at the start of each CLI writer command, after the config is loaded: the owner

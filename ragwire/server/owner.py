@@ -17,7 +17,16 @@ from typing import Any, Callable
 
 from ragwire.errors import RagwireError, ServerError
 
-from .handover import HANDED_CALLS, encode_outcome, owner_socket, same_user, send_line, settings_differ, write_settings
+from .handover import (
+    HANDED_CALLS,
+    Pipeline,
+    encode_outcome,
+    owner_socket,
+    same_user,
+    send_line,
+    settings_differ,
+    write_settings,
+)
 from .jobs import Job, Writer
 
 log = logging.getLogger(__name__)
@@ -30,7 +39,7 @@ class OwnerChannel:
     method of that name, run as a job of ``writer`` behind the process's own writes.
     """
 
-    def __init__(self, rag: Any, writer: Writer) -> None:
+    def __init__(self, rag: Pipeline, writer: Writer) -> None:
         self.rag = rag
         self.writer = writer
         self.path: Path | None = owner_socket(rag.config.vectorstore)
@@ -100,7 +109,7 @@ class OwnerChannel:
             except (OSError, ValueError) as exc:
                 log.info("a handed-over run's channel failed: %s", exc)
 
-    def _run(self, conn: socket.socket, call: str, args: list[Any], kwargs: dict[str, Any], pid: Any) -> None:
+    def _run(self, conn: socket.socket, call: str, args: list[Any], kwargs: dict[str, Any], pid: object) -> None:
         writer = self.writer
         method = getattr(self.rag, call)
         sending = threading.Lock()  # the writer thread's log lines and this thread's state lines share the socket
