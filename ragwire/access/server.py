@@ -13,7 +13,17 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-from typing import Any, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, MutableMapping
+
+if TYPE_CHECKING:
+    from ..config.access import AccessConfig
+    from ..server.security import ServerPolicy
+
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[dict[str, Any], Receive, Send], Awaitable[None]]
 
 from .audit import AuditLog
 from .gate import acting_as
@@ -43,7 +53,7 @@ class ServerAccess:
         server_token: The server's ``--token`` (or its environment variable), if any.
     """
 
-    def __init__(self, access: Any, server_token: str | None = None) -> None:
+    def __init__(self, access: AccessConfig, server_token: str | None = None) -> None:
         self.tokens = TokenFile(access.tokens_file)
         self.trusted = list(access.trusted_proxies)
         self.user_header, self.groups_header = access.user_header, access.groups_header
@@ -60,7 +70,7 @@ class ServerAccess:
             parts.append(f"or proxy headers from {', '.join(self.trusted)}")
         return " ".join(parts)
 
-    def policy(self, policy: Any) -> Any:
+    def policy(self, policy: ServerPolicy) -> ServerPolicy:
         """The bind policy the ServerGuard applies: without its one token when enforcing (tokens are checked here)."""
         import dataclasses
 
@@ -93,7 +103,7 @@ class ServerAccess:
             raise PermissionError("token not accepted: check the token you were given")
         return found
 
-    def wrap(self, app: Any, public_paths: Iterable[str] = ()) -> Any:
+    def wrap(self, app: ASGIApp, public_paths: Iterable[str] = ()) -> AccessGuard:
         """``app`` behind the access guard (put it outside :class:`ragwire.server.security.ServerGuard`)."""
         return AccessGuard(app, self, tuple(public_paths))
 
@@ -108,7 +118,7 @@ class AccessGuard:
     """ASGI middleware: the request's principal (401/403 when there is none), the writer role for
     writes, every read made as the principal, and one audit line per request."""
 
-    def __init__(self, app: Any, access: ServerAccess, public_paths: tuple[str, ...]) -> None:
+    def __init__(self, app: ASGIApp, access: ServerAccess, public_paths: tuple[str, ...]) -> None:
         self.app = app
         self.access = access
         self.public_paths = public_paths
@@ -118,7 +128,7 @@ class AccessGuard:
             return False
         return any(path.startswith(p[:-1]) if p.endswith("/*") else path == p for p in self.public_paths)
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or self._public(str(scope.get("path") or "")):
             await self.app(scope, receive, send)
             return
@@ -140,7 +150,7 @@ class AccessGuard:
         scope[PRINCIPAL_KEY], scope[RECORD_KEY] = principal, record
         status: list[int] = []
 
-        async def sending(message: dict) -> None:
+        async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status.append(int(message["status"]))
             await send(message)
@@ -153,7 +163,7 @@ class AccessGuard:
             reset_record(token)
             self._audit(principal, method, path, record, status[0] if status else None)
 
-    async def _refuse(self, scope: dict, send: Any, status: int, message: str) -> None:
+    async def _refuse(self, scope: MutableMapping[str, Any], send: Send, status: int, message: str) -> None:
         log.info("refused a request to %s: %s", scope.get("path"), message)
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008})
@@ -193,7 +203,7 @@ def mcp_principal(context: Any) -> tuple[Principal | None, dict[str, Any] | None
 
 
 
-def server_access(config_path: Any, rag: Any, server_token: str | None = None) -> ServerAccess:
+def server_access(config_path: str | Path, rag: object, server_token: str | None = None) -> ServerAccess:
     """The :class:`ServerAccess` of the config a server serves (``rag``'s when it is a ready pipeline)."""
     config = getattr(rag, "config", None)
     if config is None:
