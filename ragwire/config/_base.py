@@ -6,7 +6,7 @@ import difflib
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
@@ -78,7 +78,7 @@ class _Section(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _blank_is_unset(cls, data: Any) -> Any:
+    def _blank_is_unset(cls, data: object) -> object:
         # `${VAR:-}` expands to "", which for an optional key means "not set"
         if not isinstance(data, dict):
             return data

@@ -65,7 +65,7 @@ class AccessConfig(_Section):
 
     @model_validator(mode="before")
     @classmethod
-    def _audit_from_the_file(cls, data: Any) -> Any:
+    def _audit_from_the_file(cls, data: object) -> object:
         # validated from {} rather than built by its default, so its path resolves against the config's folder
         if isinstance(data, dict) and data.get("audit") is None:
             return {**data, "audit": {}}

@@ -86,9 +86,9 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config.
         raise ConfigError([f"must be a mapping of sections (got {_show(data)})"], source)
     problems: list[str] = []
     unset: list[str] = []
-    data = _expand(data, "", problems, unset)
+    expanded = _expand(data, "", problems, unset)
     try:
-        config = RagwireConfig.model_validate(data, context={"base_dir": Path(base_dir)})
+        config = RagwireConfig.model_validate(expanded, context={"base_dir": Path(base_dir)})
         if not problems:
             return config
     except ValidationError as exc:
@@ -186,7 +186,7 @@ def _read_yaml(text: str) -> tuple[Any, list[str]]:
 _VAR = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
-def _expand(value: Any, path: str, problems: list[str], unset: list[str]) -> Any:
+def _expand(value: object, path: str, problems: list[str], unset: list[str]) -> object:
     if isinstance(value, dict):
         return {k: _expand(v, f"{path}.{k}" if path else str(k), problems, unset) for k, v in value.items()}
     if isinstance(value, list):

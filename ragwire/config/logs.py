@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import field_validator
 
@@ -19,5 +19,5 @@ class LoggingConfig(_Section):
 
     @field_validator("level", mode="before")
     @classmethod
-    def _upper(cls, value: Any) -> Any:
+    def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value

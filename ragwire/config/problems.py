@@ -7,6 +7,7 @@ import re
 from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel
+from pydantic_core import ErrorDetails
 
 from ragwire.config.root import RagwireConfig
 from ragwire.errors import did_you_mean
@@ -36,7 +37,7 @@ _BOUNDS = {
 }
 
 
-def _describe(err: Any) -> str:
+def _describe(err: ErrorDetails) -> str:
     kind, loc, ctx = err["type"], tuple(err["loc"]), err.get("ctx") or {}
     if kind in ("ragwire", "unknown_key"):
         loc += tuple(ctx.get("at", ctx.get("key", "")).split("."))
@@ -79,7 +80,7 @@ def _quoted(text: str) -> list[str]:
     return re.findall(r"'([^']*)'", text)
 
 
-def _choice_problem(key: str, value: Any, choices: list[str]) -> str:
+def _choice_problem(key: str, value: object, choices: list[str]) -> str:
     choices = sorted(choices)
     hint = ""
     if isinstance(value, str):
@@ -112,13 +113,13 @@ def _source_tag(model: type[BaseModel]) -> str | None:
     return get_args(field.annotation)[0] if field is not None else None
 
 
-def _models_in(annotation: Any) -> list[type[BaseModel]]:
+def _models_in(annotation: object) -> list[type[BaseModel]]:
     if isinstance(annotation, type) and get_origin(annotation) is None and issubclass(annotation, BaseModel):
         return [annotation]
     return [m for arg in get_args(annotation) for m in _models_in(arg)]
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):

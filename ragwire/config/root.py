@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field, PrivateAttr, model_validator
 
@@ -41,7 +40,7 @@ class RagwireConfig(_Section):
 
     @model_validator(mode="before")
     @classmethod
-    def _fill_sections(cls, data: Any) -> Any:
+    def _fill_sections(cls, data: object) -> object:
         if not isinstance(data, dict):
             return data
         # an empty section (`ingestion:` with every key commented out) means "use the defaults";

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Literal, Union
 
 from pydantic import Field, SecretStr, field_validator
 
@@ -20,12 +21,12 @@ class _Labelled(_Section):
 
     @field_validator("access", mode="before")
     @classmethod
-    def _labels(cls, value: Any) -> Any:
+    def _labels(cls, value: Iterable[object] | str | None) -> list[str] | None:
         return None if value is None else normalise_labels(value)
 
     @field_validator("access_paths", mode="before")
     @classmethod
-    def _path_labels(cls, value: Any) -> Any:
+    def _path_labels(cls, value: object) -> object:
         if not isinstance(value, dict):
             return value
         return {str(k).strip("/") + "/": normalise_labels(v, f"access_paths.{k}") for k, v in value.items()}
@@ -42,7 +43,7 @@ class LocalSource(_Labelled):
 
     @field_validator("path", mode="before")
     @classmethod
-    def _path_not_blank(cls, value: Any) -> Any:
+    def _path_not_blank(cls, value: object) -> object:
         # an empty path would silently mean "the config's folder"
         if isinstance(value, str) and not value.strip():
             raise ValueError("must not be empty")
