@@ -48,15 +48,17 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
 
 
-def unmentioned(question: str, quoted: Sequence[str], embedding: Any) -> list[str]:
+def unmentioned(question: str, quoted: Sequence[str], embedding: Any,
+                implicit: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """The key words of a yes/no ``question`` that the ``quoted`` passages never mention ([] when none).
 
     "Can the printer be rented?" is not answered by "No. The printer is built for offices"
     (an FAQ's reply to another question): what a yes or no answers must be in the passage
     that says it.  Key words and "near in meaning" are as in :func:`missing_terms`, but
     the vocabulary is that of the quoted passages (with their headings), not of every source.
+    The ``implicit`` words (the collection's subject) count as mentioned.
     """
-    vocabulary = set(words(" ".join(quoted)))
+    vocabulary = set(words(" ".join(quoted))) | set(implicit)
     weights = dict(key_terms(question, _content_terms(question), embedding))
     absent = [t for t in _key_terms_without_neighbour(question, vocabulary, embedding) if t in weights]
     # A passage that covers most of what the question rests on may say it in other words

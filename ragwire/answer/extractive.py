@@ -36,6 +36,12 @@ RANK_DECAY = 0.02
 # headings: the embedding model barely tells E-4711 from E-2093, the reader does.
 # It orders passages; it never lifts one over the refusal threshold.
 IDENTIFIER_BONUS = 0.2
+# A passage stating all of the question's salient words (weighed by their rarity in the
+# collection) ranks this much higher than one stating none: the embedding sees the topic,
+# this sees which passage names what was asked ("Saturday" of the opening hours).
+TERMS_BONUS = 0.1
+# A collection this small (in chunks) has no subject common to many of them worth telling apart.
+SUBJECT_CHUNKS = 8
 # Passages after the first are quoted only if they rank within this of the best:
 # a weaker sentence adds reading but little answer.
 KEEP_WITHIN = 0.07
@@ -118,7 +124,7 @@ def extract(
     """
     if max_sentences < 1:
         raise ValueError(f"max_sentences must be at least 1, got {max_sentences}")
-    candidates = score_passages(question, sources, embedding)
+    candidates = score_passages(question, sources, embedding, vocabulary)
     if not candidates:
         return Extraction.refused("The retrieved documents hold no passage that could answer this question.")
     best = max(c.score for c in candidates)
@@ -162,7 +168,7 @@ def extract(
     chosen = select(candidates, max_sentences, threshold)
     if is_yes_no(question):
         quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
-        absent = unmentioned(question, quoted, embedding)
+        absent = unmentioned(question, quoted, embedding, _subject_words(question, vocabulary))
         if absent:
             named = ", ".join(f"'{t}'" for t in absent)
             return Extraction.refused(f"The documents do not say: the passages closest to this question never "
@@ -200,7 +206,8 @@ def _with_heading(candidate: Candidate, kind: str) -> Candidate:
     return dataclasses.replace(candidate, heading=passage.context)
 
 
-def score_passages(question: str, sources: list[NumberedSource], embedding: Any) -> list[Candidate]:
+def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
+                   vocabulary: Vocabulary | None = None) -> list[Candidate]:
     """Every distinct passage of ``sources`` with its similarity to ``question``, in no particular order."""
     headers = _table_headers(sources)
     found: list[tuple[NumberedSource, Passage]] = []
@@ -216,12 +223,41 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any)
     question_vec = embedding.embed_query(question)
     # One batch for all passages: the model call is most of this function's time.
     vectors = embedding.embed_documents([_scoring_text(p) for _, p in found])
+    weights = _term_weights(question, vocabulary)
+    total = sum(weights.values())
     out = []
     for (source, passage), vector, has_code in zip(found, vectors, carried, strict=False):
         score = cosine(question_vec, vector)
         ranked = score - RANK_DECAY * (source.index - 1) + (IDENTIFIER_BONUS if has_code else 0.0)
+        if total:
+            said = stems(f"{passage.text} {passage.context} {source.hit.metadata.get('heading_path') or ''}")
+            ranked += TERMS_BONUS * sum(w for t, w in weights.items() if _says(t, said)) / total
         out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code))
     return out
+
+
+def _subject_words(question: str, vocabulary: Vocabulary | None) -> set[str]:
+    """The question's words that a quarter or more of the collection's chunks hold: the subject of the whole
+    collection ("robot" in a robot's manuals), which a passage answering about it may leave unsaid."""
+    size = getattr(vocabulary, "size", None)
+    if vocabulary is None or not isinstance(size, int) or size < SUBJECT_CHUNKS:
+        return set()
+    return {t for t in salient_terms(question) if (vocabulary.documents_with(t) or 0) * 4 >= size}
+
+
+def _term_weights(question: str, vocabulary: Vocabulary | None) -> dict[str, float]:
+    """The question's salient words, each weighed by its rarity in the collection (1.0 each when unknown)."""
+    rarity = getattr(vocabulary, "rarity", None)
+    out = {}
+    for term in salient_terms(question):
+        weight = rarity(term) if rarity is not None else None
+        out[term] = max(float(weight), 0.0) if weight is not None else 1.0
+    return out
+
+
+def _says(term: str, said: set[str]) -> bool:
+    """A word in the passage in some form; a hyphenated one by any of its parts ("late-cancellation": cancelled)."""
+    return stated(term, said) or any(stated(p, said) for p in term.split("-") if len(p) > 3)
 
 
 def _codes_carried(codes: set[str], found: list[tuple[NumberedSource, Passage]]) -> list[bool]:

@@ -47,6 +47,7 @@ _COMPARATIVES = (
 )
 _WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COMPARATIVES)}),?\s+(?P<a>.+?)\s+or\s+"
                          r"(?P<b>.+?)(?:,?\s+and by how (?:much|many|long)[^?]*)?\s*\??$", re.IGNORECASE)
+_BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # the rest of "which costs more, and by how much"
 # "What are the price and the weight of X?", "Tell me the price and weight of X": two attributes
 # of one thing, coordinated; each becomes a question of its own about that thing.
 _ATTRIBUTES = re.compile(r"^(?P<ask>what (?:is|are|were|was)|tell me|give me|list)\s+(?:the\s+)?(?P<a>[\w-]+(?: [\w-]+)?)"
@@ -72,6 +73,10 @@ def split_parts(question: str) -> list[str]:
     Parts end at a question mark followed by more text, or start at "and", "also",
     "plus" or ";" followed by a question word ("…mean, and what does…").
     """
+    pieces = [p.strip(" ,;") for p in _JOINED.split(question.strip())]
+    if len(pieces) > 1 and any(_ATTRIBUTES.match(p) or _WHICH_MORE.match(p) for p in pieces):
+        # "Which costs more, A or B, and how much is C?": the comparison's two parts, then the next question's.
+        return [_as_question(part) for p in pieces if not _BY_HOW.match(p) for part in split_parts(p)]
     if m := _ATTRIBUTES.match(question.strip()):
         ask = "What is" if m["ask"].lower().startswith(("tell", "give", "list")) else m["ask"].split()[0].capitalize() + " is"
         return [f"{ask} the {m[n]} {m['rel']} {m['thing']}?" for n in ("a", "b")]

@@ -63,6 +63,12 @@ def test_coordination_splits(question, parts):
     assert split_parts(question) == parts
 
 
+def test_a_comparison_followed_by_a_second_question_splits_into_all_three():
+    question = "Which costs more, the red kettle or the steel kettle, and how much is delivery?"
+    assert split_parts(question) == ["How much does the red kettle cost?", "How much does the steel kettle cost?",
+                                     "How much is delivery?"]
+
+
 def test_the_fitted_calibration_is_monotone_and_reads_as_a_step_function():
     pairs = [(0.1, False), (0.2, False), (0.3, True), (0.4, False), (0.5, True), (0.6, True), (0.7, True)]
     table = fit(pairs, bins=3)
