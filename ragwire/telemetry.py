@@ -32,13 +32,28 @@ import os
 import sys
 import uuid
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 TRACER_NAME = "ragwire"
 _RECORD_DOCUMENTS = os.environ.get("RAGWIRE_OTEL_RECORD_DOCUMENTS", "").lower() in {"1", "true", "yes"}
 _RECORD_QUERIES = os.environ.get("RAGWIRE_OTEL_RECORD_QUERIES", "").lower() in {"1", "true", "yes"}
 # Providers a request goes to over the network: their spans are kind CLIENT, as the conventions ask.
 _REMOTE_EMBEDDINGS = frozenset({"openai", "openrouter", "ollama", "cohere", "google", "gcp.gemini"})
+
+
+class SpanContext(Protocol):
+    """What ragwire reads of a span's context: its trace id (0 when invalid)."""
+
+    @property
+    def trace_id(self) -> int: ...
+
+
+class Span(Protocol):
+    """What ragwire calls on an OpenTelemetry span (``opentelemetry.trace.Span``), never imported here."""
+
+    def set_attributes(self, attributes: Mapping[str, object]) -> None: ...
+
+    def get_span_context(self) -> SpanContext: ...
 
 
 def record_documents(enabled: bool = True) -> None:
@@ -99,13 +114,13 @@ def error_type(exc: BaseException) -> str:
     return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
 
 
-def set_attributes(current: Any, attributes: Mapping[str, Any]) -> None:
+def set_attributes(current: Span | None, attributes: Mapping[str, Any]) -> None:
     """Add ``attributes`` to ``current`` (a span from :func:`span`, or None); None values are left out."""
     if current is not None:
         current.set_attributes(_clean(attributes))
 
 
-def trace_id(current: Any) -> str:
+def trace_id(current: Span | None) -> str:
     """The span's trace id as 32 hex digits, or a fresh random id of the same form when nothing is traced."""
     if current is not None:
         context = current.get_span_context()
@@ -159,7 +174,7 @@ def run_attributes(collection: str) -> dict[str, Any]:
     return {"gen_ai.data_source.id": collection}
 
 
-def set_counts(current: Any, stats: Mapping[str, Any]) -> None:
+def set_counts(current: Span | None, stats: Mapping[str, Any]) -> None:
     """The numeric fields of an ingest or sync stats dict as ``ragwire.<name>`` attributes of ``current``."""
     if current is not None:
         current.set_attributes({f"ragwire.{k}": v for k, v in stats.items()

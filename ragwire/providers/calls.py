@@ -105,7 +105,7 @@ def _read_tokens(usage: Usage, reply: object) -> None:
     usage.prompt_tokens, usage.completion_tokens = reported.prompt_tokens, reported.completion_tokens
 
 
-def record(span: Any, usage: Usage) -> None:
+def record(span: telemetry.Span | None, usage: Usage) -> None:
     """Put the call's token counts on its ``chat`` span."""
     telemetry.set_attributes(span, telemetry.usage_attributes(usage.prompt_tokens, usage.completion_tokens))
 

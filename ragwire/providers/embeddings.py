@@ -12,7 +12,7 @@ import functools
 import logging
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -41,7 +41,7 @@ def _forget_dimension(key: int, _ref: object) -> None:
     _DIMENSIONS.pop(key, None)
 
 
-def get_embedding(config: Any) -> Embeddings:
+def get_embedding(config: EmbeddingsConfig | Mapping[str, Any]) -> Embeddings:
     """Build the embedding model described by ``config``.
 
     Args:

@@ -36,7 +36,7 @@ SECTION = "llm"
 _STREAM_USAGE: dict[str, Any] = {"stream_usage": True}
 
 
-def get_chat_model(config: Any) -> BaseChatModel:
+def get_chat_model(config: LLMConfig | Mapping[str, Any]) -> BaseChatModel:
     """Build the chat model described by ``config``.
 
     Args:

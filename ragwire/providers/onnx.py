@@ -218,7 +218,7 @@ def _read_st_config(path: Path) -> tuple[int, str, bool]:
     return max_length, pooling, normalize
 
 
-def _json(path: Path, default: Any = None) -> Any:
+def _json(path: Path, default: object = None) -> Any:
     try:
         return json.loads(path.read_text())
     except FileNotFoundError:

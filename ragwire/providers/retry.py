@@ -139,13 +139,13 @@ def classify(exc: BaseException) -> ProviderError | None:
 
 def call_with_retries(
     fn: Callable[..., T],
-    *args: Any,
+    *args: object,
     retries: int,
     backoff: float = 0.5,
     max_backoff: float = 30.0,
     what: str = "call",
     sleep: Callable[[float], None] = time.sleep,
-    **kwargs: Any,
+    **kwargs: object,
 ) -> T:
     """Call ``fn(*args, **kwargs)``, retrying retryable provider failures.
 
@@ -190,13 +190,13 @@ def call_with_retries(
 
 async def acall_with_retries(
     fn: Callable[..., Awaitable[T]],
-    *args: Any,
+    *args: object,
     retries: int,
     backoff: float = 0.5,
     max_backoff: float = 30.0,
     what: str = "call",
     sleep: Callable[[float], Awaitable[Any]] | None = None,
-    **kwargs: Any,
+    **kwargs: object,
 ) -> T:
     """:func:`call_with_retries` for a coroutine function: the same policy, awaiting between attempts.
 

@@ -8,7 +8,7 @@ encoder, so its ``name`` is recorded in the collection.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, SupportsFloat
 
 from ragwire.errors import MissingDependencyError
 
@@ -63,5 +63,15 @@ class SparseEncoder:
         return f"SparseEncoder(name={self.name!r}, language={self.language!r})"
 
 
-def _convert(vector: Any) -> SparseVec:
+class _TermWeights(Protocol):
+    """A sparse vector as the BM25 model returns it (qdrant_edge's ``SparseVector``)."""
+
+    @property
+    def indices(self) -> Iterable[int]: ...
+
+    @property
+    def values(self) -> Iterable[SupportsFloat]: ...
+
+
+def _convert(vector: _TermWeights) -> SparseVec:
     return SparseVec(list(vector.indices), [float(v) for v in vector.values])

@@ -8,10 +8,12 @@ in the ingest and sync stats).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from ragwire.config import LLMPricing
+
+N = TypeVar("N", int, float)  # a token count or a cost
 
 
 @dataclass
@@ -52,7 +54,7 @@ class Usage:
 def merged(a: Usage, b: Usage) -> Usage:
     """Sum two usages; a token count (or cost) stays None only when neither side has one."""
 
-    def add(x: Any, y: Any) -> Any:
+    def add(x: N | None, y: N | None) -> N | None:
         return None if x is None and y is None else (x or 0) + (y or 0)
 
     return Usage(
