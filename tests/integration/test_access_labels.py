@@ -110,3 +110,19 @@ def test_an_s3_object_tag_labels_the_object_and_a_changed_tag_relabels_it(tmp_pa
     stub.reset()
     rag.sync()
     assert labels_of(rag)[found["a.md"].split("/", 3)[-1]] == ["legal"] and stub.embedding_calls() == []
+
+
+def test_ragwire_ingest_access_labels_a_folder_and_refuses_a_bad_label(tmp_path, stub):
+    from click.testing import CliRunner
+
+    from ragwire.cli import main
+
+    docs = folder(tmp_path)
+    path = config(tmp_path, stub, [])
+    done = CliRunner().invoke(main, ["ingest", str(docs / "hr"), "-r", "--access", "HR", "--config", str(path)])
+    assert done.exit_code == 0, done.output
+    rag = RAGWire(path)
+    assert set(map(tuple, labels_of(rag).values())) == {("hr",)}
+    rag.close()
+    bad = CliRunner().invoke(main, ["ingest", str(docs / "intro.md"), "--access", "h r", "--config", str(path)])
+    assert bad.exit_code == 1 and "'h r' is not a label" in bad.output
