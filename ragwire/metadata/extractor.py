@@ -21,6 +21,7 @@ from ragwire.errors import ProviderError
 from ragwire.providers.calls import invoke
 from ragwire.providers.retry import reason
 from ragwire.providers.usage import Usage
+from ragwire.stages import ChatModel
 from ragwire.store.filters import finite_number
 
 from .schema import FieldSpec, FinancialMetadata, MetadataSchema
@@ -65,7 +66,7 @@ class MetadataExtractor:
 
     def __init__(
         self,
-        llm: Any,
+        llm: ChatModel,
         schema_model: type[BaseModel] | None = None,
         *,
         schema: MetadataSchema | None = None,
@@ -83,7 +84,7 @@ class MetadataExtractor:
 
     @classmethod
     def from_yaml(
-        cls, llm: Any, yaml_path: str | Path, *, max_chars: int = 10_000, retries: int = 2
+        cls, llm: ChatModel, yaml_path: str | Path, *, max_chars: int = 10_000, retries: int = 2
     ) -> MetadataExtractor:
         """An extractor for the fields of a metadata.yaml file.
 

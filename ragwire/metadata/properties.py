@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import zipfile
+from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -135,7 +136,7 @@ def _pdf_properties(path: Path) -> dict[str, Any]:
     return props
 
 
-def _pdf_text(info: Any, key: str) -> str | None:
+def _pdf_text(info: Mapping[str, object], key: str) -> str | None:
     try:
         if key not in info:
             return None

@@ -177,7 +177,7 @@ def lenient_model(model: type[BaseModel]) -> type[BaseModel]:
     """
     schema = model.model_json_schema(by_alias=True)
 
-    def same_schema(target: dict[str, Any], *_: Any) -> None:
+    def same_schema(target: dict[str, Any], *_: object) -> None:
         target.clear()
         target.update(copy.deepcopy(schema))
 
@@ -242,7 +242,7 @@ def _check_prompt(prompt: str, source: str) -> None:
         raise ConfigError("prompt: must contain the {content} placeholder", source=source)
 
 
-def _spec_type(annotation: Any) -> tuple[str | None, tuple[Any, ...] | None]:
+def _spec_type(annotation: object) -> tuple[str | None, tuple[Any, ...] | None]:
     """Map a model field's annotation to a FieldSpec type (and Literal values), or (None, None)."""
     annotation = _strip_optional(annotation)
     origin = typing.get_origin(annotation)
@@ -265,7 +265,7 @@ def _spec_type(annotation: Any) -> tuple[str | None, tuple[Any, ...] | None]:
     return None, None
 
 
-def _strip_optional(annotation: Any) -> Any:
+def _strip_optional(annotation: object) -> object:
     origin = typing.get_origin(annotation)
     if origin is Union or origin is types.UnionType:
         args = [a for a in typing.get_args(annotation) if a is not type(None)]

@@ -107,16 +107,17 @@ class MetadataService:
 
     @property
     def extractor(self) -> MetadataExtractor:
-        if not self.enabled:
-            from ..errors import ConfigError
+        from ..errors import ConfigError
 
-            raise ConfigError(
-                "llm: metadata extraction needs an llm section (and metadata.enabled: true); "
-                "see docs/metadata.md",
-            )
+        needs_llm = "llm: metadata extraction needs an llm section (and metadata.enabled: true); see docs/metadata.md"
+        if not self.enabled:
+            raise ConfigError(needs_llm)
         if self._extractor is None:
+            llm = self._llm()
+            if llm is None:  # enabled means an llm section, so the factory builds one
+                raise ConfigError(needs_llm)
             self._extractor = MetadataExtractor(
-                self._llm(), schema=self.schema, max_chars=self.config.metadata.max_chars,
+                llm, schema=self.schema, max_chars=self.config.metadata.max_chars,
                 retries=self.config.ingestion.retries,
             )
         return self._extractor

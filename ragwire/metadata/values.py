@@ -7,6 +7,7 @@ over a collection (any object with ``exists``, ``opened`` and ``facet``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -18,10 +19,24 @@ class FieldValues(Protocol):
         ...
 
 
+class _Facets(Protocol):
+    """An open collection: the distinct stored values of a field, most frequent first."""
+
+    def facet(self, field: str, limit: int = 50) -> list[Any]: ...
+
+
+class ValueSource(Protocol):
+    """A collection (:class:`~ragwire.store.Collection`) as :class:`StoredValues` reads it."""
+
+    def exists(self) -> bool: ...
+
+    def opened(self) -> AbstractContextManager[_Facets]: ...
+
+
 class StoredValues:
     """:class:`FieldValues` read from a collection; every field is empty before the first ingest."""
 
-    def __init__(self, collection: Any) -> None:
+    def __init__(self, collection: ValueSource) -> None:
         self.collection = collection
 
     def field_values(self, fields: Sequence[str], limit: int = 50) -> dict[str, list[Any]]:
