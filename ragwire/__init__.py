@@ -37,8 +37,8 @@ from .providers import get_embedding
 # LangChain's retriever machinery costs ~0.6 s to import, its text splitters ~0.15 s (a query
 # needs neither); load these on first use.
 _LAZY = {
-    "Answer": "ragwire.answer.types",
-    "Citation": "ragwire.answer.types",
+    "Answer": "ragwire.answer.results",
+    "Citation": "ragwire.answer.results",
     "Hit": "ragwire.retrieval.hit",
     "RetrieveOptions": "ragwire.retrieval.retriever",
     "RagwireRetriever": "ragwire.retrieval.langchain_retriever",
@@ -62,7 +62,7 @@ _LAZY = {
 __getattr__ = lazy_names(__name__, _LAZY)
 
 if TYPE_CHECKING:  # the lazy names, seen by type checkers (py.typed ships)
-    from .answer.types import Answer, Citation
+    from .answer.results import Answer, Citation
     from .loaders import MarkItDownLoader, PageLoader
     from .metadata import DocumentMetadata, FinancialMetadata, MetadataExtractor
     from .retrieval.hit import Hit

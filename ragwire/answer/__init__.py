@@ -4,7 +4,7 @@ from .answerer import Answerer
 from .citations import resolve
 from .context import MIN_SOURCE_CHARS, NumberedSource, build_context, source_label
 from .prompt import SENTINEL, is_refusal, system_prompt
-from .types import Answer, Citation, TraceStep, Usage
+from .results import Answer, Citation, TraceStep, Usage
 
 __all__ = [
     "MIN_SOURCE_CHARS",

@@ -20,8 +20,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .answer_types import expectation, type_word
 from .context import NumberedSource
+from .expectations import expectation, type_word
 from .text import STOPWORDS, cosine, stated, stem, words
 
 # A term whose removal moves the question's embedding (all-MiniLM-L6-v2) by less than

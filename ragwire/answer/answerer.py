@@ -37,7 +37,7 @@ from .finishing import (
     refuse_early,
 )
 from .prompt import Turn
-from .types import Answer, Mode, Usage
+from .results import Answer, Mode, Usage
 
 if TYPE_CHECKING:
     from ..stages import ChatModel
@@ -142,7 +142,7 @@ class Answerer:
                 answer = self._refined(run)
             else:
                 grounding = run.ground(question)
-                answer = run.finished(self._answer(grounding, run.callbacks))
+                answer = run.finished(self.answer_grounded(grounding, run.callbacks))
             return self._close(answer, run, span)
 
     async def aquery(
@@ -174,7 +174,7 @@ class Answerer:
             if done is None:
                 assert self.llm is not None  # _without_model answered every case without one
                 reply, usage = await calls.ainvoke(self.llm, self._messages(grounding), retries=self.retries,
-                                                   what=self._what("answer"), callbacks=run.callbacks, step="answer")
+                                                   what=self.call_name("answer"), callbacks=run.callbacks, step="answer")
                 done = finish(grounding, generative.text_of(reply), usage, 0.0)
             return self._close(run.finished(done), run, span)
 
@@ -217,7 +217,7 @@ class Answerer:
                 return
             assert self.llm is not None
             for piece in generative.stream_answer(self.llm, self._messages(grounding), grounding,
-                                                  retries=self.retries, what=self._what("answer"),
+                                                  retries=self.retries, what=self.call_name("answer"),
                                                   callbacks=run.callbacks):
                 yield self._close(run.finished(piece), run, span) if isinstance(piece, Answer) else piece
 
@@ -258,7 +258,7 @@ class Answerer:
             else:
                 assert self.llm is not None
                 search, rewrite = generative.rewrite(self.llm, earlier, last, retries=self.retries,
-                                                     what=self._what("rewrite"), callbacks=run.callbacks)
+                                                     what=self.call_name("rewrite"), callbacks=run.callbacks)
                 run.step("rewrite", 0, query=search)
             run.filter_text = search  # filters are read from what is searched: the standalone question
             # Without an LLM the follow-up alone often lacks its topic ("how do I fix it?"):
@@ -266,7 +266,7 @@ class Answerer:
             asked = search if self.llm is None else last
             grounding = run.ground(asked, search=search, history=earlier)
             grounding.usage = merged(grounding.usage, rewrite)
-            return self._close(run.finished(self._answer(grounding, run.callbacks)), run, span)
+            return self._close(run.finished(self.answer_grounded(grounding, run.callbacks)), run, span)
 
     # -- steps -------------------------------------------------------------------
 
@@ -312,13 +312,14 @@ class Answerer:
             usage=Usage(retrieval_s=seconds),
         )
 
-    def _answer(self, grounding: Grounding, callbacks: Sequence[Any] | None = None) -> Answer:
+    def answer_grounded(self, grounding: Grounding, callbacks: Sequence[Any] | None = None) -> Answer:
+        """The answer to ``grounding``'s question from its sources, in one step (what refinement finishes with)."""
         done = self._without_model(grounding)
         if done is not None:
             return done
         assert self.llm is not None  # _without_model answered every case without one
         reply, usage = calls.invoke(self.llm, self._messages(grounding), retries=self.retries,
-                                    what=self._what("answer"), callbacks=callbacks, step="answer")
+                                    what=self.call_name("answer"), callbacks=callbacks, step="answer")
         return finish(grounding, generative.text_of(reply), usage, 0.0)
 
     def _refined(self, run: refinement.Run) -> Answer:
@@ -326,7 +327,7 @@ class Answerer:
         kind = refinement.route(run.question)
         if kind == "factual":
             run.step("classify", 0, kind=kind, by="router")
-            return run.finished(self._answer(run.ground(run.question), run.callbacks))
+            return run.finished(self.answer_grounded(run.ground(run.question), run.callbacks))
         if self.llm is None:
             return refine_offline.run(run, kind)
         return refine_llm.run(run, kind)
@@ -348,7 +349,8 @@ class Answerer:
     def _messages(self, grounding: Grounding) -> list[Any]:
         return generative.messages(self.generation, grounding)
 
-    def _what(self, step: str) -> str:
+    def call_name(self, step: str) -> str:
+        """The name an LLM call of ``step`` is logged and traced under."""
         return generative.call_name(self.llm, step)
 
     def _query_attributes(self) -> dict[str, Any]:

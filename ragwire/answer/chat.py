@@ -38,7 +38,7 @@ def to_turns(messages: Sequence[Any]) -> list[Turn]:
 def offline_query(earlier: Sequence[Turn], last: str) -> str:
     """What to search for when no LLM can rewrite a follow-up: the previous user turn, then this one.
 
-    A follow-up ("and how long does it take?") names its topic only in the turn
+    A follow-up ("and is it waterproof?") names its topic only in the turn
     before it, so searching for both keeps the topic; turns further back are
     left out because they drift from what is being asked now.
     """

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..retrieval.hit import Hit
 from .context import NumberedSource
-from .types import Citation, Marker
+from .results import Citation, Marker
 
 # Any number of digits: an invented [12345] is a marker to drop, not prose to show.
 _ITEM = r"\s*\d+\s*(?:[-–]\s*\d+\s*)?"

@@ -21,8 +21,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from .answer_types import SPELLED_NUMBERS, expectation, type_word
 from .answerable import key_terms
+from .expectations import SPELLED_NUMBERS, expectation, type_word
 from .text import QUESTION_FRAME, STOPWORDS, cosines, stated, stem, words
 
 # A word of the quoted passage at least this close (cosine of the single words,
@@ -57,7 +57,7 @@ def salient_terms(question: str) -> list[str]:
 
     A word naming the answer type ("height", "temperatures") is left out only when the
     question's answer type is recognised: then the type's units check it (68 kg states a
-    weight).  Unrecognised ("what is the robot's height"), nothing else would: it is salient.
+    weight).  Unrecognised ("what is the lamp's height"), nothing else would: it is salient.
     """
     typed = expectation(question) is not None
     out = []
@@ -105,8 +105,8 @@ _ASKED = re.compile(r"\b(?:what|which|who|how much|how many)\b((?:\W+[\w'-]+){1,
 def asked_words(question: str) -> set[str]:
     """The words naming what ``question`` asks for: the phrase after its first wh-word, past auxiliaries and determiners.
 
-    "Which operating system does …" → operating, system; "what is the turning radius of …" →
-    turning, radius; "who supplies …" → supplies.  At most two words, up to the first function word.
+    "Which file format does …" → file, format; "what is the bore diameter of …" → bore,
+    diameter; "who signs …" → signs.  At most two words, up to the first function word.
     """
     m = _ASKED.search(question)
     if not m:

@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .answer_types import covers, expectation, instance, is_yes_no
 from .answerable import missing_terms, unmentioned
 from .calibration import strength
 from .context import NumberedSource
 from .evidence import Vocabulary, asked_unit, grounded, names, refusal_text, salient_absent, salient_terms
+from .expectations import covers, expectation, instance, is_yes_no
 from .extraction import Extraction, Quote
 from .extraction import cite as cite  # re-exported: the marker of one quote
 from .passages import Passage, split_passages, table_header
@@ -32,8 +32,8 @@ REFUSAL_THRESHOLD = 0.32
 # A passage of a lower-ranked source needs this much more similarity per rank to
 # be quoted first: retrieval ranked the whole chunks, with keywords the model cannot see.
 RANK_DECAY = 0.02
-# A code of the question (E-4711, SKU-88213-B, 3.3.1) found in the passage or its
-# headings: the embedding model barely tells E-4711 from E-2093, the reader does.
+# A code of the question (E-17, SKU-88213-B, 3.3.1) found in the passage or its
+# headings: the embedding model barely tells E-17 from E-29, the reader does.
 # It orders passages; it never lifts one over the refusal threshold.
 IDENTIFIER_BONUS = 0.2
 # A passage stating all of the question's salient words (weighed by their rarity in the
@@ -238,7 +238,7 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
 
 def _subject_words(question: str, vocabulary: Vocabulary | None) -> set[str]:
     """The question's words that a quarter or more of the collection's chunks hold: the subject of the whole
-    collection ("robot" in a robot's manuals), which a passage answering about it may leave unsaid."""
+    collection ("kettle" in a kettle maker's manuals), which a passage answering about it may leave unsaid."""
     size = getattr(vocabulary, "size", None)
     if vocabulary is None or not isinstance(size, int) or size < SUBJECT_CHUNKS:
         return set()
@@ -263,7 +263,7 @@ def _says(term: str, said: set[str]) -> bool:
 def _codes_carried(codes: set[str], found: list[tuple[NumberedSource, Passage]]) -> list[bool]:
     """Whether each passage (with its headings) carries a code of the question.
 
-    A code most passages carry is a product name (AR-7), not what the question is about.
+    A code most passages carry is a product name (KX-2), not what the question is about.
     """
     if not codes:
         return [False] * len(found)
@@ -274,7 +274,7 @@ def _codes_carried(codes: set[str], found: list[tuple[NumberedSource, Passage]])
 
 
 def identifiers(text: str) -> set[str]:
-    """Codes, part numbers and versions: tokens with a digit and a letter (E-4711) or two dots (3.3.1)."""
+    """Codes, part numbers and versions: tokens with a digit and a letter (E-17) or two dots (3.3.1)."""
     out = set()
     for token in _TOKEN.findall(text):
         token = token.strip(".-").lower()
@@ -287,7 +287,7 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
     """The best passages: at most ``max_sentences``, none below ``threshold`` or far below the best, no near-duplicates."""
     eligible = sorted((c for c in candidates if c.score >= threshold), key=lambda c: c.ranked, reverse=True)
     if any(c.has_code for c in eligible):
-        # Asked about E-4711, a passage about error codes in general is not an answer.
+        # Asked about E-17, a passage about error codes in general is not an answer.
         eligible = [c for c in eligible if c.has_code]
     chosen: list[Candidate] = []
     for cand in eligible:
@@ -336,7 +336,7 @@ def quotes_of(chosen: list[Candidate], sources: list[NumberedSource] | None = No
 
 def _scoring_text(passage: Passage) -> str:
     # A sentence often leaves its subject to the heading above it ("It is rated for
-    # 5 °C to 40 °C" under "Does the AR-7 work in cold storage?"); the heading goes in.
+    # 5 °C to 40 °C" under "Does the KX-2 work outdoors?"); the heading goes in.
     if passage.context and passage.context.lower() not in passage.text.lower():
         return f"{passage.context}: {passage.text}"
     return passage.text

@@ -20,7 +20,7 @@ from .calibration import calibrated
 from .citations import marker_spans, resolve
 from .context import NumberedSource
 from .prompt import Turn, is_refusal, strip_sentinel
-from .types import Answer, Mode, Usage
+from .results import Answer, Mode, Usage
 
 logger = logging.getLogger("ragwire.answer.answerer")
 

@@ -27,8 +27,8 @@ from .prompt import (
     system_prompt,
     user_message,
 )
+from .results import Answer, Usage
 from .streaming import StreamFilter
-from .types import Answer, Usage
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage

@@ -192,7 +192,7 @@ def _starts_wrapped_paragraph(open_unit: _Unit | None, below: str) -> bool:
     """Whether a line opens a paragraph of hard-wrapped text (a PDF page, a .txt file).
 
     Only there is a short sentence at the start of a line a run-in heading; a markdown
-    paragraph on one line may well open with "Dock the robot each night."
+    paragraph on one line may well open with "Empty the tank each night."
     """
     if open_unit is None:
         return bool(below.strip())
@@ -269,7 +269,7 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
         out.append(text[start:gap.end()].strip())
         start = gap.end()
     out.append(text[start:].strip())
-    # "No. The AR-7 is built…", "A maintenance release. All sites…": a sentence too short
+    # "No. The KX-2 is built…", "A maintenance release. All sites…": a sentence too short
     # to quote alone belongs with the one after it.
     merged: list[str] = []
     for sentence in out:

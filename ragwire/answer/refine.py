@@ -25,7 +25,7 @@ from ragwire.retrieval.hit import Hit
 
 from .finishing import Grounding
 from .prompt import Turn
-from .types import Answer, TraceStep, Usage
+from .results import Answer, TraceStep, Usage
 
 # "…mean, and what does…", "…? How much…": a second question starts at a question word.
 _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
@@ -164,7 +164,7 @@ def interleave(lists: Iterable[list[Hit]]) -> list[Hit]:
 
 
 def normalised(query: str) -> str:
-    """What makes two searches the same: their words, case-folded ("E-4711 meaning?" is "e 4711 meaning")."""
+    """What makes two searches the same: their words, case-folded ("E-17 meaning?" is "e 17 meaning")."""
     return " ".join(re.findall(r"\w+", query.casefold()))
 
 

@@ -24,7 +24,7 @@ from .generative import text_of
 from .prompt import sources_block
 from .refine import Run, hit_key, interleave, normalised
 from .refine_replies import KINDS, Judgement, PartVerdict, Plan, read
-from .types import Answer, Usage
+from .results import Answer, Usage
 
 __all__ = ["CLASSIFY_SYSTEM_PROMPT", "JUDGE_SYSTEM_PROMPT", "KINDS", "run"]
 
@@ -108,7 +108,7 @@ def run(state: Run, routed: str) -> Answer:
         named = "; ".join(f"'{part}' ({v.missing})" if v.missing else f"'{part}'" for part, v in missing.items())
         return state.finished(refusal(grounding, f"The documents do not cover: {named} "
                                                  f"(searched {searched(grounding)}).", grounding.usage))
-    answer = answerer._answer(grounding, state.callbacks)
+    answer = answerer.answer_grounded(grounding, state.callbacks)
     if not answer.refused:
         gaps = _not_cited(answer, grounding, [p for p in parts if p not in covered], found)
         if gaps:
@@ -121,7 +121,7 @@ def _single_shot(state: Run, usage: Usage) -> Answer:
     """The fallback of a plan that cannot be used: one search for the whole question, one answer call."""
     grounding = state.ground(state.question)
     grounding.usage = merged(grounding.usage, usage)
-    return state.finished(state.answerer._answer(grounding, state.callbacks))
+    return state.finished(state.answerer.answer_grounded(grounding, state.callbacks))
 
 
 def _plan(state: Run, usage: Usage) -> Plan | None:
@@ -158,7 +158,7 @@ def _ask(state: Run, step: str, system: str, user: str, iteration: int, usage: U
     answerer = state.answerer
     try:
         reply, _ = invoke(answerer.llm, [SystemMessage(system), HumanMessage(user)], retries=answerer.retries,
-                          what=answerer._what(step), callbacks=state.callbacks, tally=usage, step=step)
+                          what=answerer.call_name(step), callbacks=state.callbacks, tally=usage, step=step)
     except ProviderError as exc:
         state.warn(step, iteration, " ".join(str(exc).split()), fallback)
         return None

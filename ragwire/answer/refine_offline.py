@@ -24,7 +24,7 @@ from .citations import marker_spans, renumber
 from .context import NumberedSource
 from .finishing import finish, refusal, refuse_early, searched
 from .refine import Run, hit_key, interleave, split_parts
-from .types import Answer, Usage
+from .results import Answer, Usage
 
 
 def run(state: Run, kind: str) -> Answer:
@@ -35,7 +35,7 @@ def run(state: Run, kind: str) -> Answer:
     if len(parts) < 2:
         # A comparison or summary in one sentence has no parts to split off without a model.
         grounding = state.ground(state.question)
-        return state.finished(answerer._answer(grounding, state.callbacks))
+        return state.finished(answerer.answer_grounded(grounding, state.callbacks))
     state.step("plan", 0, queries=parts)
     found: dict[str, list[Hit]] = {}
     wide = 2 * (state.top_k or _top_k(answerer))

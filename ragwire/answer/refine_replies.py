@@ -1,7 +1,7 @@
 """The replies refinement asks the model for (classification and plan, judgement), as pydantic models.
 
 A model's reply is data to validate, never a trusted shape: ``"queries": "What does
-E-4711 mean?"`` must not become 24 one-letter searches, nor ``[null, 3]`` searches
+E-17 mean?"`` must not become 20 one-letter searches, nor ``[null, 3]`` searches
 for "None" and "3".  :func:`read` takes the first ``{…}`` of a reply and checks it
 against a model; what does not validate comes back as a one-line problem, which
 the loop records as a warning before it falls back (see :mod:`.refine_llm`).

@@ -60,8 +60,8 @@ _WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 
 # Fixed probe texts for the equivalence check: short, long (past the 256-token window), odd.
 _PROBES = (
-    "How long does it take to charge the battery?",
-    "Error E-4711 means the pump is blocked; clean the filter and restart.",
+    "How long does the kettle need to boil a full jug?",
+    "Error E-17 means the pump is blocked; clean the filter and restart.",
     "Zeitschriften, café, naïve façade — ünïcödé text with accents.",
     "x",
     " ".join(["The quick brown fox jumps over the lazy dog near the river bank."] * 40),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.answer_types import covers, expectation
+from ragwire.answer.expectations import covers, expectation
 from ragwire.answer.answerable import missing_terms
 from ragwire.answer.extractive import extractive_answer
 
@@ -42,7 +42,7 @@ def test_a_word_stated_in_another_form_is_not_missing():
     assert missing_terms("How long does recalibrating take?", sources, WordEmbedding()) == []
 
 
-# -- expected answer type and focus (ragwire.answer.answer_types) ------------------------------------
+# -- expected answer type and focus (ragwire.answer.expectations) ------------------------------------
 
 @pytest.mark.parametrize(("question", "kind", "heads"), [
     ("How much is the yearly software licence?", "amount of money", ("licence",)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.answer_types import expectation
+from ragwire.answer.expectations import expectation
 from ragwire.answer.answerable import _carried
 from ragwire.answer.calibration import CALIBRATION, calibrated, fit
 from ragwire.answer.evidence import asked_unit, names, salient_terms

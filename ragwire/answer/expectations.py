@@ -208,7 +208,7 @@ def expectation(question: str) -> Expectation | None:
     if kind == "length" and (m := re.search(rf"\bhow ({'|'.join(_DIMENSIONS)})\b", text)):
         return dataclasses.replace(found, aspect=_DIMENSIONS[m.group(1)])
     if kind == "length" and (m := re.search(rf"\b({'|'.join(_LENGTH_NOUNS)})s?\b", text)):
-        # "what is the turning radius": a length of another dimension (5 cm above the floor) is no answer.
+        # "what is the bore diameter": a length of another dimension (5 cm above the floor) is no answer.
         return dataclasses.replace(found, aspect=_LENGTH_NOUNS[m.group(1)])
     return found
 

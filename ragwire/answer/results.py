@@ -77,7 +77,7 @@ class TraceStep:
     data: dict[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
-        """One readable line: ``[1] retrieve  'E-4711 meaning' → 5 chunks``."""
+        """One readable line: ``[1] retrieve  'E-17 meaning' → 5 chunks``."""
         d = self.data
         head = f"[{self.iteration}] {self.step:<9}"
         if self.step == "retrieve":
