@@ -18,21 +18,17 @@ from typing import Any, Callable
 from ..logs import get_logger
 from .engine import Engine, PointData
 from .filters import (
-    CI_KEY,
     KIND_KEY,
-    META_KEY,
     RUN_KEY,
     STATE_COMPLETE,
     STATE_KEY,
     STATE_PENDING,
-    TEXT_KEY,
     Cond,
     Filter,
-    lowercase_shadow,
     meta_path,
     visible,
 )
-from .records import NAMESPACE, SETTINGS_KEY, VECTORS_KEY, ChunkRecord, stale_filter
+from .records import NAMESPACE, SETTINGS_KEY, VECTORS_KEY, ChunkRecord, chunk_payload, stale_filter
 
 log = get_logger(__name__)
 
@@ -149,8 +145,7 @@ def pending_points(chunks: list[ChunkRecord], run_id: str, prints: dict[str, str
     """The points of chunks invisible to readers; ``prints`` (settings, vectors fingerprints) go on each."""
     return [
         PointData(id=c.id, dense=c.dense, sparse=c.sparse, payload={
-            TEXT_KEY: c.text, META_KEY: c.metadata, CI_KEY: lowercase_shadow(c.metadata),
-            STATE_KEY: STATE_PENDING, RUN_KEY: run_id,
+            **chunk_payload(c), STATE_KEY: STATE_PENDING, RUN_KEY: run_id,
             SETTINGS_KEY: prints.get("settings", ""), VECTORS_KEY: prints.get("vectors", ""),
         })
         for c in chunks
