@@ -15,7 +15,7 @@ The held-out sets (``bench/heldout/``) are for the final measurement only: never
 them.  ``--sets dev`` runs the development set alone; dev, dev2, dev3 and devkiln are the
 development sets (dev3 and devkiln over corpora of other domains than ``examples/docs``).
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,messy,corpus_b] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,messy,corpus_b,corpus_c] [--fresh]
 """
 
 from __future__ import annotations
@@ -63,6 +63,8 @@ CORPORA = {
     "messy": Corpus("messy", common.SHARED_BENCH / "data" / "docs", (common.BENCH_DIR / "heldout" / "messy_docs.yaml",)),
     "corpus_b": Corpus("corpus_b", common.BENCH_DIR / "heldout" / "corpus_b",
                        (common.BENCH_DIR / "heldout" / "corpus_b.yaml",)),
+    "corpus_c": Corpus("corpus_c", common.BENCH_DIR / "heldout" / "corpus_c",
+                       (common.BENCH_DIR / "heldout" / "corpus_c.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -223,8 +225,8 @@ def report(results: dict[str, Scores]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", default="dev,dev2,dev3,devkiln,messy,corpus_b",
-                    help="comma-separated: dev, dev2, dev3, devkiln, messy, corpus_b")
+    ap.add_argument("--sets", default="dev,dev2,dev3,devkiln,messy,corpus_b,corpus_c",
+                    help="comma-separated: dev, dev2, dev3, devkiln, messy, corpus_b, corpus_c")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
     ap.add_argument("--limit", type=int, default=None, help="the first N questions of each set (a quick look)")
