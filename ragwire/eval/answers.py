@@ -87,7 +87,7 @@ def check_answer(rag: Pipeline, golden: GoldenSet, entry: GoldenEntry, number: i
     )
 
 
-def _citation_metadata(citation: Any, match_field: str) -> Mapping[str, Any]:
+def _citation_metadata(citation: object, match_field: str) -> Mapping[str, Any]:
     metadata = dict(getattr(citation, "metadata", None) or {})
     # a citation always knows its source even when its metadata dict was trimmed
     if match_field == "source" and "source" not in metadata:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..errors import EvalError, did_you_mean
 from .answers import AnswerOutcome, check_answer, summarize_answers
@@ -14,12 +14,23 @@ from .metrics import MISS, mean_metrics, score_query
 from .results import EvalResult, QueryResult, SweepResult
 from .target import Pipeline
 
+if TYPE_CHECKING:
+    from typing import Unpack  # Python 3.11+, and ragwire runs on 3.10: only the type checker imports it
+
 # The spec names this logger; every module of ragwire.eval reports through it.
 log = logging.getLogger("ragwire.eval")
 
 
+class RetrieveArgs(TypedDict, total=False):
+    """The ``retrieve()`` settings a run passes on (and records in its result's ``settings``)."""
+
+    filters: Mapping[str, Any] | None
+    rerank: bool | None
+    search_type: str | None
+
+
 def evaluate(rag: Pipeline, golden: GoldenSet, top_k: int = 5, label: str = "default", answers: bool = False,
-             **retrieve_kwargs: Any) -> EvalResult:
+             **retrieve_kwargs: Unpack[RetrieveArgs]) -> EvalResult:
     """Run every golden query and score what comes back.
 
     Args:
@@ -46,10 +57,10 @@ def evaluate(rag: Pipeline, golden: GoldenSet, top_k: int = 5, label: str = "def
         raise ValueError(f"top_k must be at least 1 (got {top_k})")
     absent, field_known = _absent_expected(rag, golden)
     per_query: list[QueryResult] = []
-    searches: list[dict[str, Any]] = []
+    searches: list[RetrieveArgs] = []
     field_seen = False
     for number, entry in enumerate(golden.entries, 1):
-        kwargs = dict(retrieve_kwargs)
+        kwargs = retrieve_kwargs.copy()
         if entry.filters:
             kwargs["filters"] = {**(kwargs.get("filters") or {}), **entry.filters}
         start = time.perf_counter()

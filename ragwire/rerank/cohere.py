@@ -10,12 +10,15 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragwire.config import RerankConfig
 from ragwire.errors import ConfigError, ProviderError
 from ragwire.providers.retry import call_with_retries
 from ragwire.rerank import SECTION, unknown_options
+
+if TYPE_CHECKING:
+    from cohere.core.api_error import ApiError
 
 COHERE_URL = "https://api.cohere.com"
 DEFAULT_TIMEOUT = 60.0
@@ -107,7 +110,7 @@ class CohereReranker:
         except ApiError as exc:
             raise self._http_error(exc) from exc
 
-    def _http_error(self, exc: Any) -> ProviderError:
+    def _http_error(self, exc: ApiError) -> ProviderError:
         status = exc.status_code
         if status in (401, 403):
             return ProviderError(
@@ -130,7 +133,7 @@ class CohereReranker:
             return self._client
 
 
-def _message(body: Any) -> str:
+def _message(body: object) -> str:
     if isinstance(body, dict):
         inner = body.get("message") or body.get("error")
         if isinstance(inner, dict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..config import LoaderConfig
+from ..config import LoaderConfig, LocalSource, S3Source
 from ..errors import ConfigError
 from .base import Source
 
@@ -16,7 +16,7 @@ _SOURCES = {
 }
 
 
-def make_source(config: Any, loader: LoaderConfig | None = None) -> Source:
+def make_source(config: LocalSource | S3Source, loader: LoaderConfig | None = None) -> Source:
     """Build the source a ``sources:`` entry describes; ``loader`` sets the walk's limits.
 
     Raises:

@@ -16,7 +16,7 @@ import os
 import tempfile
 import time
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..config import LoaderConfig, S3Source
 from ..errors import MissingDependencyError, SourceError, one_line
@@ -237,7 +237,7 @@ class S3BucketSource(Source):
             self.close()  # a killed run re-downloads at most the last hundred objects
         return path
 
-    def _download(self, key: str, handle: Any) -> str:
+    def _download(self, key: str, handle: BinaryIO) -> str:
         """Write the object's bytes to ``handle``; return the fingerprint of the version read
         (its ETag and size as the GET returned them, not as the listing saw them)."""
         reply = self.client.get_object(Bucket=self.bucket, Key=key)
