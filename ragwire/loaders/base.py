@@ -13,13 +13,13 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from ragwire.errors import LoaderError
 from ragwire.loaders.formats import SUPPORTED_EXTENSIONS
 
 if TYPE_CHECKING:
-    from pypdf import PdfReader
+    from pypdf import PageObject, PdfReader
 
 logger = logging.getLogger(__name__)
 
@@ -202,7 +202,7 @@ def open_pdf(data: bytes, name: str) -> PdfReader:
     return reader
 
 
-def pdf_page_text(page: Any, name: str, number: int) -> str:
+def pdf_page_text(page: PageObject, name: str, number: int) -> str:
     """The text of one pypdf page, tidied; an unreadable page yields ``""`` so the others survive."""
     try:
         text = page.extract_text() or ""

@@ -26,6 +26,7 @@ from ragwire.errors import LoaderError
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 T = TypeVar("T")
 
@@ -99,7 +100,7 @@ def converter_failure(exc: BaseException, name: str) -> LoaderError:
     )
 
 
-def run_converter(function: Callable[..., T], *args: Any, name: str, timeout_s: float) -> T:
+def run_converter(function: Callable[..., T], *args: object, name: str, timeout_s: float) -> T:
     """Call ``function(*args)`` in a child process and return what it returns.
 
     Args:
@@ -205,7 +206,7 @@ def report_progress(text: str) -> None:
         _show_progress(text)
 
 
-def _wait_for(child: Any, receiver: Connection, name: str, timeout_s: float) -> Any:
+def _wait_for(child: BaseProcess, receiver: Connection, name: str, timeout_s: float) -> Any:
     deadline = time.monotonic() + timeout_s
     limit = "loader.timeout_s"
     while True:

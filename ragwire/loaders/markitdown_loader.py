@@ -15,7 +15,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragwire.errors import LoaderError
 from ragwire.loaders import base, guard, scan
@@ -26,6 +26,9 @@ from ragwire.loaders.office import check_office
 from ragwire.loaders.plain import load_plain
 from ragwire.loaders.result import Loaded, LoadFailed, LoadOutcome
 from ragwire.loaders.walk import walk_directory
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
 
 logger = logging.getLogger(__name__)
 
@@ -264,7 +267,7 @@ class MarkItDownLoader:
         return base.tidy_text(result.markdown or "")
 
 
-def _layer_pages(reader: Any, name: str) -> list[base.Page]:
+def _layer_pages(reader: PdfReader, name: str) -> list[base.Page]:
     return [{"page_number": number, "page_label": None, "text": base.pdf_page_text(page, name, number)}
             for number, page in enumerate(reader.pages, 1)]
 
@@ -284,7 +287,7 @@ def _markitdown_converter(ext: str) -> Any:
     return kinds.get(ext, converters.XlsxConverter)()
 
 
-def _number_above(field: str, value: Any, floor: float) -> float:
+def _number_above(field: str, value: object, floor: float) -> float:
     """``value`` when it is a number above ``floor``; else a ValueError naming the field and the rule."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{field} must be a number, got {value!r}")

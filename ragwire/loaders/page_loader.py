@@ -10,8 +10,9 @@ from __future__ import annotations
 import io
 import logging
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from ragwire.errors import LoaderError
 from ragwire.loaders import base, guard, scan
@@ -19,6 +20,13 @@ from ragwire.loaders.base import Page, PageLoadResult
 from ragwire.loaders.formats import IMAGE_EXTENSIONS
 from ragwire.loaders.markitdown_loader import MarkItDownLoader, has_text
 from ragwire.loaders.result import Loaded, LoadFailed, LoadOutcome
+
+if TYPE_CHECKING:
+    from pptx.shapes.base import BaseShape
+    from pptx.slide import Slide
+    from pypdf import PdfReader
+
+T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +93,7 @@ class PageLoader(MarkItDownLoader):
             raise scan.no_text(path.name, ext, self.ocr)
         return text, pages
 
-    def _in_child(self, convert: Any, path: Path, ext: str) -> Any:
+    def _in_child(self, convert: Callable[[bytes, str, str], T], path: Path, ext: str) -> T:
         """``convert(data, name, ext)`` on a checked PDF or PPTX, in a time-limited child process."""
         data = base.read_file(path, self.max_file_bytes)
         self._check_office(data, path.name, ext)
@@ -122,10 +130,13 @@ def _pdf_pages(data: bytes, name: str) -> list[Page]:
     ]
 
 
-def _custom_page_labels(reader: Any, name: str) -> list[str] | None:
+def _custom_page_labels(reader: PdfReader, name: str) -> list[str] | None:
     """The printed page labels ("iv", "A-1") when the PDF defines its own; else ``None``."""
+    from pypdf.generic import DictionaryObject
+
     try:
-        if "/PageLabels" not in reader.trailer["/Root"]:
+        root = reader.trailer["/Root"]
+        if not isinstance(root, DictionaryObject) or "/PageLabels" not in root:
             return None
         labels = [str(label) for label in reader.page_labels]
     except Exception as exc:  # noqa: BLE001 — a broken label tree must not lose the text
@@ -150,7 +161,7 @@ def _pptx_pages(data: bytes, name: str) -> list[Page]:
         ) from exc
 
 
-def _slide_page(number: int, slide: Any) -> Page:
+def _slide_page(number: int, slide: Slide) -> Page:
     title_shape = slide.shapes.title
     title = " ".join(title_shape.text_frame.text.split()) if title_shape is not None else ""
     title_id = title_shape.shape_id if title_shape is not None else None
@@ -166,19 +177,22 @@ def _slide_page(number: int, slide: Any) -> Page:
     return {"page_number": number, "page_label": label or None, "text": "\n".join(lines).strip()}
 
 
-def _reading_order(shapes: Any) -> list[Any]:
+def _reading_order(shapes: Iterable[BaseShape]) -> list[BaseShape]:
     return sorted(shapes, key=lambda shape: (shape.top or 0, shape.left or 0))
 
 
-def _shape_lines(shape: Any) -> list[str]:
+def _shape_lines(shape: BaseShape) -> list[str]:
+    from pptx.shapes.autoshape import Shape
+    from pptx.shapes.graphfrm import GraphicFrame
     from pptx.shapes.group import GroupShape
 
+    # Only a graphic frame holds a table and only an autoshape (placeholders included) a text frame.
     if isinstance(shape, GroupShape):
         return [line for child in _reading_order(shape.shapes) for line in _shape_lines(child)]
-    if getattr(shape, "has_table", False) and shape.has_table:
+    if isinstance(shape, GraphicFrame) and shape.has_table:
         rows = [[" ".join(cell.text.split()).replace("|", "\\|") for cell in row.cells] for row in shape.table.rows]
         return ["| " + " | ".join(row) + " |" for row in rows]
-    if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+    if isinstance(shape, Shape) and shape.has_text_frame:
         return [" ".join(p.text.split()) for p in shape.text_frame.paragraphs if p.text.strip()]
     return []
 

@@ -22,6 +22,7 @@ from ragwire.loaders.formats import IMAGE_EXTENSIONS
 
 if TYPE_CHECKING:
     from PIL.Image import Image
+    from pypdfium2 import PdfDocument
 
     from ragwire.loaders.ocr import OcrEngine, OcrSettings
 
@@ -150,7 +151,7 @@ def _check_budget(name: str, pages: int, settings: OcrSettings) -> None:
         )
 
 
-def _each_frame(image: Any) -> Iterator[int]:
+def _each_frame(image: Image) -> Iterator[int]:
     for index in range(getattr(image, "n_frames", 1)):
         if index:
             image.seek(index)  # reads that frame's header, not its pixels
@@ -165,7 +166,7 @@ def _check_pixels(pixels: int, name: str) -> None:
         )
 
 
-def _frames(image: Any, name: str) -> Iterator[Image]:
+def _frames(image: Image, name: str) -> Iterator[Image]:
     for index in _each_frame(image):
         try:
             frame = image.convert("RGB") if image.mode not in ("1", "L", "RGB") else image.copy()
@@ -176,7 +177,7 @@ def _frames(image: Any, name: str) -> Iterator[Image]:
         yield frame
 
 
-def _open_pdfium(data: bytes, name: str) -> Any:
+def _open_pdfium(data: bytes, name: str) -> PdfDocument:
     try:
         import pypdfium2
     except ImportError as exc:
@@ -187,7 +188,7 @@ def _open_pdfium(data: bytes, name: str) -> Any:
         raise LoaderError(f"{name}: scanned pages cannot be rendered ({base.reason(exc)}) — re-export the PDF") from exc
 
 
-def _render(document: Any, index: int, dpi: int) -> Image:
+def _render(document: PdfDocument, index: int, dpi: int) -> Image:
     page = document[index]
     try:
         width, height = page.get_size()  # in points (1/72 inch)
