@@ -14,17 +14,13 @@ import hmac
 import json
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, MutableMapping
+from typing import TYPE_CHECKING, Any, Iterable, MutableMapping
 
 if TYPE_CHECKING:
     from ..config.access import AccessConfig
     from ..server.security import ServerPolicy
 
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[dict[str, Any], Receive, Send], Awaitable[None]]
-
+from ..server.asgi import ASGIApp, Message, Receive, Send
 from .audit import AuditLog
 from .gate import acting_as
 from .principal import EVERYONE, Principal

@@ -31,6 +31,8 @@ from urllib.parse import urlsplit
 
 from ragwire.errors import ServerError
 
+from .asgi import ASGIApp, Message, Receive, Scope, Send
+
 log = logging.getLogger(__name__)
 
 DEFAULT_HOST = "127.0.0.1"
@@ -275,9 +277,9 @@ def access_note(host: str, policy: ServerPolicy) -> str:
 _CORP = (b"cross-origin-resource-policy", b"same-origin")
 
 
-def _same_origin_resources(send: Any) -> Any:
+def _same_origin_resources(send: Send) -> Send:
     """``send`` with ``Cross-Origin-Resource-Policy: same-origin`` added to the response's headers."""
-    async def sending(message: dict) -> None:
+    async def sending(message: Message) -> None:
         if message.get("type") == "http.response.start":
             headers = list(message.get("headers") or [])
             if not any(key.lower() == _CORP[0] for key, _ in headers):
@@ -308,7 +310,7 @@ class ServerGuard:
     ask for the token themselves.
     """
 
-    def __init__(self, app: Any, policy: ServerPolicy, public_paths: Iterable[str] = ()) -> None:
+    def __init__(self, app: ASGIApp, policy: ServerPolicy, public_paths: Iterable[str] = ()) -> None:
         self.app = app
         self.policy = policy
         self.public_paths = tuple(public_paths)
@@ -318,7 +320,7 @@ class ServerGuard:
             return False  # "/static/../api/…" is never public, whatever a router makes of it
         return any(path.startswith(p[:-1]) if p.endswith("/*") else path == p for p in self.public_paths)
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return

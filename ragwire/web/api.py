@@ -12,7 +12,6 @@ import contextvars
 import json
 import logging
 import threading
-from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterator
 
@@ -21,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ragwire import __version__
 from ragwire.errors import NotFoundError, ProviderError, RagwireError, RequestError, StoreLockedError
@@ -76,7 +76,7 @@ def _accepted(job: dict[str, Any]) -> dict[str, Any]:
     return {"job": job, "url": f"/api/jobs/{job['id']}"}
 
 
-def _sse(event: str, data: Any) -> bytes:
+def _sse(event: str, data: object) -> bytes:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
 
 
@@ -266,10 +266,10 @@ class _SecurityHeaders:
     through a queue of its own, and a streamed answer's reader hanging up went unseen.
     """
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -277,7 +277,7 @@ class _SecurityHeaders:
         extra = [(b"content-security-policy", csp.encode()), (b"x-content-type-options", b"nosniff"),
                  (b"referrer-policy", b"no-referrer")]
 
-        async def sending(message: dict) -> None:
+        async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers") or [])
                 have = {key.lower() for key, _ in headers}
@@ -345,7 +345,7 @@ class _EventStream(StreamingResponse):
                          headers={"cache-control": "no-store", "x-accel-buffering": "no"})
         self.gone = gone
 
-    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:

@@ -17,11 +17,16 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ragwire.answer.citations import without_markers
 from ragwire.errors import RagwireError
 from ragwire.loaders.scan import needs_ocr
+
+if TYPE_CHECKING:
+    from pypdfium2 import PdfPage
+
+    from ragwire.loaders.ocr import OcrEngine, OcrWord
 
 INSTALL_HINT = 'Page images need pypdfium2 and Pillow. Install them with: pip install "ragwire[server]"'
 # Sentences shorter than this match too easily somewhere else on a page.
@@ -91,7 +96,7 @@ def _locate(page_text: str, sentences: list[str]) -> list[tuple[int, int]]:
 Box = tuple[float, float, float, float]  # pixels of the drawn image: left, top, right, bottom
 
 
-def _text_layer_boxes(pdf_page: Any, sentences: list[str], scale: float) -> list[Box]:
+def _text_layer_boxes(pdf_page: PdfPage, sentences: list[str], scale: float) -> list[Box]:
     """Boxes of the sentences found in full in the page's text layer (pdfium's character boxes)."""
     textpage = pdf_page.get_textpage()
     spans = _locate(textpage.get_text_range(0, textpage.count_chars()), sentences)
@@ -104,12 +109,12 @@ def _text_layer_boxes(pdf_page: Any, sentences: list[str], scale: float) -> list
     return boxes
 
 
-_OCR_CACHE: OrderedDict[tuple, tuple[Any, ...]] = OrderedDict()
+_OCR_CACHE: OrderedDict[tuple, tuple[OcrWord, ...]] = OrderedDict()
 _OCR_CACHE_PAGES = 32
 _OCR_LOCK = threading.Lock()
 
 
-def _ocr_words(path: Path, index: int, pdf_page: Any, ocr: Any, dpi: int) -> tuple[Any, ...]:
+def _ocr_words(path: Path, index: int, pdf_page: PdfPage, ocr: OcrEngine, dpi: int) -> tuple[OcrWord, ...]:
     """The engine's words (text and box, in pixels at ``dpi``) of a page without a text layer; cached per file version."""
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size, index, getattr(ocr, "name", type(ocr).__name__), dpi)
@@ -125,7 +130,7 @@ def _ocr_words(path: Path, index: int, pdf_page: Any, ocr: Any, dpi: int) -> tup
     return words
 
 
-def _ocr_boxes(words: tuple[Any, ...], sentences: list[str], factor: float) -> list[Box]:
+def _ocr_boxes(words: tuple[OcrWord, ...], sentences: list[str], factor: float) -> list[Box]:
     """Boxes of the words that make up each sentence found in full in the OCR'd text, scaled by ``factor``."""
     starts, parts, at = [], [], 0
     for word in words:
@@ -142,7 +147,7 @@ def _ocr_boxes(words: tuple[Any, ...], sentences: list[str], factor: float) -> l
     return boxes
 
 
-def render_page(path: str | Path, page: int, passage: str = "", *, scale: float = 1.5, ocr: Any = None,
+def render_page(path: str | Path, page: int, passage: str = "", *, scale: float = 1.5, ocr: OcrEngine | None = None,
                 ocr_dpi: int = 300) -> PageImage:
     """Render ``page`` (1-based) of the PDF at ``path``, with ``passage`` highlighted if it is found.
 

@@ -6,9 +6,15 @@ import logging
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from ragwire.errors import ConfigError
+
+if TYPE_CHECKING:
+    from ragwire import RAGWire
+    from ragwire.server.security import ServerGuard, ServerPolicy
+
+    from .service import Service
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +50,7 @@ def check_installed() -> None:
         raise ImportError(INSTALL_HINT) from exc
 
 
-def build_asgi(service: Any, policy: Any) -> Any:
+def build_asgi(service: Service, policy: ServerPolicy) -> ServerGuard:
     """The app of :func:`ragwire.web.api.create_app` behind the shared :class:`ServerGuard`."""
     from ragwire.server.security import ServerGuard
 
@@ -56,7 +62,8 @@ def build_asgi(service: Any, policy: Any) -> Any:
 def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", port: int = 8080,
           token: str | None = None, allowed_hosts: Iterable[str] = (), allow_unauthenticated: bool = False,
           sync_every: str | float | None = None, upload_dir: str | Path | None = None,
-          max_upload_mb: float | None = None, upload_into_sources: bool = False, rag: Any = None,
+          max_upload_mb: float | None = None, upload_into_sources: bool = False,
+          rag: RAGWire | Callable[[], RAGWire] | None = None,
           on_ready: Callable[[str], None] | None = None) -> None:
     """Serve the API and the page for ``config_path`` until stopped.
 

@@ -308,7 +308,7 @@ def _undo(path: Path, kept: Path | None) -> None:
 _SERVER_ONLY = frozenset({"sync_place"})
 
 
-def _for_web(value: Any) -> Any:
+def _for_web(value: object) -> Any:
     """``value`` (JSON data) without the :data:`_SERVER_ONLY` keys, at any depth."""
     if isinstance(value, dict):
         return {k: _for_web(v) for k, v in value.items() if k not in _SERVER_ONLY}
@@ -317,7 +317,7 @@ def _for_web(value: Any) -> Any:
     return value
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> Any:
     """``value`` with what JSON cannot hold (dates from a custom loader) as text."""
     import json
 
