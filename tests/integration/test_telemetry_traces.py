@@ -27,8 +27,10 @@ def rag(stub, tmp_path_factory) -> Iterator[RAGWire]:
     stub.chat_reply = script
     llm = {"provider": "openai", "model": "stub-chat", "base_url": stub.openai_url, "api_key": "test", "timeout": 5}
     rerank = {"provider": "cohere", "model": "rerank-stub", "api_key": "k", "base_url": stub.url}
+    # the torch path: its embedding spans name the huggingface provider
     rag = RAGWire(write_config(root, llm=llm, metadata={"config_file": str(root / "metadata.yaml")},
-                               retriever={"rerank": rerank}, ingestion={"retries": 0}))
+                               retriever={"rerank": rerank}, ingestion={"retries": 0},
+                               embeddings={"provider": "huggingface"}))
     docs = write_topics(root / "docs")
     assert rag.ingest_documents([str(p) for p in docs[:-1]])["processed"] == len(docs) - 1
     rag.later = docs[-1]  # type: ignore[attr-defined] - ingested by the ingest test, under its tracer
