@@ -21,6 +21,8 @@ def native_cond(cond: Cond) -> Any:
     q = edge_module()
     if cond.range is not None:
         return q.FieldCondition(key=cond.key, range=q.RangeFloat(**cond.range))
+    if cond.dates is not None:
+        return q.FieldCondition(key=cond.key, range=q.RangeDateTime(**cond.dates))
     if cond.any_of is not None:
         return q.FieldCondition(key=cond.key, match=q.MatchAny(list(cond.any_of)))
     return q.FieldCondition(key=cond.key, match=q.MatchValue(_match_value(cond.value)))

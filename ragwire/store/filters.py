@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import ConfigError
 from ..fields import UNINDEXED_FIELDS
+from .timestamps import rfc3339
 
 # Payload layout shared by both engines.
 TEXT_KEY = "page_content"
@@ -33,12 +34,13 @@ _RANGE_OPS = ("gte", "gt", "lte", "lt")
 
 @dataclass(frozen=True)
 class Cond:
-    """One condition on a payload path.  Exactly one of ``value``, ``any_of``, ``range`` is set."""
+    """One condition on a payload path: one of ``value``, ``any_of``, ``range`` (numbers), ``dates`` (RFC 3339)."""
 
     key: str
     value: Any = None
     any_of: tuple | None = None
     range: Mapping[str, float] | None = None
+    dates: Mapping[str, str] | None = None
 
 
 @dataclass
@@ -232,6 +234,8 @@ def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | Non
     unknown = set(bounds) - set(_RANGE_OPS)
     if unknown or not bounds:
         raise _problem(key, f"a range takes only gte/gt/lte/lt (got {sorted(bounds) or 'nothing'})")
+    if any(isinstance(b, str) and finite_number(b) is None for b in bounds.values()):
+        return _date_cond(key, bounds, kinds)
     if kinds and not kinds & {"integer", "float"}:
         held = " and ".join(_KIND_WORDS[k][1] for k in sorted(kinds, key=list(_KIND_WORDS).index))
         raise _problem(key, f"a range needs a numeric field (the field holds {held}); match values instead")
@@ -242,6 +246,20 @@ def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | Non
             raise _problem(f"{key}.{op}", f"{bound!r} is not a number (a range bound must be a number)")
         numbers[op] = number
     return Cond(meta_path(key), range=numbers)
+
+
+def _date_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | None) -> Cond:
+    """A range of dates or times (see :func:`.timestamps.rfc3339`) on a field of timestamps stored as text."""
+    if kinds and "keyword" not in kinds:
+        raise _problem(key, "a range of dates needs a field of timestamps (the field holds numbers or booleans)")
+    times: dict[str, str] = {}
+    for op, bound in bounds.items():
+        moment = rfc3339(bound, end_of_day=op in ("lte", "gt"))
+        if moment is None:
+            raise _problem(f"{key}.{op}", f"{bound!r} is not a number or a date (a range bound is a number, "
+                                          "or a date or time like 2024-03-31 or 2024-03-31T12:00:00Z)")
+        times[op] = moment
+    return Cond(meta_path(key), dates=times)
 
 
 def _json_type(value: object) -> str:

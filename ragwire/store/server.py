@@ -190,6 +190,8 @@ class ServerEngine(Engine):
         m = _models()
         if cond.range is not None:
             return m.FieldCondition(key=cond.key, range=m.Range(**cond.range))
+        if cond.dates is not None:
+            return m.FieldCondition(key=cond.key, range=m.DatetimeRange(**cond.dates))
         if cond.any_of is not None:
             return m.FieldCondition(key=cond.key, match=m.MatchAny(any=list(cond.any_of)))
         return m.FieldCondition(key=cond.key, match=m.MatchValue(value=cond.value))

@@ -85,6 +85,11 @@ async function loadFilters() {
   for (const field of fields) if (!taken.has(field.name)) lists.push({ ...field, label: field.name });
   for (const field of lists) {
     if (!field.values.length) continue;
+    const kind = rangeKind(field.values);
+    if (kind) {
+      box.append(rangePicker(field, kind, chosen[field.name] || {}));
+      continue;
+    }
     const select = el("select", { testid: `filter-${field.name}`, "data-field": field.name });
     select.append(el("option", { value: "", text: "any" }));
     field.values.forEach((value, i) => select.append(el("option", { value: String(i), text: String(value) })));
@@ -95,10 +100,40 @@ async function loadFilters() {
   }
 }
 
+// A field of timestamps (created, modified) is picked as a range of days, a field of numbers
+// as a range of values: a list of every stored timestamp or number is no way to choose.
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
+
+function rangeKind(values) {
+  if (values.every((v) => typeof v === "string" && TIMESTAMP.test(v))) return "date";
+  if (values.every((v) => typeof v === "number") && values.length > 1) return "number";
+  return null;
+}
+
+function rangePicker(field, kind, chosen) {
+  const label = el("label", { "data-range": field.name }, el("span", { text: field.label }));
+  for (const [op, text] of [["gte", "from"], ["lte", "to"]]) {
+    const input = el("input", { type: kind, testid: `filter-${field.name}-${text}`, "data-field": field.name,
+                                "data-op": op, "aria-label": `${field.label} ${text}` });
+    if (kind === "date") {
+      input.min = field.values.reduce((a, b) => (a < b ? a : b)).slice(0, 10);
+      input.max = field.values.reduce((a, b) => (a > b ? a : b)).slice(0, 10);
+    }
+    if (chosen[op] !== undefined) input.value = String(chosen[op]);
+    label.append(el("span", { text }), input);
+  }
+  return label;
+}
+
 function currentFilters() {
   const out = {};
   for (const select of $("filters").querySelectorAll("select")) {
     if (select.value !== "") out[select.dataset.field] = select.values[Number(select.value)];
+  }
+  for (const input of $("filters").querySelectorAll("input[data-op]")) {
+    if (input.value === "") continue;
+    const bounds = (out[input.dataset.field] ||= {});
+    bounds[input.dataset.op] = input.type === "number" ? Number(input.value) : input.value;
   }
   return Object.keys(out).length ? out : null;
 }

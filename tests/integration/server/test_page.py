@@ -317,3 +317,30 @@ def test_the_file_and_type_pickers_narrow_questions_and_searches_to_those_docume
     finally:
         picker.select_by_visible_text("any")
         Select(browser.find_element(*by_testid("filter-file_type"))).select_by_visible_text("any")
+
+
+def test_a_timestamp_field_is_picked_as_a_range_of_days_that_narrows_the_search(browser):
+    # guards issue 38 item 8: created and modified were dropdowns of every raw ISO timestamp
+    browser.refresh()
+    start = wait(browser).until(lambda d: d.find_element(*by_testid("filter-created-from")))
+    end = browser.find_element(*by_testid("filter-created-to"))
+    assert start.get_attribute("type") == "date" and end.get_attribute("type") == "date"
+    assert not browser.find_elements(By.CSS_SELECTOR, 'select[data-field="created"]')
+    first, last = start.get_attribute("min"), end.get_attribute("max")
+    assert first and last and first <= last
+
+    def search_between(low: str, high: str) -> None:
+        browser.execute_script("arguments[0].value = arguments[1]; arguments[2].value = arguments[3];",
+                               start, low, end, high)
+        browser.find_element(*by_testid("tab-search")).click()
+        query = browser.find_element(*by_testid("search-query"))
+        query.clear()
+        query.send_keys("warranty months battery\n")
+
+    try:
+        search_between(first, last)  # the whole span of stored days keeps what has a date
+        wait(browser).until(lambda d: results(d) and "warranty-policy.pdf" in {name for name, _ in results(d)})
+        search_between("1990-01-01", "1990-12-31")  # a year before any stored document
+        wait(browser).until(lambda d: d.find_elements(*by_testid("no-results")))
+    finally:
+        browser.execute_script("arguments[0].value = ''; arguments[1].value = '';", start, end)
