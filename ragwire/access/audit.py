@@ -9,9 +9,12 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping
 
 from .principal import Principal
+
+if TYPE_CHECKING:
+    from ..config.access import AuditConfig
 
 QueryMode = Literal["full", "hash", "off"]
 
@@ -37,7 +40,7 @@ class AuditLog:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_config(cls, audit: Any) -> AuditLog | None:
+    def from_config(cls, audit: AuditConfig) -> AuditLog | None:
         """The log an ``access.audit`` section describes; None when it is off."""
         if not audit.enabled:
             return None
@@ -45,7 +48,7 @@ class AuditLog:
 
     def record(self, principal: Principal, route: str, *, query: str | None = None,
                filters: Mapping[str, Any] | None = None, sources: Iterable[str] = (), status: int | None = None,
-               **extra: Any) -> dict[str, Any]:
+               **extra: object) -> dict[str, Any]:
         """Append one request's line; returns what was written."""
         line: dict[str, Any] = {
             "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + f".{int(time.time() * 1000) % 1000:03d}Z",

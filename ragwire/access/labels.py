@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
-from ..config.access import normalise_labels
+from ..config.access import AccessConfig, normalise_labels
 
 # The metadata field every chunk carries its labels in (keyword-indexed, a list of labels).
 ACCESS_FIELD = "access"
@@ -35,7 +35,7 @@ def path_labels(relative: str, access_paths: Mapping[str, list[str]]) -> list[st
     return None if best is None else list(access_paths[best])
 
 
-def document_labels(source: Any | None, relative: str = "", *, default: list[str],
+def document_labels(source: object | None, relative: str = "", *, default: list[str],
                     tags: Mapping[str, str] | None = None, tag_key: str | None = None,
                     given: list[str] | None = None) -> list[str]:
     """The labels one document is stored with.
@@ -57,12 +57,13 @@ def document_labels(source: Any | None, relative: str = "", *, default: list[str
         from_path = path_labels(relative, getattr(source, "access_paths", None) or {})
         if from_path is not None:
             return from_path
-        if getattr(source, "access", None) is not None:
-            return list(source.access)
+        labels = getattr(source, "access", None)
+        if labels is not None:
+            return list(labels)
     return list(default)
 
 
-def source_labeller(access: Any) -> Callable[[Any, Any], list[str]]:
+def source_labeller(access: AccessConfig) -> Callable[[Any, Any], list[str]]:
     """What sync labels an entry of a source with, under an ``access:`` section.
 
     With ``access.s3_tag_key`` set, an S3 entry's tags are read on every sync (one request

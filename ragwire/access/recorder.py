@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any, Iterator, TypeVar, cast
 
 T = TypeVar("T")
@@ -22,16 +22,16 @@ def current_record() -> dict[str, Any] | None:
     return _RECORD.get()
 
 
-def set_record(record: dict[str, Any] | None) -> Any:
+def set_record(record: dict[str, Any] | None) -> Token[dict[str, Any] | None]:
     """Make ``record`` the current request's (returns the token to reset it with)."""
     return _RECORD.set(record)
 
 
-def reset_record(token: Any) -> None:
+def reset_record(token: Token[dict[str, Any] | None]) -> None:
     _RECORD.reset(token)
 
 
-def _sources(result: Any) -> set[str]:
+def _sources(result: object) -> set[str]:
     """The sources a read returned: Documents, an Answer's citations, DocumentInfos, chunk dicts."""
     found: set[str] = set()
     items = result if isinstance(result, list) else [result]
@@ -44,12 +44,13 @@ def _sources(result: Any) -> set[str]:
             metadata = item.get("metadata")
         if isinstance(metadata, dict) and metadata.get("source"):
             found.add(str(metadata["source"]))
-        if isinstance(getattr(item, "source", None), str) and citations is None:
-            found.add(item.source)
+        source = getattr(item, "source", None)
+        if isinstance(source, str) and citations is None:
+            found.add(source)
     return found
 
 
-def _note(name: str, args: tuple, kwargs: dict, result: Any = None, *, done: bool = False) -> None:
+def _note(name: str, args: tuple, kwargs: dict, result: object = None, *, done: bool = False) -> None:
     record = _RECORD.get()
     if record is None:
         return
@@ -74,7 +75,7 @@ class RecordingPipeline:
     """A :class:`~ragwire.RAGWire` (or a principal's view of one) whose reads note what they returned
     in the current request's audit record; everything else passes through unchanged."""
 
-    def __init__(self, rag: Any) -> None:
+    def __init__(self, rag: object) -> None:
         self._rag = rag
 
     def __getattr__(self, name: str) -> Any:
@@ -83,14 +84,14 @@ class RecordingPipeline:
             return found
         if inspect.iscoroutinefunction(found):
             @functools.wraps(found)
-            async def run_async(*args: Any, **kwargs: Any) -> Any:
+            async def run_async(*args: object, **kwargs: object) -> Any:
                 result = await found(*args, **kwargs)
                 _note(name, args, kwargs, result, done=True)
                 return result
             return run_async
 
         @functools.wraps(found)
-        def run(*args: Any, **kwargs: Any) -> Any:
+        def run(*args: object, **kwargs: object) -> Any:
             result = found(*args, **kwargs)
             if name == "query_stream":
                 _note(name, args, kwargs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import ConfigError
 from .gate import acting_as
@@ -62,17 +62,17 @@ class PrincipalView:
             return found
         return self._scoped(found)
 
-    def _scoped(self, method: Any) -> Any:
+    def _scoped(self, method: Callable[..., Any]) -> Callable[..., Any]:
         principal = self.principal
         if inspect.iscoroutinefunction(method):
             @functools.wraps(method)
-            async def run_async(*args: Any, **kwargs: Any) -> Any:
+            async def run_async(*args: object, **kwargs: object) -> Any:
                 with acting_as(principal):
                     return await method(*args, **kwargs)
             return run_async
 
         @functools.wraps(method)
-        def run(*args: Any, **kwargs: Any) -> Any:
+        def run(*args: object, **kwargs: object) -> Any:
             with acting_as(principal):
                 result = method(*args, **kwargs)
             if inspect.isgenerator(result) or (hasattr(result, "__next__") and hasattr(result, "__iter__")):
@@ -80,7 +80,7 @@ class PrincipalView:
             return result
         return run
 
-    def as_retriever(self, **retrieve_kwargs: Any) -> Any:
+    def as_retriever(self, **retrieve_kwargs: object) -> Any:
         """A LangChain retriever whose every search is made as the principal."""
         retriever = self._rag.as_retriever(**retrieve_kwargs)
         retriever.retriever = _ScopedStage(retriever.retriever, self.principal)
@@ -97,6 +97,6 @@ class _ScopedStage:
         self._stage = stage
         self._principal = principal
 
-    def retrieve(self, query: str, options: Any = None) -> Any:
+    def retrieve(self, query: str, options: object = None) -> Any:
         with acting_as(self._principal):
             return self._stage.retrieve(query, options)
