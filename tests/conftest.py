@@ -49,7 +49,8 @@ def ragwire_home(tmp_path_factory) -> Path:
     return home
 
 
-def _isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, ragwire_home: Path) -> None:
+def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, ragwire_home: Path) -> None:
+    """The isolated environment of a test; a fixture wider than a test applies it itself."""
     for key in _PROVIDER_KEYS:
         monkeypatch.delenv(key, raising=False)
     for key in list(os.environ):
@@ -64,7 +65,7 @@ def _isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, ragwire_home: Path
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch, tmp_path, ragwire_home):
-    _isolate(monkeypatch, tmp_path, ragwire_home)
+    isolate(monkeypatch, tmp_path, ragwire_home)
     yield
 
 
@@ -113,7 +114,7 @@ def ingest_once(root: Path, ragwire_home: Path, source: Path) -> IngestedCorpus:
     shutil.copytree(source, docs)
     config = write_config(root)
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _isolate(monkeypatch, root, ragwire_home)
+        isolate(monkeypatch, root, ragwire_home)
         done = CliRunner().invoke(main, ["ingest", str(docs), "--config", str(config), "--json"],
                                   catch_exceptions=False)
     assert done.exit_code == 0, done.output

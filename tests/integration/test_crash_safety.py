@@ -15,6 +15,7 @@ import pytest
 
 from ragwire import RAGWire
 
+from ..conftest import isolate
 from ..stubs import StubServer
 from .helpers import write_config
 from .test_ingest_safety import write_corpus
@@ -138,17 +139,23 @@ def add_addendum(paths) -> None:
         path.write_text(path.read_text() + "\n## Addendum\n\nA closing note added later.\n")
 
 
-@pytest.fixture
-def references(tmp_path, stub):
-    """Chunk counts per file name from clean, uninterrupted runs of both corpus versions."""
-    docs = tmp_path / "reference" / "docs"
+@pytest.fixture(scope="module")
+def references(tmp_path_factory, ragwire_home):
+    """Chunk counts per file name from clean, uninterrupted runs of both corpus versions.
+
+    Only numbers: computed once for the module, not once per kill point.
+    """
+    root = tmp_path_factory.mktemp("reference")
+    docs = root / "docs"
     paths = write_corpus(docs, 50, paragraphs=PARAGRAPHS)
-    config = make_config(tmp_path / "reference", stub)
-    RAGWire(config).ingest_directory(docs)
-    first = by_name(final_counts(config))
-    add_addendum(paths)
-    RAGWire(config).ingest_directory(docs)
-    return first, by_name(final_counts(config))
+    with pytest.MonkeyPatch.context() as monkeypatch, StubServer(dim=16) as stub:
+        isolate(monkeypatch, root, ragwire_home)
+        config = make_config(root, stub)
+        RAGWire(config).ingest_directory(docs)
+        first = by_name(final_counts(config))
+        add_addendum(paths)
+        RAGWire(config).ingest_directory(docs)
+        return first, by_name(final_counts(config))
 
 
 @pytest.mark.parametrize("kind, target", FIRST_INGEST_KILLS)
