@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ..config.store import VectorstoreConfig
 from ..errors import StoreError
 from ..logs import get_logger
 from .collection import OWNER_FIELDS, ChunkRecord, Collection, CollectionMeta, SourceState, chunk_point_id
@@ -19,7 +20,7 @@ from .server import ServerEngine
 log = get_logger(__name__)
 
 
-def _secret(value: Any) -> str | None:
+def _secret(value: object) -> str | None:
     if value is None:
         return None
     return value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
@@ -80,7 +81,7 @@ def _close_all_at_exit() -> None:
 atexit.register(_close_all_at_exit)
 
 
-def open_collection(vectorstore: Any) -> Collection:
+def open_collection(vectorstore: VectorstoreConfig) -> Collection:
     """The collection a ``vectorstore`` config section names, shared within the process.
 
     Its timings are the section's (:class:`StoreOptions`); the first opening in the process sets them.

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 
 from ..logs import get_logger
 from .commits import Commit, CommitSteps, Note, pending_points, read_notes, run_directly, visibility
-from .engine import DenseParams, Engine, Fusion, Record
+from .engine import DenseParams, Engine, Fusion, Offset, Record
 from .filters import (
     CI_KEY,
     KIND_KEY,
@@ -333,8 +333,8 @@ class Collection(CommitSteps, SourceListing):
         return out
 
     @staticmethod
-    def _pages(read: Callable[..., tuple[list[Record], Any]], flt: Filter, size: int,
-               **options: Any) -> Iterator[list[Record]]:
+    def _pages(read: Callable[..., tuple[list[Record], Offset]], flt: Filter, size: int,
+               **options: object) -> Iterator[list[Record]]:
         offset = None
         while True:
             records, offset = read(flt, limit=size, offset=offset, **options)
@@ -346,14 +346,14 @@ class Collection(CommitSteps, SourceListing):
     def count(self, flt: Filter | None = None) -> int:
         return self._engine.count(self.reader_filter(flt))
 
-    def scroll(self, flt: Filter | None = None, *, limit: int, offset: Any = None,
-               fields: list[str] | None = None, with_vectors: bool = False) -> tuple[list[Record], Any]:
+    def scroll(self, flt: Filter | None = None, *, limit: int, offset: Offset = None,
+               fields: list[str] | None = None, with_vectors: bool = False) -> tuple[list[Record], Offset]:
         """One page of the chunks readers may see; pass the returned offset for the next."""
         return self._engine.scroll(self.reader_filter(flt), limit=limit, offset=offset, fields=fields,
                                    with_vectors=with_vectors)
 
-    def _raw_scroll(self, flt: Filter | None, *, limit: int, offset: Any = None,
-                    fields: list[str] | None = None) -> tuple[list[Record], Any]:
+    def _raw_scroll(self, flt: Filter | None, *, limit: int, offset: Offset = None,
+                    fields: list[str] | None = None) -> tuple[list[Record], Offset]:
         """One page of every point ``flt`` matches, pending and replaced ones too (the writer's view)."""
         return self._engine.scroll(flt, limit=limit, offset=offset, fields=fields)
 

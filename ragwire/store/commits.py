@@ -115,7 +115,7 @@ def visibility(notes: list[Note]) -> Filter:
 _APPEND = "ragwire:append"
 
 
-def run_directly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def run_directly(fn: Callable[..., Any], *args: object, **kwargs: object) -> Any:
     return fn(*args, **kwargs)
 
 

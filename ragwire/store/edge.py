@@ -25,7 +25,7 @@ from .edge_native import (
     query_request,
     record_from,
 )
-from .engine import DenseParams, Engine, Fusion, PointData, Record, guarded
+from .engine import DenseParams, Engine, Fusion, Offset, PointData, Record, guarded
 from .filters import Filter
 from .folder import folder_state, fsync_dir
 from .lock import StoreLock, duration
@@ -329,8 +329,8 @@ class EdgeEngine(Engine):
         return self.shard.count(q.CountRequest(filter=self._filter(flt), exact=True))
 
     @guarded("scroll")
-    def scroll(self, flt: Filter | None, limit: int, offset: Any = None, with_vectors: bool = False,
-               fields: list[str] | None = None) -> tuple[list[Record], Any]:
+    def scroll(self, flt: Filter | None, limit: int, offset: Offset = None, with_vectors: bool = False,
+               fields: list[str] | None = None) -> tuple[list[Record], Offset]:
         q = edge_module()
         records, next_offset = self.shard.scroll(
             q.ScrollRequest(

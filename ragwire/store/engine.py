@@ -6,10 +6,14 @@ import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
+from uuid import UUID
 
 from ..config.retrieval import RetrieverConfig
 from ..errors import RagwireError, StoreError, one_line
 from .filters import Filter
+
+# Where a scroll's next page starts, a point id (Edge hands out UUIDs, Qdrant ints or strings); None: the last page.
+Offset = int | str | UUID | None
 
 _RETRIEVER = RetrieverConfig.model_fields
 
@@ -29,7 +33,7 @@ def guarded(what: str) -> Callable[[F], F]:
 
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
-        def inner(self: Engine, *args: Any, **kwargs: Any) -> Any:
+        def inner(self: Engine, *args: object, **kwargs: object) -> Any:
             try:
                 return fn(self, *args, **kwargs)
             except RagwireError:
@@ -154,10 +158,10 @@ class Engine(ABC):
         self,
         flt: Filter | None,
         limit: int,
-        offset: Any = None,
+        offset: Offset = None,
         with_vectors: bool = False,
         fields: list[str] | None = None,
-    ) -> tuple[list[Record], Any]: ...
+    ) -> tuple[list[Record], Offset]: ...
 
     @abstractmethod
     def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Record]: ...

@@ -20,15 +20,18 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import StoreError
 from ..logs import get_logger
 from .collection import Collection
-from .engine import DenseParams, PointData
+from .engine import DenseParams, Offset, PointData
 from .filters import KIND_KEY, meta_path
 from .lease import LEASE_POINT_ID
 from .records import META_POINT_ID, NAMESPACE, CollectionMeta, all_chunks
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 log = get_logger(__name__)
 
@@ -84,7 +87,7 @@ class MigrateStats:
 class _Marker:
     from_location: str
     from_instance: str
-    cursor: Any
+    cursor: Offset
     copied: int
     done: bool
     # The HNSW ``m`` to restore when the copy deferred the target's index build (None: not deferred).
@@ -99,7 +102,7 @@ class _Marker:
             "verified": self.verified, "updated_at": time.time(),
         })
 
-    def moved(self, cursor: Any, copied: int) -> _Marker:
+    def moved(self, cursor: Offset, copied: int) -> _Marker:
         return _Marker(self.from_location, self.from_instance, cursor, copied, cursor is None, self.deferred_m)
 
 
@@ -176,7 +179,7 @@ def _copy_indexes(source: Collection, target: Collection) -> int:
     return created
 
 
-def _copy_points(source: Collection, target: Collection, marker: _Marker, batch_size: int, bar: Any) -> int:
+def _copy_points(source: Collection, target: Collection, marker: _Marker, batch_size: int, bar: tqdm) -> int:
     """Copy every point from ``marker.cursor`` on, moving the cursor after each batch; returns points written."""
     offset, copied = marker.cursor, marker.copied
     written = 0

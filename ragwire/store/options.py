@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
 
 from ..config.store import VectorstoreConfig
 
@@ -29,7 +28,7 @@ class StoreOptions:
     lease_ttl_s: float = _default("lease_ttl_s")
 
     @classmethod
-    def of(cls, vectorstore: Any) -> StoreOptions:
+    def of(cls, vectorstore: VectorstoreConfig) -> StoreOptions:
         """The timings a ``vectorstore`` section sets (a key it lacks keeps its default)."""
         defaults = cls()
         return cls(**{f.name: float(getattr(vectorstore, f.name, getattr(defaults, f.name))) for f in fields(cls)})

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError, one_line
-from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, PointData, Record, guarded
+from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, Offset, PointData, Record, guarded
 from .filters import Cond, Filter, translate
 
 
@@ -245,8 +245,8 @@ class ServerEngine(Engine):
         return result.count
 
     @guarded("scroll")
-    def scroll(self, flt: Filter | None, limit: int, offset: Any = None, with_vectors: bool = False,
-               fields: list[str] | None = None) -> tuple[list[Record], Any]:
+    def scroll(self, flt: Filter | None, limit: int, offset: Offset = None, with_vectors: bool = False,
+               fields: list[str] | None = None) -> tuple[list[Record], Offset]:
         records, next_offset = self._call(
             self.client.scroll, self.collection,
             scroll_filter=self._filter(flt), limit=limit, offset=offset,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, Callable
 
+from .collection import Collection
 from .migrate import unfinished_migration
 
 
-def collection_summary(collection: Any, opened: Any, name: str) -> dict[str, Any]:
+def collection_summary(collection: Collection, opened: Callable[[], AbstractContextManager[Collection]],
+                       name: str) -> dict[str, Any]:
     """The stats of ``collection`` (read through ``opened()``, the checked reader) named ``name``."""
     if not collection.exists():
         return {
