@@ -19,6 +19,7 @@ from .logs import get_logger
 
 if TYPE_CHECKING:
     from langchain_core.documents import Document
+    from typing_extensions import Unpack
 
     from .access.principal import Principal, Role
     from .access.view import PrincipalView
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .answer.answerer import Answerer
     from .metadata.service import MetadataService
     from .providers.sparse import SparseEncoder
-    from .retrieval import Retriever, Searcher
+    from .retrieval import RetrieveKwargs, Retriever, Searcher
     from .retrieval.inventory import DocumentInfo
     from .retrieval.langchain_retriever import RagwireRetriever
     from .stages import ChatModel, Embedder
@@ -236,7 +237,7 @@ class RAGWire:
         """Dense + sparse search fused by the engine (``retriever.fusion``), whatever ``search_type`` says."""
         return self.retrieve(query, top_k=k, filters=filters, rerank=False, search_type="hybrid")
 
-    def as_retriever(self, **retrieve_kwargs: Any) -> RagwireRetriever:
+    def as_retriever(self, **retrieve_kwargs: Unpack[RetrieveKwargs]) -> RagwireRetriever:
         """A LangChain ``BaseRetriever`` that runs :meth:`retrieve` (sync and async).
 
         Args:

@@ -89,7 +89,7 @@ def _ingest_files(parts: Parts, file_paths: Paths, force: bool,
     return stats.to_dict()
 
 
-def stored_as(config: RagwireConfig, path: Any) -> Any:
+def stored_as(config: RagwireConfig, path: object) -> Any:
     """What a hand ingest or delete of ``path`` reaches: the document of the named local
     source holding it (``local://name/…``, owner kept), else the path's own identity."""
     if isinstance(path, (str, Path)) and config.sources:

@@ -30,6 +30,7 @@ from .write import write_document
 
 if TYPE_CHECKING:
     from ..metadata.service import Hook
+    from ..stages import Embedder, SparseEmbedder
 __all__ = ["IngestItem", "IngestRunner", "source_id"]
 
 log = get_logger(__name__)
@@ -46,8 +47,8 @@ class IngestRunner:
     def __init__(
         self,
         collection: Collection,
-        embedding: Any,
-        sparse: Any | None,
+        embedding: Embedder,
+        sparse: SparseEmbedder | None,
         settings: IngestSettings,
         extract_metadata: Hook | None = None,
         progress: bool | None = None,
@@ -61,7 +62,7 @@ class IngestRunner:
         self._bar: Any = None
         self._model_ready = False
 
-    def _store_call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def _store_call(self, fn: Callable[..., Any], *args: object, **kwargs: Any) -> Any:
         """A store read or repair the run depends on: retried, and a lasting failure stops the run."""
         ing = self.settings.ingestion
         try:

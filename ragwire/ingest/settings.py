@@ -26,10 +26,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..config import IngestionConfig, LoaderConfig, RagwireConfig, SplitterConfig
 from ..config.providers import LOCAL_EMBEDDING_PROVIDERS
+
+if TYPE_CHECKING:
+    from ..store import SourceState
 
 # Bump when a loader or splitter change alters the chunks of unchanged files, so
 # that the next ingest re-processes them (reusing every vector whose text is unchanged).
@@ -39,7 +42,7 @@ PIPELINE_VERSION = 2
 _RUNTIME_ONLY = frozenset({"device", "batch_size", "show_progress_bar", "num_workers", "trust_remote_code"})
 
 
-def _digest(data: Any) -> str:
+def _digest(data: object) -> str:
     text = json.dumps(data, sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -106,7 +109,7 @@ class IngestSettings:
         """The settings fingerprint a document records; ``ocr_shaped``: OCR read (or would read) a page of it."""
         return f"{self.fingerprint}+ocr:{self.ocr_fingerprint}" if ocr_shaped else self.fingerprint
 
-    def is_current(self, state: Any, file_hash: str) -> bool:
+    def is_current(self, state: SourceState, file_hash: str) -> bool:
         """Whether ``state`` (a store SourceState) holds this content complete, shaped by these settings."""
         return any(state.is_current(file_hash, self.shaped_by(ocr)) for ocr in (False, True))
 

@@ -110,7 +110,7 @@ def document_chunks(coll: Collection, source: str) -> list[dict[str, Any]]:
     return [{"id": str(chunk_id), "text": text, "metadata": meta} for chunk_id, meta, text in rows]
 
 
-def field_names(coll: Any) -> set[str]:
+def field_names(coll: Collection) -> set[str]:
     """The metadata fields of the chunks the reader may see (call with the collection open).
 
     Unrestricted: the indexes (every field a document brought) and one chunk.  A restricted

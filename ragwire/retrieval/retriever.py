@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, TypedDict, runtime_checkable
 
 from ..errors import ConfigError, ProviderError
 from .hit import Hit
@@ -24,6 +24,15 @@ if TYPE_CHECKING:
     from .search import Searcher
 
 log = logging.getLogger(__name__)
+
+
+class RetrieveKwargs(TypedDict, total=False):
+    """``retrieve``'s keywords as a LangChain retriever passes them on (the fields of :class:`RetrieveOptions`)."""
+
+    top_k: int | None
+    filters: Mapping[str, Any] | None
+    rerank: bool | None
+    search_type: str | None
 
 
 @dataclass(frozen=True)

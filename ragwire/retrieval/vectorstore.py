@@ -46,21 +46,21 @@ class RagwireVectorStore(VectorStore):
         return [hit.to_document() for hit in hits]  # the LangChain boundary
 
     def similarity_search(self, query: str, k: int = 4, filter: Mapping[str, Any] | None = None,
-                          **kwargs: Any) -> list[Document]:
+                          **kwargs: object) -> list[Document]:
         return self.search_by_type(query, k=k, filters=filter, search_type="similarity")
 
     def similarity_search_with_score(self, query: str, k: int = 4, filter: Mapping[str, Any] | None = None,
-                                     **kwargs: Any) -> list[tuple[Document, float]]:
+                                     **kwargs: object) -> list[tuple[Document, float]]:
         docs = self.similarity_search(query, k=k, filter=filter)
         return [(d, d.metadata.get("score", 0.0)) for d in docs]
 
     def max_marginal_relevance_search(self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,
-                                      filter: Mapping[str, Any] | None = None, **kwargs: Any) -> list[Document]:
+                                      filter: Mapping[str, Any] | None = None, **kwargs: object) -> list[Document]:
         return self.search_by_type(query, k=k, filters=filter, search_type="mmr",
                                    fetch_k=fetch_k, lambda_mult=lambda_mult)
 
     def add_texts(self, texts: Iterable[str], metadatas: list[dict] | None = None,
-                  ids: list[str] | None = None, **kwargs: Any) -> list[str]:
+                  ids: list[str] | None = None, **kwargs: object) -> list[str]:
         """Write texts as visible chunks.  For files, prefer ``RAGWire.ingest_documents``."""
         texts = list(texts)
         metadatas = list(metadatas or [{} for _ in texts])
