@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, MutableMapping
 
 if TYPE_CHECKING:
+    from mcp.server.mcpserver import Context
+
     from ..config.access import AccessConfig
     from ..server.security import ServerPolicy
 
@@ -185,8 +187,10 @@ class AccessGuard:
             log.error("audit log %s: %s", self.access.audit.path, exc)
 
 
-def mcp_principal(context: Any) -> tuple[Principal | None, dict[str, Any] | None]:
+def mcp_principal(context: Context[Any, Any] | None) -> tuple[Principal | None, dict[str, Any] | None]:
     """The principal and audit record the guard left on the HTTP request an MCP tool call came with."""
+    if context is None:
+        return None, None
     try:
         request = context.request_context.request
     except (AttributeError, ValueError):  # no context, or one made outside a request (stdio, a test)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError
@@ -28,7 +29,7 @@ def native_cond(cond: Cond) -> Any:
     return q.FieldCondition(key=cond.key, match=q.MatchValue(_match_value(cond.value)))
 
 
-def _match_value(value: Any) -> Any:
+def _match_value(value: object) -> Any:
     # qdrant-edge-py 0.9 reads a Python bool as the integer 1 or 0 (bool is an int subclass),
     # so a bool filter never matched; numpy's bool is not an int and arrives as a bool.
     if isinstance(value, bool):
@@ -90,8 +91,8 @@ def search_params(dense: DenseParams | None) -> Any:
     return edge_module().SearchParams(hnsw_ef=dense.hnsw_ef, exact=dense.exact)
 
 
-def query_request(*, dense: Any, sparse: Any, flt: Filter | None, limit: int, fusion: Fusion | None,
-                  dense_params: DenseParams | None, with_vectors: bool) -> Any:
+def query_request(*, dense: list[float] | None, sparse: tuple[list[int], list[float]] | None, flt: Filter | None,
+                  limit: int, fusion: Fusion | None, dense_params: DenseParams | None, with_vectors: bool) -> Any:
     """The QueryRequest of a dense, sparse or hybrid (fused prefetch) search."""
     q = edge_module()
     native = native_filter(flt)
@@ -128,7 +129,7 @@ def query_request(*, dense: Any, sparse: Any, flt: Filter | None, limit: int, fu
     raise ValueError("search needs a dense or a sparse query vector")
 
 
-def build_shard(folder: Any, dimension: int, sparse: bool, meta_points: list, indexes: list[tuple[str, str]]) -> None:
+def build_shard(folder: Path, dimension: int, sparse: bool, meta_points: list, indexes: list[tuple[str, str]]) -> None:
     """Create a shard in ``folder`` with its meta point and initial indexes, flushed and closed."""
     q = edge_module()
     config = q.EdgeConfig(
