@@ -87,7 +87,7 @@ def enabled() -> bool:
 
 
 @contextlib.contextmanager
-def span(name: str, attributes: Mapping[str, Any] | None = None, *, client: bool = False) -> Iterator[Any]:
+def span(name: str, attributes: Mapping[str, Any] | None = None, *, client: bool = False) -> Iterator[Span | None]:
     """A span named ``name`` as a child of the current one; yields None when nothing is traced.
 
     ``client`` makes it kind CLIENT (a request to another service: a chat model, a remote
