@@ -8,12 +8,13 @@ made visible in one flip once all its chunks are stored (see store.collection).
 from __future__ import annotations
 
 import contextvars
+import functools
 import sys
 import uuid
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError, one_line
 from ..loaders.guard import set_progress_listener
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["IngestItem", "IngestRunner", "source_id"]
 
 log = get_logger(__name__)
+T = TypeVar("T")
 
 
 
@@ -62,12 +64,11 @@ class IngestRunner:
         self._bar: Any = None
         self._model_ready = False
 
-    def _store_call(self, fn: Callable[..., Any], *args: object, **kwargs: Any) -> Any:
+    def _store_call(self, fn: Callable[..., T], *args: object) -> T:
         """A store read or repair the run depends on: retried, and a lasting failure stops the run."""
         ing = self.settings.ingestion
         try:
-            return call_with_retries(fn, *args, retries=ing.retries, backoff=ing.retry_backoff,
-                                     what="store access", **kwargs)
+            return call_with_retries(fn, *args, retries=ing.retries, backoff=ing.retry_backoff, what="store access")
         except (StoreError, ProviderError) as exc:
             raise _Abort(str(exc)) from exc
 
@@ -193,10 +194,10 @@ class IngestRunner:
             # Read only the stored vectors this file's chunks can use, one file at a time,
             # so memory stays bounded however many changed files are planned.
             wanted = {chunk.metadata["content_hash"] for chunk in item.chunks}
-            item.reuse = self._store_call(
+            item.reuse = self._store_call(functools.partial(
                 self.collection.stored_vectors, item.source, wanted,
                 vectors_fingerprint=self.settings.vectors_fingerprint,
-            )
+            ))
         missing = 0
         for ci, chunk in enumerate(item.chunks):
             reused = item.reuse.get(chunk.metadata["content_hash"])
