@@ -41,8 +41,10 @@ class RagwireVectorStore(VectorStore):
         return self.searcher.collection
 
     def search_by_type(self, query: str, *, k: int = 5, filters: Mapping[str, Any] | None = None,
-                       search_type: str = "similarity", **kwargs: Any) -> list[Document]:
-        hits = self.searcher.search(query, k=k, filters=filters, search_type=search_type, **kwargs)
+                       search_type: str = "similarity", fetch_k: int | None = None,
+                       lambda_mult: float | None = None) -> list[Document]:
+        hits = self.searcher.search(query, k=k, filters=filters, search_type=search_type, fetch_k=fetch_k,
+                                    lambda_mult=lambda_mult)
         return [hit.to_document() for hit in hits]  # the LangChain boundary
 
     def similarity_search(self, query: str, k: int = 4, filter: Mapping[str, Any] | None = None,
