@@ -9,9 +9,10 @@ Within one process only: another process's reads are not seen.
 
 Waiting before a batch is not enough: a read that arrives while the batch is embedding
 shares the cores with it for the whole batch (a second or more on two cores).  In a
-process that answers reads, a batch is therefore embedded in turns of ``TURN`` texts
-(:func:`in_turns`), each after the reads in flight finish, so a read waits one turn.
-A process that never answered a read (a CLI ingest) keeps whole batches.
+serving process (:func:`serving`: ``ragwire serve``, ``ragwire mcp serve``), a batch is
+therefore embedded in turns of ``TURN`` texts (:func:`in_turns`), each after the reads in
+flight finish, so a read waits one turn.  Any other process (a CLI ingest, a script)
+keeps whole batches.
 """
 
 from __future__ import annotations
@@ -32,16 +33,15 @@ TURN = 8
 
 _idle = threading.Condition()
 _reads = 0
-_answers_reads = False
+_serving = False
 
 
 @contextlib.contextmanager
 def reading() -> Iterator[None]:
     """Mark a read (search, answer) in flight for the block."""
-    global _reads, _answers_reads
+    global _reads
     with _idle:
         _reads += 1
-        _answers_reads = True
     try:
         yield
     finally:
@@ -63,13 +63,19 @@ def wait_for_reads(max_wait_s: float = MAX_WAIT_S) -> float:
     return time.monotonic() - started
 
 
+def serving() -> None:
+    """Mark this process as one that answers reads while it writes: a server that owns its store."""
+    global _serving
+    _serving = True
+
+
 def in_turns(items: Sequence[T], max_wait_s: float = MAX_WAIT_S) -> Iterator[Sequence[T]]:
-    """``items`` in one piece, or, in a process that answers reads, in turns of ``TURN``.
+    """``items`` in one piece, or, in a serving process, in turns of ``TURN``.
 
     Each turn first waits for the reads in flight; the waits of all turns share one
     ``max_wait_s``, so pacing slows a batch by at most that much.
     """
-    if not _answers_reads:
+    if not _serving:
         wait_for_reads(max_wait_s)
         yield items
         return

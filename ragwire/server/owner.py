@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
+from ragwire import pacing
 from ragwire.errors import RagwireError, ServerError
 
 from .handover import (
@@ -47,6 +48,7 @@ class OwnerChannel:
 
     def start(self) -> None:
         """Listen, if the store is embedded; a socket left by a dead owner is replaced."""
+        pacing.serving()  # this process answers reads while its writer writes: reads first
         if self.path is None:
             return
         if _live(self.path):

@@ -51,13 +51,13 @@ def test_a_streamed_answer_is_a_read_until_its_last_piece(monkeypatch):
 
 
 def test_a_process_that_never_answered_a_read_embeds_whole_batches(monkeypatch):
-    monkeypatch.setattr(pacing, "_answers_reads", False)
+    monkeypatch.setattr(pacing, "_serving", False)
     items = list(range(3 * pacing.TURN + 1))
     assert [list(turn) for turn in pacing.in_turns(items)] == [items]
 
 
 def test_a_serving_process_embeds_a_batch_in_turns_that_cover_it_in_order(monkeypatch):
-    monkeypatch.setattr(pacing, "_answers_reads", True)
+    monkeypatch.setattr(pacing, "_serving", True)
     items = list(range(3 * pacing.TURN + 1))
     turns = [list(turn) for turn in pacing.in_turns(items)]
     assert len(turns) == 4 and all(len(t) <= pacing.TURN for t in turns)
@@ -65,7 +65,7 @@ def test_a_serving_process_embeds_a_batch_in_turns_that_cover_it_in_order(monkey
 
 
 def test_a_read_that_arrives_mid_batch_is_waited_for_before_the_next_turn(monkeypatch):
-    monkeypatch.setattr(pacing, "_answers_reads", True)
+    monkeypatch.setattr(pacing, "_serving", True)
     turns = pacing.in_turns(list(range(2 * pacing.TURN)), max_wait_s=5)
     next(turns)
     reader = hold_a_read(0.3)  # arrives while the first turn is being embedded
@@ -77,7 +77,7 @@ def test_a_read_that_arrives_mid_batch_is_waited_for_before_the_next_turn(monkey
 
 
 def test_all_turns_of_a_batch_share_one_wait_budget(monkeypatch):
-    monkeypatch.setattr(pacing, "_answers_reads", True)
+    monkeypatch.setattr(pacing, "_serving", True)
     reader = hold_a_read(2.0)
     started = time.monotonic()
     turns = list(pacing.in_turns(list(range(4 * pacing.TURN)), max_wait_s=0.3))
@@ -86,9 +86,12 @@ def test_all_turns_of_a_batch_share_one_wait_budget(monkeypatch):
     assert len(turns) == 4 and 0.25 <= waited < 1.0
 
 
-def test_answering_a_read_marks_the_process_as_one_that_answers_reads(monkeypatch):
-    monkeypatch.setattr(pacing, "_answers_reads", False)
+def test_reads_alone_leave_a_process_embedding_whole_batches_until_it_serves(monkeypatch):
+    # guards: one read anywhere in a process (a test, a script) cut every later ingest's batches
+    monkeypatch.setattr(pacing, "_serving", False)
     with pacing.reading():
         pass
     items = list(range(2 * pacing.TURN))
+    assert len(list(pacing.in_turns(items))) == 1
+    pacing.serving()
     assert len(list(pacing.in_turns(items))) == 2
