@@ -114,13 +114,11 @@ class RAGWire:
                          access: list[str] | str | None = None) -> dict[str, Any]:
         """Ingest files; unchanged files are skipped, changed ones replaced.
 
-        ``access`` labels them (``["hr"]``; docs/security.md); an unchanged file whose labels
-        differ is relabelled without re-embedding.  None: stored files keep their labels,
-        new ones get ``access.default``.
+        ``access`` labels them (``["hr"]``, docs/security.md; an unchanged file is relabelled without
+        re-embedding); None keeps stored labels and gives new files ``access.default``.
 
-        A file is also re-processed when the settings that shape its chunks changed
-        since it was stored (splitter, loader, embedding options); vectors of chunk
-        texts that did not change are reused.
+        A file is also re-processed when the settings that shape its chunks changed (splitter,
+        loader, embedding options); vectors of unchanged chunk texts are reused.
 
         Returns:
             Stats: total, processed, skipped, failed, chunks_created, metadata_failed,
@@ -143,8 +141,7 @@ class RAGWire:
                          access: list[str] | str | None = None) -> dict[str, Any]:
         """Ingest every supported file under ``directory`` (safe walk: no hidden files, no escaping symlinks).
 
-        ``force=True`` rewrites every file found, like :meth:`reingest_documents`.
-        """
+        ``force=True`` rewrites every file found, like :meth:`reingest_documents`."""
         from .loaders import walk_directory
         from .loaders.walk import left_out_line
 
@@ -312,6 +309,12 @@ class RAGWire:
         with pacing.reading():
             return self.answerer.chat(messages, top_k=top_k, filters=filters, callbacks=callbacks)
 
+    def chat_stream(self, messages: list, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
+                    *, callbacks: list[Any] | None = None) -> Iterator[str | Answer]:
+        """:meth:`chat` yielding the answer's text pieces as they arrive, then the final Answer."""
+        return _read_while_iterated(self.answerer.chat_stream(messages, top_k=top_k, filters=filters,
+                                                              callbacks=callbacks))
+
     @property
     def callbacks(self) -> list[Any]:
         """LangChain callback handlers given to every LLM call of ``query``/``chat`` (Langfuse, LangSmith).
@@ -340,15 +343,13 @@ class RAGWire:
             return read(coll)
 
     def list_documents(self) -> list[DocumentInfo]:
-        """Every stored source (:class:`~ragwire.retrieval.inventory.DocumentInfo`, sorted by file):
-        file, type, chunks, pages, metadata status, OCR flag, when ingested; ``to_dict()`` gives JSON."""
+        """Every stored source (:class:`~ragwire.retrieval.inventory.DocumentInfo`; ``to_dict()`` gives JSON)."""
         from .retrieval.inventory import list_documents
 
         return self._read_stored(list_documents, [])
 
     def document_chunks(self, source: str) -> list[dict[str, Any]]:
-        """``{"id", "text", "metadata"}`` per stored chunk of ``source`` (as :meth:`list_documents`
-        names it), in reading order; empty when the source is not stored."""
+        """``{"id", "text", "metadata"}`` per stored chunk of ``source``, in reading order (empty if not stored)."""
         from .retrieval.inventory import document_chunks
 
         return self._read_stored(lambda coll: document_chunks(coll, str(source)), [])
@@ -364,8 +365,7 @@ class RAGWire:
         from .retrieval.inventory import field_names
 
         # the indexes name every field a document brought; one chunk shows only its own
-        stored: set[str] = self._read_stored(
-            field_names, set())
+        stored: set[str] = self._read_stored(field_names, set())
         schema = self.metadata.schema.names if self.metadata.enabled else []
         return list(dict.fromkeys([*schema, *sorted(f for f in stored if f not in SYSTEM_FIELDS)]))
 

@@ -14,8 +14,8 @@ T = TypeVar("T")
 _RECORD: ContextVar[dict[str, Any] | None] = ContextVar("ragwire_audit_record", default=None)
 
 _QUERY_ARGS = ("query", "question")
-_READS = frozenset({"retrieve", "hybrid_search", "query", "aquery", "query_stream", "chat", "list_documents",
-                    "document_chunks", "get_field_values", "get_filter_context", "get_stats"})
+_READS = frozenset({"retrieve", "hybrid_search", "query", "aquery", "query_stream", "chat", "chat_stream",
+                    "list_documents", "document_chunks", "get_field_values", "get_filter_context", "get_stats"})
 
 
 def current_record() -> dict[str, Any] | None:
@@ -63,7 +63,7 @@ def _note(name: str, args: tuple, kwargs: dict, result: object = None, *, done: 
     if args and isinstance(args[0], str) and name in ("retrieve", "hybrid_search", "query", "aquery",
                                                       "query_stream", "get_filter_context"):
         record.setdefault("query_text", args[0])
-    if name == "chat" and args and isinstance(args[0], list) and args[0]:
+    if name in ("chat", "chat_stream") and args and isinstance(args[0], list) and args[0]:
         record.setdefault("query_text", str(args[0][-1].get("content", "")))
     if kwargs.get("filters"):
         record.setdefault("filters", kwargs["filters"])
@@ -93,7 +93,7 @@ class RecordingPipeline:
         @functools.wraps(found)
         def run(*args: object, **kwargs: object) -> Any:
             result = found(*args, **kwargs)
-            if name == "query_stream":
+            if name in ("query_stream", "chat_stream"):
                 _note(name, args, kwargs)
                 return _noting_last(result, name, args, kwargs)
             _note(name, args, kwargs, result, done=True)

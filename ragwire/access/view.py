@@ -13,7 +13,7 @@ from .principal import Principal
 
 # The public reads of RAGWire; each call (a property's read too) runs as the principal.
 READS = frozenset({
-    "retrieve", "hybrid_search", "query", "aquery", "query_stream", "chat", "get_stats", "list_documents",
+    "retrieve", "hybrid_search", "query", "aquery", "query_stream", "chat", "chat_stream", "get_stats", "list_documents",
     "document_chunks", "discover_metadata_fields", "filter_fields", "extract_filters", "get_filter_context",
     "get_field_values",
 })

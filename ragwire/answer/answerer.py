@@ -208,18 +208,21 @@ class Answerer:
                 yield refined.text
                 yield refined
                 return
-            grounding = run.ground(question)
-            done = self._without_model(grounding)
-            if done is not None:
-                done = self._close(run.finished(done), run, span)
-                yield done.text
-                yield done
-                return
-            assert self.llm is not None
-            for piece in generative.stream_answer(self.llm, self._messages(grounding), grounding,
-                                                  retries=self.retries, what=self.call_name("answer"),
-                                                  callbacks=run.callbacks):
-                yield self._close(run.finished(piece), run, span) if isinstance(piece, Answer) else piece
+            yield from self._pieces(run, run.ground(question), span)
+
+    def _pieces(self, run: refinement.Run, grounding: Grounding, span: Any) -> Iterator[str | Answer]:
+        """The answer to ``grounding`` as the model writes it, then the :class:`Answer` (see :meth:`stream`)."""
+        done = self._without_model(grounding)
+        if done is not None:
+            done = self._close(run.finished(done), run, span)
+            yield done.text
+            yield done
+            return
+        assert self.llm is not None
+        for piece in generative.stream_answer(self.llm, self._messages(grounding), grounding,
+                                              retries=self.retries, what=self.call_name("answer"),
+                                              callbacks=run.callbacks):
+            yield self._close(run.finished(piece), run, span) if isinstance(piece, Answer) else piece
 
     def chat(
         self,
@@ -247,26 +250,38 @@ class Answerer:
             ValueError: the conversation is malformed.
         """
         turns = to_turns(messages)
-        earlier, last = turns[:-1], turns[-1].content
-        run = self._run(last, top_k, filters, rerank, False, None, callbacks)
+        run = self._run(turns[-1].content, top_k, filters, rerank, False, None, callbacks)
         with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
-            rewrite = Usage()
-            if not earlier:
-                search = last
-            elif self.llm is None:
-                search = offline_query(earlier, last)
-            else:
-                assert self.llm is not None
-                search, rewrite = generative.rewrite(self.llm, earlier, last, retries=self.retries,
-                                                     what=self.call_name("rewrite"), callbacks=run.callbacks)
-                run.step("rewrite", 0, query=search)
-            run.filter_text = search  # filters are read from what is searched: the standalone question
-            # Without an LLM the follow-up alone often lacks its topic ("how do I fix it?"):
-            # extraction then scores sentences against the joined turns it was searched with.
-            asked = search if self.llm is None else last
-            grounding = run.ground(asked, search=search, history=earlier)
-            grounding.usage = merged(grounding.usage, rewrite)
+            grounding = self._follow_up(run, turns)
             return self._close(run.finished(self.answer_grounded(grounding, run.callbacks)), run, span)
+
+    def chat_stream(self, messages: Sequence[Any], top_k: int | None = None, filters: Mapping[str, Any] | None = None,
+                    rerank: bool | None = None, *, callbacks: Sequence[Any] | None = None) -> Iterator[str | Answer]:
+        """:meth:`chat`'s answer as the model writes it, then the :class:`Answer` (the pieces as :meth:`stream`'s)."""
+        turns = to_turns(messages)
+        run = self._run(turns[-1].content, top_k, filters, rerank, False, None, callbacks)
+        with telemetry.span("invoke_agent ragwire", self._query_attributes()) as span:
+            yield from self._pieces(run, self._follow_up(run, turns), span)
+
+    def _follow_up(self, run: refinement.Run, turns: list[Turn]) -> Grounding:
+        """The sources for a conversation's last turn, searched for as a standalone question."""
+        earlier, last = turns[:-1], turns[-1].content
+        rewrite = Usage()
+        if not earlier:
+            search = last
+        elif self.llm is None:
+            search = offline_query(earlier, last)
+        else:
+            search, rewrite = generative.rewrite(self.llm, earlier, last, retries=self.retries,
+                                                 what=self.call_name("rewrite"), callbacks=run.callbacks)
+            run.step("rewrite", 0, query=search)
+        run.filter_text = search  # filters are read from what is searched: the standalone question
+        # Without an LLM the follow-up alone often lacks its topic ("how do I fix it?"):
+        # extraction then scores sentences against the joined turns it was searched with.
+        asked = search if self.llm is None else last
+        grounding = run.ground(asked, search=search, history=earlier)
+        grounding.usage = merged(grounding.usage, rewrite)
+        return grounding
 
     # -- steps -------------------------------------------------------------------
 

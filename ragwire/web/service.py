@@ -74,10 +74,9 @@ class Service:
 
     def chat_stream(self, messages: list[dict[str, str]], top_k: int | None = None,
                     filters: Mapping[str, Any] | None = None) -> Iterator[str | dict[str, Any]]:
-        """:meth:`chat`'s answer as one text piece, then its ``to_dict()`` (the chat path does not stream)."""
-        answer = self.chat(messages, top_k, filters)
-        yield answer["text"]
-        yield answer
+        """:meth:`chat`'s answer in text pieces as the model writes them, then its ``to_dict()``."""
+        for piece in self.rag.chat_stream(messages, top_k=top_k, filters=filters or None):
+            yield piece if isinstance(piece, str) else _for_web(piece.to_dict())
 
     def retrieve(self, query: str, top_k: int | None = None, filters: Mapping[str, Any] | None = None,
                  search_type: str | None = None) -> list[dict[str, Any]]:

@@ -17,11 +17,11 @@ from .access_corpus import DOCS, PRINCIPALS, SECRETS, build, file_of
 
 @pytest.fixture(scope="module")
 def rag(tmp_path_factory, ragwire_home):
-    from ..conftest import _isolate
+    from ..conftest import isolate
 
     root = tmp_path_factory.mktemp("access")
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _isolate(monkeypatch, root, ragwire_home)
+        isolate(monkeypatch, root, ragwire_home)
         pipeline = RAGWire(build(root))
         yield pipeline
         pipeline.close()
@@ -44,6 +44,8 @@ def _everything_seen(rag, view) -> set[str]:
         seen |= {file_of(c.source) for c in last.citations}
         chat = view.chat([{"role": "user", "content": query}], top_k=10)
         seen |= {file_of(c.source) for c in chat.citations}
+        *_pieces, chatted = list(view.chat_stream([{"role": "user", "content": query}], top_k=10))
+        seen |= {file_of(c.source) for c in chatted.citations}
         retriever = view.as_retriever(top_k=10)
         seen |= {file_of(d.metadata["source"]) for d in retriever.invoke(query)}
         seen |= {file_of(d.metadata["source"]) for d in asyncio.run(retriever.ainvoke(query))}
@@ -114,12 +116,12 @@ def test_the_pipeline_itself_stays_unrestricted_and_a_reader_may_not_write(rag, 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, ragwire_home):
     """Eight short notes, ingested once; each seed relabels them (no embedding)."""
-    from ..conftest import _isolate
+    from ..conftest import isolate
     from .helpers import write_config
 
     root = tmp_path_factory.mktemp("notes")
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _isolate(monkeypatch, root, ragwire_home)
+        isolate(monkeypatch, root, ragwire_home)
         docs = root / "docs"
         docs.mkdir()
         for n in range(8):

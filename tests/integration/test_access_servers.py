@@ -34,11 +34,11 @@ def _seen(raw: bytes) -> set[str]:
 @pytest.fixture(scope="module")
 def secured(tmp_path_factory, ragwire_home):
     """The three documents behind one config with a token per principal and 127.0.0.1 as a trusted proxy."""
-    from ..conftest import _isolate
+    from ..conftest import isolate
 
     root = tmp_path_factory.mktemp("secured")
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _isolate(monkeypatch, root, ragwire_home)
+        isolate(monkeypatch, root, ragwire_home)
         config = build(root)
     settings = yaml.safe_load(config.read_text())
     settings["access"] = {"trusted_proxies": ["127.0.0.1"], "audit": {"query": "full"}}

@@ -316,6 +316,33 @@ def test_chat_follow_up_retrieves_for_the_rewritten_question(stub, topics_rag):
     assert [c.file_name for c in answer.citations] == ["cycling.md"]
 
 
+def test_chat_stream_yields_the_follow_ups_answer_in_pieces_then_the_answer_chat_gives(stub, topics_rag):
+    # guards issue 38 item 2: the chat path had no streaming form, so the page showed a follow-up in one piece
+    rewritten = "How often should the brake pads on a bicycle be checked?"
+
+    def reply(body: dict[str, Any]) -> str:
+        if body["messages"][0]["content"] == REWRITE_SYSTEM_PROMPT:
+            return rewritten
+        return "Check the brake pads monthly [1]. Replace them when worn [7]."
+
+    stub.chat_reply = reply
+    stub.stream_words = True
+    conversation = [{"role": "user", "content": "How often should I oil my bike chain?"},
+                    {"role": "assistant", "content": "Every two hundred kilometres [1]."},
+                    {"role": "user", "content": "And the brakes?"}]
+    answerer = Answerer(topics_rag.retriever, _llm(stub.openai_url))
+
+    items = list(answerer.chat_stream(conversation, top_k=3))
+    pieces, final = items[:-1], items[-1]
+    assert len(pieces) > 1 and all(isinstance(p, str) for p in pieces)
+    assert isinstance(final, Answer) and "".join(pieces) == final.text  # the invented [7] never shown
+    assert [c.file_name for c in final.citations] == ["cycling.md"]
+    rewrite, answer = _chat_requests(stub)[-2:]
+    assert rewrite["messages"][0]["content"] == REWRITE_SYSTEM_PROMPT and answer["stream"] is True
+    assert answer["messages"][1:3] == conversation[:2]
+    assert final.text == answerer.chat(conversation, top_k=3).text
+
+
 # -- nothing to search, nobody to ask -----------------------------------------------
 
 

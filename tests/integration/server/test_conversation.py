@@ -186,3 +186,18 @@ def test_markup_a_model_writes_is_shown_as_text_and_runs_nothing(browser, model)
     wait(browser).until(lambda d: turns(d))
     assert not latest(browser).find_elements(By.CSS_SELECTOR, "img, script")
     assert browser.execute_script("return window.__xss === undefined")
+
+
+def test_a_follow_up_over_the_stream_arrives_word_by_word_as_the_model_writes_it(llm_server, model):
+    # guards issue 38 item 2: /api/chat sent a follow-up's whole answer as one piece once the model had finished
+    from .test_api import sse_events
+
+    messages = [{"role": "user", "content": FIRST}, {"role": "assistant", "content": REPLIES["full charge take"]},
+                {"role": "user", "content": FOLLOW_UP}]
+    status, _, raw = llm_server.request("POST", "/api/chat", {"messages": messages},
+                                        headers={"Accept": "text/event-stream"})
+    events = sse_events(raw)
+    tokens = [data["text"] for kind, data in events if kind == "token"]
+    assert status == 200 and events[-1][0] == "answer"
+    assert len(tokens) > 3 and "".join(tokens).strip() == events[-1][1]["text"].strip()
+    assert "green" in events[-1][1]["text"]
