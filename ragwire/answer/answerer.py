@@ -210,7 +210,7 @@ class Answerer:
                 return
             yield from self._pieces(run, run.ground(question), span)
 
-    def _pieces(self, run: refinement.Run, grounding: Grounding, span: Any) -> Iterator[str | Answer]:
+    def _pieces(self, run: refinement.Run, grounding: Grounding, span: telemetry.Span | None) -> Iterator[str | Answer]:
         """The answer to ``grounding`` as the model writes it, then the :class:`Answer` (see :meth:`stream`)."""
         done = self._without_model(grounding)
         if done is not None:
@@ -375,7 +375,7 @@ class Answerer:
             attributes["gen_ai.request.model"] = telemetry.chat_attributes(self.llm)["gen_ai.request.model"]
         return attributes
 
-    def _close(self, answer: Answer, run: refinement.Run, span: Any) -> Answer:
+    def _close(self, answer: Answer, run: refinement.Run, span: telemetry.Span | None) -> Answer:
         """The answer with its cost, trace id and trace; the query span gets the totals."""
         if run.spent.llm_calls:
             answer.usage = merged(answer.usage, run.spent)

@@ -15,8 +15,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from ragwire import pacing
 from ragwire.errors import RagwireError, ServerError
+from ragwire.pacing import serving
 
 from .handover import (
     HANDED_CALLS,
@@ -48,7 +48,7 @@ class OwnerChannel:
 
     def start(self) -> None:
         """Listen, if the store is embedded; a socket left by a dead owner is replaced."""
-        pacing.serving()  # this process answers reads while its writer writes: reads first
+        serving()  # this process answers reads while its writer writes: reads first
         if self.path is None:
             return
         if _live(self.path):

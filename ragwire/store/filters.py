@@ -234,7 +234,8 @@ def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | Non
     unknown = set(bounds) - set(_RANGE_OPS)
     if unknown or not bounds:
         raise _problem(key, f"a range takes only gte/gt/lte/lt (got {sorted(bounds) or 'nothing'})")
-    if any(isinstance(b, str) and finite_number(b) is None for b in bounds.values()):
+    if any(isinstance(b, str) and finite_number(b) is None for b in bounds.values()) and not (
+            kinds and kinds & {"integer", "float"}):
         return _date_cond(key, bounds, kinds)
     if kinds and not kinds & {"integer", "float"}:
         held = " and ".join(_KIND_WORDS[k][1] for k in sorted(kinds, key=list(_KIND_WORDS).index))

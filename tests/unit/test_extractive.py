@@ -263,8 +263,9 @@ def test_a_bracketed_number_in_a_quote_is_shown_in_parentheses_and_never_cited()
     quote = "Dust on the lidar window causes most navigation errors, as an internal study [3] found."
     other = "Navigation errors after a collision are covered in appendix [7] of the service manual."
     sources = [_source(1, f"{quote} {other}"), _source(2, "Forklifts stay out."), _source(3, "Tomatoes need sun.")]
-    text, refused = extractive_answer("What causes navigation errors of the lidar?", sources, WordEmbedding(),
-                                      threshold=0.1)
+    # two parts, so that both sentences (each with a bracketed number) are quoted
+    text, refused = extractive_answer("What causes lidar navigation errors, and where are navigation errors after "
+                                      "a collision covered?", sources, WordEmbedding(), threshold=0.1)
     cleaned, citations, _ = resolve(text, sources)
 
     assert not refused

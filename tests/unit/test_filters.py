@@ -108,6 +108,9 @@ def test_values_the_field_type_cannot_hold_are_errors(value, message):
 def test_range_bounds_must_be_numbers():
     assert only(build_filter({"chunk_index": {"gte": "1", "lt": 4}}, FIELDS)).range == {"gte": 1.0, "lt": 4.0}
     with pytest.raises(ConfigError, match=r"filters\.chunk_index\.gte: 'abc' is not a number \(a range bound must be a number\)"):
+        build_filter({"chunk_index": {"gte": "abc"}}, FIELDS)
+    # a field of unknown kind may hold timestamps: the bound may be a date too
+    with pytest.raises(ConfigError, match=r"filters\.chunk_index\.gte: 'abc' is not a number or a date"):
         build_filter({"chunk_index": {"gte": "abc"}})
     with pytest.raises(ConfigError, match=r"filters\.chunk_index\.lte: True is not a number"):
         build_filter({"chunk_index": {"lte": True}}, FIELDS)
