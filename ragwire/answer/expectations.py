@@ -186,7 +186,7 @@ def expectation(question: str) -> Expectation | None:
     """The answer type ``question`` asks for and its focus, or None for a question of no recognised form.
 
     A yes/no question ("Can the printer be rented?") expects no typed answer, even when
-    a clause after it does ("Is it covered, and for how long?").
+    a clause after it does ("Does the pool open on Sundays, and until when?").
     """
     if _YES_NO.match(question):
         return None

@@ -30,7 +30,7 @@ from .results import Answer, TraceStep, Usage
 # "…mean, and what does…", "…? How much…": a second question starts at a question word.
 _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
                   r"|was|were|has|have)")
-# "…, and in which city…", "…, and for how long…": a preposition may open the second question.
+# "…, and at what time…", "…, and from which platform…": a preposition may open the second question.
 _PREPOSITION = r"(?:in|at|on|from|to|for|by|with|of|under|after|before|during)"
 _JOINED = re.compile(rf"(?:[,;]\s*|\s+)(?:and|also|plus|as well as)\s+(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)"
                      rf"|;\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
@@ -47,8 +47,8 @@ _COMPARATIVES = (
 )
 _WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COMPARATIVES)}),?\s+(?P<a>.+?)\s+or\s+"
                          r"(?P<b>.+?)(?:,?\s+and by how (?:much|many|long)[^?]*)?\s*\??$", re.IGNORECASE)
-_BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # the rest of "which costs more, and by how much"
-# "What are the price and the weight of X?", "Tell me the price and weight of X": two attributes
+_BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # a comparison's tail: "…, by how many grams"
+# "What are the height and the width of the cabinet?", "Tell me the colour and size of X": two attributes
 # of one thing, coordinated; each becomes a question of its own about that thing.
 _ATTRIBUTES = re.compile(r"^(?P<ask>what (?:is|are|were|was)|tell me|give me|list)\s+(?:the\s+)?(?P<a>[\w-]+(?: [\w-]+)?)"
                          r"\s+(?:and|as well as)\s+(?:the\s+)?(?P<b>[\w-]+(?: [\w-]+)?)\s+(?P<rel>of|for|in)\s+"
@@ -81,7 +81,7 @@ def split_parts(question: str) -> list[str]:
         ask = "What is" if m["ask"].lower().startswith(("tell", "give", "list")) else m["ask"].split()[0].capitalize() + " is"
         return [f"{ask} the {m[n]} {m['rel']} {m['thing']}?" for n in ("a", "b")]
     if m := _WHICH_MORE.match(question.strip()):
-        # "Which costs more, A or B (and by how much)?" is answered by both amounts.
+        # "Which is faster, the tram or the bus?" is answered by both durations.
         template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))
         return [template.format(m[n].strip()) for n in ("a", "b")]
     if pair := _coordinated(question.strip()):
