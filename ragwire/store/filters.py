@@ -202,9 +202,12 @@ def _coerce(key: str, value: object, kinds: frozenset[str] | None) -> Any:
         if converted is not _NOT_CONVERTIBLE:
             return converted
     one = " or ".join(_KIND_WORDS[k][0] for k in ordered)
-    held = " and ".join(_KIND_WORDS[k][1] for k in ordered)
     shown = repr(value) if isinstance(value, (str, bool, int, float)) else type(value).__name__
-    raise _problem(key, f"{shown} is not {one} (the field holds {held})")
+    raise _problem(key, f"{shown} is not {one} (the field holds {_held(kinds)})")
+
+
+def _held(kinds: frozenset[str]) -> str:
+    return " and ".join(_KIND_WORDS[k][1] for k in sorted(kinds, key=list(_KIND_WORDS).index))
 
 
 def _scalar_cond(key: str, value: object) -> Cond:
@@ -224,22 +227,19 @@ def _scalar_cond(key: str, value: object) -> Cond:
     if isinstance(value, float):
         # An exact float match is a range of width zero: MatchValue takes no floats.
         return Cond(meta_path(key), range={"gte": value, "lte": value})
-    raise _problem(
-        key,
-        f"unsupported value {value!r} (use a string, number, bool, list, or a range like {{'gte': 1, 'lte': 5}})",
-    )
+    raise _problem(key, f"unsupported value {value!r} (use a string, number, bool, list, "
+                        "or a range like {'gte': 1, 'lte': 5})")
 
 
 def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | None) -> Cond:
     unknown = set(bounds) - set(_RANGE_OPS)
     if unknown or not bounds:
         raise _problem(key, f"a range takes only gte/gt/lte/lt (got {sorted(bounds) or 'nothing'})")
-    if any(isinstance(b, str) and finite_number(b) is None for b in bounds.values()) and not (
-            kinds and kinds & {"integer", "float"}):
+    numeric = bool(kinds and kinds & {"integer", "float"})
+    if not numeric and any(isinstance(b, str) and finite_number(b) is None for b in bounds.values()):
         return _date_cond(key, bounds, kinds)
-    if kinds and not kinds & {"integer", "float"}:
-        held = " and ".join(_KIND_WORDS[k][1] for k in sorted(kinds, key=list(_KIND_WORDS).index))
-        raise _problem(key, f"a range needs a numeric field (the field holds {held}); match values instead")
+    if kinds and not numeric:
+        raise _problem(key, f"a range needs a numeric field (the field holds {_held(kinds)}); match values instead")
     numbers = {}
     for op, bound in bounds.items():
         number = finite_number(bound)
@@ -252,7 +252,7 @@ def _range_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | Non
 def _date_cond(key: str, bounds: Mapping[str, Any], kinds: frozenset[str] | None) -> Cond:
     """A range of dates or times (see :func:`.timestamps.rfc3339`) on a field of timestamps stored as text."""
     if kinds and "keyword" not in kinds:
-        raise _problem(key, "a range of dates needs a field of timestamps (the field holds numbers or booleans)")
+        raise _problem(key, f"a range of dates needs a field of timestamps (the field holds {_held(kinds)})")
     times: dict[str, str] = {}
     for op, bound in bounds.items():
         moment = rfc3339(bound, end_of_day=op in ("lte", "gt"))

@@ -279,15 +279,18 @@ def topics_rag(tmp_path_factory) -> RAGWire:
     return rag
 
 
-def test_chat_follow_up_retrieves_for_the_rewritten_question(stub, topics_rag):
-    rewritten = "How often should the brake pads on a bicycle be checked?"
+def rewrite_then_answer(rewritten: str, answer: str):
+    """A stub reply: ``rewritten`` to the rewrite request, ``answer`` to the answer request."""
 
     def reply(body: dict[str, Any]) -> str:
-        if body["messages"][0]["content"] == REWRITE_SYSTEM_PROMPT:
-            return rewritten
-        return "Check the brake pads monthly [1]."
+        return rewritten if body["messages"][0]["content"] == REWRITE_SYSTEM_PROMPT else answer
 
-    stub.chat_reply = reply
+    return reply
+
+
+def test_chat_follow_up_retrieves_for_the_rewritten_question(stub, topics_rag):
+    rewritten = "How often should the brake pads on a bicycle be checked?"
+    stub.chat_reply = rewrite_then_answer(rewritten, "Check the brake pads monthly [1].")
     searched: list[str] = []
 
     class Recording:
@@ -318,14 +321,8 @@ def test_chat_follow_up_retrieves_for_the_rewritten_question(stub, topics_rag):
 
 def test_chat_stream_yields_the_follow_ups_answer_in_pieces_then_the_answer_chat_gives(stub, topics_rag):
     # guards issue 38 item 2: the chat path had no streaming form, so the page showed a follow-up in one piece
-    rewritten = "How often should the brake pads on a bicycle be checked?"
-
-    def reply(body: dict[str, Any]) -> str:
-        if body["messages"][0]["content"] == REWRITE_SYSTEM_PROMPT:
-            return rewritten
-        return "Check the brake pads monthly [1]. Replace them when worn [7]."
-
-    stub.chat_reply = reply
+    stub.chat_reply = rewrite_then_answer("How often should the brake pads on a bicycle be checked?",
+                                          "Check the brake pads monthly [1]. Replace them when worn [7].")
     stub.stream_words = True
     conversation = [{"role": "user", "content": "How often should I oil my bike chain?"},
                     {"role": "assistant", "content": "Every two hundred kilometres [1]."},
