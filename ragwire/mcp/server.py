@@ -6,7 +6,7 @@ import inspect
 import logging
 import sys
 import threading
-from contextlib import contextmanager
+from contextlib import AbstractAsyncContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Iterator, Literal
 
@@ -225,16 +225,10 @@ def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
     sock = bind_socket(host, port)
     try:
         import uvicorn
-        from mcp.server.transport_security import TransportSecuritySettings
 
         pipeline = _ready(rag, config_path)
-        server = build_server(recording(pipeline), name=name)
-        server.require_principal = access.enforcing
-        # ServerGuard checks Host and Origin against the one allow-list; mcp's own check
-        # (on for loopback only, with its own list) would refuse names the user allowed.
-        app = access.wrap(ServerGuard(server.streamable_http_app(
-            host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)),
-            policy))
+        endpoint, _ = http_endpoint(recording(pipeline), host=host, require_principal=access.enforcing, name=name)
+        app = access.wrap(ServerGuard(endpoint, policy))  # the endpoint runs its sessions in its own lifespan
         shown = f"[{host}]" if ":" in host else host
         print(f"MCP server {name!r} on http://{shown}:{port}/mcp ({access.describe(access_note(host, policy))})",
               file=sys.stderr, flush=True)
@@ -242,6 +236,24 @@ def serve(config_path: str | Path = "config.yaml", name: str = "ragwire",
             uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def http_endpoint(rag: RAGWire, *, host: str, require_principal: bool,
+                  name: str = "ragwire") -> tuple[Any, Callable[[], AbstractAsyncContextManager[object]]]:
+    """The tools over streamable HTTP at ``/mcp``, and what must run while it serves (its session manager).
+
+    The caller puts the app behind :class:`ragwire.server.security.ServerGuard` (and the
+    access guard); ``require_principal``: a call the access guard named nobody for is refused.
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    server = build_server(rag, name=name)
+    server.require_principal = require_principal
+    # ServerGuard checks Host and Origin against the one allow-list; mcp's own check
+    # (on for loopback only, with its own list) would refuse names the user allowed.
+    app = server.streamable_http_app(
+        host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+    return app, server.session_manager.run
 
 
 @contextmanager

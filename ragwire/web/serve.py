@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import re
 import sys
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ragwire.errors import ConfigError
 
@@ -24,6 +25,9 @@ INSTALL_HINT = 'The web server needs FastAPI and uvicorn. Install them with: pip
 PUBLIC_PATHS = ("/", "/static/*", "/docs", "/docs/oauth2-redirect", "/openapi.json")
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|hr|d)?\s*$", re.IGNORECASE)
 _UNIT_S = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600, "d": 86400}
+MCP_PATH = "/mcp"
+# An MCP endpoint to mount: its ASGI app, and the context that must run while it serves.
+McpEndpoint = tuple[Any, Callable[[], AbstractAsyncContextManager[object]]]
 
 
 def parse_duration(text: str) -> float:
@@ -50,13 +54,22 @@ def check_installed() -> None:
         raise ImportError(INSTALL_HINT) from exc
 
 
-def build_asgi(service: Service, policy: ServerPolicy) -> ServerGuard:
-    """The app of :func:`ragwire.web.api.create_app` behind the shared :class:`ServerGuard`."""
+def build_asgi(service: Service, policy: ServerPolicy, mcp: McpEndpoint | None = None) -> ServerGuard:
+    """The app of :func:`ragwire.web.api.create_app` behind the shared :class:`ServerGuard`.
+
+    ``mcp``: an MCP endpoint (its app and what runs while it serves) mounted at ``/mcp``,
+    behind the same guard.
+    """
     from ragwire.server.security import ServerGuard
 
     from .api import create_app
 
-    return ServerGuard(create_app(service), policy, public_paths=PUBLIC_PATHS)
+    app: Any = create_app(service)
+    if mcp is not None:
+        from ragwire.server.mount import Mounted
+
+        app = Mounted(app, MCP_PATH, *mcp)
+    return ServerGuard(app, policy, public_paths=PUBLIC_PATHS)
 
 
 def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", port: int = 8080,
@@ -64,7 +77,8 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
           sync_every: str | float | None = None, upload_dir: str | Path | None = None,
           max_upload_mb: float | None = None, upload_into_sources: bool = False,
           rag: RAGWire | Callable[[], RAGWire] | None = None,
-          on_ready: Callable[[str], None] | None = None) -> None:
+          on_ready: Callable[[str], None] | None = None,
+          mcp: Callable[..., McpEndpoint] | None = None) -> None:
     """Serve the API and the page for ``config_path`` until stopped.
 
     The rules of :mod:`ragwire.server.security` are checked before the collection opens:
@@ -86,6 +100,8 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
             (refused at start otherwise: an upload could replace a synced file).
         rag: A ready :class:`~ragwire.RAGWire`, or a function returning one (called after the checks).
         on_ready: Called with the URL once the socket is bound (default: print it to stderr).
+        mcp: Serve MCP at ``/mcp`` too: called with the pipeline and ``host=``, ``require_principal=``
+            (:func:`ragwire.mcp.server.http_endpoint`), so one process answers both and owns the store once.
 
     Raises:
         ImportError: FastAPI or uvicorn is not installed.
@@ -120,7 +136,8 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
             pipeline = rag() if callable(rag) else rag
         service = Service(recording(pipeline), upload_dir=upload_dir, upload_into_sources=upload_into_sources,
                           max_upload_mb=DEFAULT_MAX_UPLOAD_MB if max_upload_mb is None else max_upload_mb)
-        app = access.wrap(build_asgi(service, policy), PUBLIC_PATHS)
+        endpoint = mcp(service.rag, host=host, require_principal=access.enforcing) if mcp is not None else None
+        app = access.wrap(build_asgi(service, policy, endpoint), PUBLIC_PATHS)
         from ragwire.server.owner import OwnerChannel
 
         # This process owns the store from now on: CLI writers hand their runs to its writer.
@@ -132,6 +149,8 @@ def serve(config_path: str | Path = "config.yaml", *, host: str = "127.0.0.1", p
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{sock.getsockname()[1]}/"
         message = f"ragwire serve on {url} ({access.describe(access_note(host, policy))})"
+        if endpoint is not None:
+            message += f"; MCP at {url.rstrip('/')}{MCP_PATH}"
         if on_ready is not None:
             on_ready(message)
         else:

@@ -193,10 +193,12 @@ def serve_args(config: Path, *extra: str) -> list[str]:
 
 
 @contextmanager
-def http_server(config: Path, env: dict[str, str], *extra: str) -> Iterator[tuple[int, subprocess.Popen]]:
-    """``ragwire mcp serve --transport http`` on a free port, stopped on exit; yields the port and the process."""
+def http_server(config: Path, env: dict[str, str], *extra: str,
+                command: tuple[str, ...] = ("mcp", "serve", "--transport", "http")) -> Iterator[tuple[int, subprocess.Popen]]:
+    """``ragwire mcp serve --transport http`` (or ``command``) on a free port, stopped on exit; yields the port and the process."""
     port = free_port()
-    server = subprocess.Popen(serve_args(config, "--port", str(port), *extra), env=env,
+    server = subprocess.Popen([sys.executable, "-m", "ragwire.cli", *command, "--config", str(config),
+                               "--port", str(port), *extra], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -255,6 +257,48 @@ def test_http_server_on_every_interface_checks_token_host_and_origin(collection)
         asyncio.run(scenario())
     assert "(bearer token required; answers requests for 127.0.0.1, localhost, [::1], docs.example.com)" \
         in server.stderr.read()
+
+
+KETTLE = "# Kitchen kettle\n\nThe kettle on the third floor is descaled every Monday with citric acid sachet KETTLE-5521.\n"
+
+
+def test_serve_with_mcp_answers_the_api_and_mcp_in_one_process_that_owns_the_store(collection):
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    config, folder, env = collection
+    with http_server(config, {**env, "RAGWIRE_SERVER_TOKEN": "s3cret-token"}, "--mcp",
+                     command=("serve",)) as (port, server):
+        url = f"http://127.0.0.1:{port}/mcp"
+        good = {"authorization": "Bearer s3cret-token"}
+        # the API's rules, from the same guard: the token, the Host and Origin allow-list
+        assert post(url, {}) == 401
+        assert post(url, {"origin": f"http://localhost:{free_port()}"}) == 401
+        assert post(url, good) == 200
+        assert post(url, {**good, "host": "evil.example"}) == 421
+        assert post(url, {**good, "origin": "http://evil.example"}) == 403
+
+        async def scenario() -> None:
+            async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret-token"}, timeout=120) as http, \
+                    streamable_http_client(url, http_client=http) as streams, \
+                    ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                await check_tools(session)
+                api = await http.post(f"http://127.0.0.1:{port}/api/retrieve", json={"query": "warranty", "top_k": 1})
+                assert api.status_code == 200 and api.json()["results"], api.text
+
+                # one owner: a CLI sync hands its run to this process, and MCP reads what it wrote
+                (folder / "kettle.md").write_text(KETTLE, encoding="utf-8")
+                synced = await asyncio.to_thread(
+                    subprocess.run, [sys.executable, "-m", "ragwire.cli", "sync", "--config", str(config)],
+                    env=env, capture_output=True, text=True, timeout=300)
+                assert synced.returncode == 0, synced.stderr
+                assert "handing this run to it" in synced.stderr and "1 processed" in synced.stderr, synced.stderr
+                found = await session.call_tool("search_documents", {"query": "kettle descaling sachet", "top_k": 1})
+                assert not is_error(found) and "KETTLE-5521" in text_of(found), text_of(found)
+
+        asyncio.run(scenario())
+    assert f"; MCP at http://127.0.0.1:{port}/mcp" in server.stderr.read()
 
 
 def test_http_server_without_a_token_checks_the_host_and_says_it_is_open(collection):
