@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..chunk import Chunk
 from ..logs import get_logger
 from ..providers.retry import call_with_retries
-from ..store import ChunkRecord, Collection, chunk_point_id
+from ..store import Collection, chunk_point_id
 from .prepare import Prepared
 from .settings import IngestSettings
 from .stats import FileOutcome
@@ -21,18 +22,17 @@ METADATA_FAILED = "+metadata-failed"
 def write_document(collection: Collection, settings: IngestSettings, doc: Prepared, vectors: list[Any],
                    run_id: str) -> FileOutcome:
     """Write ``doc`` with ``vectors[i]`` = (dense, sparse) of its chunk ``i``; retried, idempotent."""
-    records = []
+    records: list[Chunk] = []
     reused = 0
     # Rewriting content that is stored already: fresh ids, so the visible version is
     # never overwritten before the new one is complete.
     salt = run_id if doc.same_content_stored else ""
     for ci, chunk in enumerate(doc.chunks):
         dense, sparse = vectors[ci]
-        stored = doc.reuse.get(chunk.metadata["content_hash"])
+        stored = doc.reuse.get(chunk.book.content_hash or "")
         if stored is not None and stored[0] is dense:
             reused += 1
-        records.append(ChunkRecord(chunk_point_id(doc.source, doc.file_hash, ci, salt), chunk.text, chunk.metadata,
-                                   dense, sparse))
+        records.append(chunk.placed(chunk_point_id(doc.source, doc.file_hash, ci, salt), dense, sparse))
     ing = settings.ingestion
 
     # Every step is idempotent (fixed ids, filters), so a retried write cannot duplicate.

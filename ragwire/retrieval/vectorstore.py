@@ -11,11 +11,12 @@ from langchain_core.documents import Document
 from langchain_core.vectorstores import VectorStore
 from pydantic import ValidationError
 
+from ..chunk import Chunk
 from ..errors import ConfigError, StoreError
 from ..hashing import sha256_text
 from ..providers.onnx import register_with_langchain
 from ..stages import Embedder
-from ..store import ChunkRecord, Collection, open_collection
+from ..store import Collection, open_collection
 from ..store.filters import Cond, Filter, meta_path
 from .hit import Hit
 from .langchain_retriever import RagwireRetriever
@@ -73,11 +74,12 @@ class RagwireVectorStore(VectorStore):
             if self.searcher.sparse is not None else [None] * len(texts)
         )
         run = uuid.uuid4().hex
-        by_source: dict[str, list[ChunkRecord]] = {}
+        by_source: dict[str, list[Chunk]] = {}
         for i, text in enumerate(texts):
             meta = {"source": "langchain", **metadatas[i], "content_hash": sha256_text(text)}
             meta["source"] = str(meta["source"])  # the commit finds its chunks by source name
-            by_source.setdefault(meta["source"], []).append(ChunkRecord(ids[i], text, meta, dense[i], sparse[i]))
+            by_source.setdefault(meta["source"], []).append(
+                Chunk.from_metadata(text, meta).placed(ids[i], dense[i], sparse[i]))
         # One commit per source, like a file's: the texts are added beside what is stored.
         for source, records in by_source.items():
             with self.collection.commit(source, run) as txn:

@@ -10,7 +10,7 @@ from typing import Any
 from ..config.store import VectorstoreConfig
 from ..errors import StoreError
 from ..logs import get_logger
-from .collection import OWNER_FIELDS, ChunkRecord, Collection, CollectionMeta, SourceState, chunk_point_id
+from .collection import OWNER_FIELDS, Collection, CollectionMeta, SourceState, chunk_point_id
 from .edge import EdgeEngine
 from .engine import DenseParams, Engine, Fusion, PointData, Record
 from .filters import Filter, build_filter
@@ -111,7 +111,6 @@ def _retime(collection: Collection, options: StoreOptions) -> None:
 
 __all__ = [
     "OWNER_FIELDS",
-    "ChunkRecord",
     "Collection",
     "CollectionMeta",
     "EdgeEngine",

@@ -12,6 +12,7 @@ import contextlib
 import threading
 from typing import Any, Callable, Iterator
 
+from ..chunk import Chunk
 from ..logs import get_logger
 from .commits import Commit, CommitSteps, Note, pending_points, read_notes, run_directly, visibility
 from .engine import DenseParams, Engine, Fusion, Offset, Record
@@ -32,7 +33,6 @@ from .records import (
     ACCESS_FIELD,
     META_POINT_ID,
     OWNER_FIELDS,
-    ChunkRecord,
     CollectionMeta,
     all_chunks,
     chunk_point_id,
@@ -45,7 +45,7 @@ from .session import OpenSession
 from .state import STATE_FIELDS, SourceListing, SourceState, add_states, add_vectors
 from .writer import WriterGate
 
-__all__ = ["Collection", "ChunkRecord", "CollectionMeta", "SourceState", "OWNER_FIELDS", "META_POINT_ID",
+__all__ = ["Collection", "CollectionMeta", "SourceState", "OWNER_FIELDS", "META_POINT_ID",
            "chunk_point_id", "source_filter", "stale_filter"]
 
 log = get_logger(__name__)
@@ -232,7 +232,7 @@ class Collection(CommitSteps, SourceListing):
         """
         run = call or run_directly
 
-        def write(chunks: list[ChunkRecord]) -> None:
+        def write(chunks: list[Chunk]) -> None:
             run(self.ensure_indexes, [c.metadata for c in chunks])
             run(self.write_pending, chunks, run_id, fingerprints=fingerprints)
 
@@ -242,7 +242,7 @@ class Collection(CommitSteps, SourceListing):
             yield txn
             txn.removed = run(self.commit_source, source, file_hash, run_id, keep_other_versions=keep_other_versions)
 
-    def write_pending(self, chunks: list[ChunkRecord], run_id: str, fingerprints: dict[str, str] | None = None) -> None:
+    def write_pending(self, chunks: list[Chunk], run_id: str, fingerprints: dict[str, str] | None = None) -> None:
         """Store chunks invisible to readers (a step of :meth:`commit`)."""
         points = pending_points(chunks, run_id, fingerprints or {})
         self.heartbeat()

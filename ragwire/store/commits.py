@@ -15,6 +15,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..chunk import Chunk
+from ..errors import StoreError
 from ..logs import get_logger
 from .engine import Engine, PointData
 from .filters import (
@@ -28,7 +30,7 @@ from .filters import (
     meta_path,
     visible,
 )
-from .records import NAMESPACE, SETTINGS_KEY, VECTORS_KEY, ChunkRecord, chunk_payload, stale_filter
+from .records import NAMESPACE, SETTINGS_KEY, VECTORS_KEY, chunk_payload, stale_filter
 
 log = get_logger(__name__)
 
@@ -127,29 +129,37 @@ class Commit:
     chunks they replaced.
     """
 
-    def __init__(self, source: str, run_id: str, write: Callable[[list[ChunkRecord]], None]) -> None:
+    def __init__(self, source: str, run_id: str, write: Callable[[list[Chunk]], None]) -> None:
         self.source = source
         self.run_id = run_id
         self._write = write
         self.written = 0
         self.removed = 0
 
-    def write(self, chunks: list[ChunkRecord]) -> None:
-        """Store ``chunks`` of this source invisible to readers, with the indexes their metadata needs."""
+    def write(self, chunks: list[Chunk]) -> None:
+        """Store ``chunks`` of this source (each placed: :meth:`Chunk.placed`) invisible to readers, with the
+        indexes their metadata needs."""
         if chunks:
             self._write(chunks)
             self.written += len(chunks)
 
 
-def pending_points(chunks: list[ChunkRecord], run_id: str, prints: dict[str, str]) -> list[PointData]:
+def pending_points(chunks: list[Chunk], run_id: str, prints: dict[str, str]) -> list[PointData]:
     """The points of chunks invisible to readers; ``prints`` (settings, vectors fingerprints) go on each."""
     return [
-        PointData(id=c.id, dense=c.dense, sparse=c.sparse, payload={
+        PointData(id=_placed_id(c), dense=c.dense, sparse=c.sparse, payload={
             **chunk_payload(c), STATE_KEY: STATE_PENDING, RUN_KEY: run_id,
             SETTINGS_KEY: prints.get("settings", ""), VECTORS_KEY: prints.get("vectors", ""),
         })
         for c in chunks
     ]
+
+
+def _placed_id(chunk: Chunk) -> str:
+    if chunk.id is None:
+        raise StoreError(f"a chunk of {chunk.book.source or 'an unnamed source'} has no point id: "
+                         "write chunk.placed(id, dense, sparse), not the bare chunk")
+    return chunk.id
 
 
 class CommitSteps:

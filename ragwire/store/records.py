@@ -73,21 +73,6 @@ def payload_text(payload: dict[str, Any]) -> str:
     return str(payload.get(TEXT_KEY) or "")
 
 
-class ChunkRecord(Chunk):
-    """A :class:`~ragwire.chunk.Chunk` built from its stored layout: point id, text, flat metadata, vectors.
-
-    For callers that hold a chunk as stored (a migration, the LangChain store, tests);
-    ingestion places its chunks with :meth:`Chunk.placed`.
-    """
-
-    id: str  # placed: a record always has its point id
-
-    def __init__(self, id: str, text: str, metadata: dict[str, Any], dense: list[float] | None = None,
-                 sparse: tuple[list[int], list[float]] | None = None) -> None:
-        chunk = Chunk.from_metadata(text, metadata)
-        super().__init__(text, chunk.location, chunk.book, chunk.extra, id, dense, sparse)
-
-
 @dataclass
 class CollectionMeta:
     """The model record kept in the meta point.

@@ -227,7 +227,8 @@ def test_reingest_replaces_the_old_version_even_with_replace_changed_off(tmp_pat
 
 
 def test_a_skipped_file_loses_the_pending_leftovers_of_an_interrupted_run(tmp_path, stub):
-    from ragwire.store import ChunkRecord, chunk_point_id
+    from ragwire.chunk import Chunk
+    from ragwire.store import chunk_point_id
 
     paths = write_corpus(tmp_path / "docs", 1)
     rag = RAGWire(stub_config(tmp_path, stub))
@@ -236,7 +237,8 @@ def test_a_skipped_file_loses_the_pending_leftovers_of_an_interrupted_run(tmp_pa
     with rag.collection.opened() as coll:
         file_hash = next(iter(coll.source_state(source).complete))
         meta = {"source": source, "file_hash": file_hash, "content_hash": "x", "total_chunks": 1}
-        leftover = ChunkRecord(chunk_point_id(source, file_hash, 0, "dead-run"), "half", meta, stub.vector("half"))
+        leftover = Chunk.from_metadata("half", meta).placed(chunk_point_id(source, file_hash, 0, "dead-run"),
+                                                            stub.vector("half"), None)
         coll.write_pending([leftover], "dead-run")
         assert coll.source_state(source).pending == 1
     assert rag.ingest_documents(paths)["skipped"] == 1

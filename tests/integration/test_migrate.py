@@ -9,12 +9,13 @@ import pytest
 from click.testing import CliRunner
 
 from ragwire import RAGWire
+from ragwire.chunk import Chunk
 from ragwire.cli import main
 from ragwire.errors import StoreError
 from ragwire.store import close_all
 from ragwire.store.commits import Note
 from ragwire.store.filters import RUN_KEY, STATE_KEY, STATE_PENDING, Cond, Filter, meta_path
-from ragwire.store.records import ChunkRecord, all_chunks, chunk_point_id
+from ragwire.store.records import all_chunks, chunk_point_id
 
 from ..stubs import StubServer
 from .helpers import write_config
@@ -109,8 +110,9 @@ def test_migrate_shows_an_interrupted_commit_exactly_as_the_source_did(tmp_path,
         name = next(s for s in coll.sources() if s.endswith("manual-00.md"))
         old = coll._engine.scroll(Filter(must=[Cond(meta_path("source"), value=name)]), limit=100,
                                  with_vectors=True)[0]
-        chunks = [ChunkRecord(chunk_point_id(name, "new-hash", i), "new " + r.payload["page_content"],
-                              {**r.payload["metadata"], "file_hash": "new-hash"}, r.dense, r.sparse)
+        chunks = [Chunk.from_metadata("new " + r.payload["page_content"],
+                                      {**r.payload["metadata"], "file_hash": "new-hash"})
+                  .placed(chunk_point_id(name, "new-hash", i), r.dense, r.sparse)
                   for i, r in enumerate(old)]
         coll.write_pending(chunks, "run-2")
         coll.write_note(Note(name, "run-2", None, "new-hash"))

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
+from ragwire.chunk import Chunk
 from ragwire.errors import StoreError, StoreLockedError
 from ragwire.store import (
-    ChunkRecord,
     Collection,
     EdgeEngine,
     Fusion,
@@ -54,7 +54,8 @@ def make_chunks(bm25, source: str, file_hash: str, texts: list[str], extra: dict
             "content_hash": hashlib.sha256(text.encode()).hexdigest(),
             **(extra or {}),
         }
-        out.append(ChunkRecord(chunk_point_id(source, file_hash, i), text, meta, fake_dense(text), sparse_of(bm25, text)))
+        out.append(Chunk.from_metadata(text, meta).placed(chunk_point_id(source, file_hash, i), fake_dense(text),
+                                                         sparse_of(bm25, text)))
     return out
 
 

@@ -12,8 +12,9 @@ import sys
 import pytest
 
 from ragwire import RAGWire
+from ragwire.chunk import Chunk
 from ragwire.errors import StoreError
-from ragwire.store import ChunkRecord, Collection, EdgeEngine, ServerEngine, chunk_point_id
+from ragwire.store import Collection, EdgeEngine, ServerEngine, chunk_point_id
 
 from ..stubs import StubServer
 from .helpers import write_config
@@ -161,7 +162,8 @@ def test_a_collection_without_model_record_or_points_is_rebuilt(tmp_path, caplog
 def test_a_collection_with_points_but_no_model_record_is_still_refused(tmp_path, kind):
     coll = bare_collection(kind, tmp_path)
     with coll.opened():
-        record = ChunkRecord(chunk_point_id("/d/a.txt", "h", 0), "text", {"source": "/d/a.txt"}, [0.1] * DIM)
+        record = Chunk.from_metadata("text", {"source": "/d/a.txt"}).placed(chunk_point_id("/d/a.txt", "h", 0),
+                                                                            [0.1] * DIM, None)
         coll.write_pending([record], "r1")
         with pytest.raises(StoreError, match="not created by ragwire"):
             coll.ensure(embedding_model="m", dimension=DIM, sparse=False)

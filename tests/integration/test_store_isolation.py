@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from ragwire.chunk import Chunk
 from ragwire.store import (
-    ChunkRecord,
     Collection,
     EdgeEngine,
     ServerEngine,
@@ -26,13 +26,13 @@ from ragwire.store.engine import PointData
 DIM = 8
 
 
-def chunks(source: str, texts: list[str]) -> list[ChunkRecord]:
+def chunks(source: str, texts: list[str]) -> list[Chunk]:
     out = []
     for i, text in enumerate(texts):
         digest = hashlib.sha256(text.encode()).digest()
         dense = [b / 255 + 0.01 for b in digest[:DIM]]
         meta = {"source": source, "file_hash": "h1", "chunk_index": i, "total_chunks": len(texts)}
-        out.append(ChunkRecord(chunk_point_id(source, "h1", i), text, meta, dense))
+        out.append(Chunk.from_metadata(text, meta).placed(chunk_point_id(source, "h1", i), dense, None))
     return out
 
 

@@ -12,9 +12,10 @@ import time
 import pytest
 
 from ragwire import RAGWire
+from ragwire.chunk import Chunk
 from ragwire.errors import StoreLockedError
 from ragwire.ingest import source_id
-from ragwire.store import ChunkRecord, Collection, ServerEngine, chunk_point_id
+from ragwire.store import Collection, ServerEngine, chunk_point_id
 from ragwire.store.lease import WriterLease
 
 from ..stubs import StubServer
@@ -237,8 +238,8 @@ def test_another_runs_pending_chunks_are_cleaned_only_once_its_lease_expired(tmp
     coll, source = rag.collection, source_id(docs[0])
     with coll.opened():
         file_hash = next(iter(coll.source_state(source).complete))
-        half = ChunkRecord(chunk_point_id(source, file_hash, 0, "other-run"), "half written",
-                           {"source": source, "file_hash": file_hash, "content_hash": "x"})
+        half = Chunk.from_metadata("half written", {"source": source, "file_hash": file_hash, "content_hash": "x"}) \
+            .placed(chunk_point_id(source, file_hash, 0, "other-run"), None, None)
         coll.write_pending([half], "other-run")
         other = WriterLease(coll._engine, clock=lambda: time.time() + 1000, sleep=lambda s: None)
         other.acquire(0)

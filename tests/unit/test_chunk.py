@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ragwire.chunk import BOOK_FIELDS, Bookkeeping, Chunk, Location
 from ragwire.config import LoaderConfig, SplitterConfig
+from ragwire.errors import StoreError
 from ragwire.fields import LOCATION_FIELDS, OCR_FIELDS, SCORE_FIELDS, SYSTEM_FIELDS
 from ragwire.ingest.prepare import Prepared, make_loader, prepare_file
 from ragwire.retrieval.hit import Hit
 from ragwire.store import Record
+from ragwire.store.commits import pending_points
 from ragwire.store.records import chunk_of, chunk_payload
 
 # A chunk's metadata as ingestion stores it (values as an ingest of a PDF writes them).
@@ -66,3 +70,13 @@ def test_ingestion_prepares_typed_chunks_from_the_splitters_own(tmp_path: Path):
     assert (chunk.book.source, chunk.book.file_type, chunk.book.chunk_index, chunk.book.total_chunks) == (
         str(path), "md", 0, 1)
     assert chunk.book.metadata_status == "skipped" and "title" in chunk.extra
+
+
+def test_a_chunk_is_written_as_placed_and_a_bare_one_is_refused_naming_the_fix():
+    # guards issue 36.1: ChunkRecord went; a chunk without its point id would reach the engine as id None
+    chunk = Chunk.from_metadata("Returns are free for 30 days.", STORED)
+    [point] = pending_points([chunk.placed("p-1", [0.1, 0.2], None)], "run-1", {"settings": "s1"})
+    assert (point.id, point.dense, point.payload["metadata"]) == ("p-1", [0.1, 0.2], STORED)
+    assert (point.payload["_state"], point.payload["_settings"]) == ("pending", "s1")
+    with pytest.raises(StoreError, match=r"/docs/warranty.pdf has no point id: write chunk.placed"):
+        pending_points([chunk], "run-1", {})
