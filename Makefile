@@ -12,9 +12,10 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 # torch first, pinned: its CPU wheel is on local disk; anything else pulls a CUDA build.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[local,dev]"
+# tools/install.py installs with uv (several times faster) and falls back to pip.
+$(VENV)/.installed: pyproject.toml tools/install.py | $(BIN)/python
+	$(BIN)/python tools/install.py torch==2.13.0
+	$(BIN)/python tools/install.py -e ".[local,dev]"
 	touch $@
 
 # The ONNX form of the packaged model (embeddings.provider: onnx), built once and cached.
