@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ragwire.config import IngestionConfig, MetadataConfig
 from ragwire.errors import ProviderError
 from ragwire.providers.calls import invoke
 from ragwire.providers.retry import reason
@@ -26,6 +27,10 @@ from ragwire.store.filters import finite_number
 
 from .schema import FieldSpec, FinancialMetadata, MetadataSchema
 from .schema_file import load_schema
+
+# The config model's defaults (one home): an extractor built by hand behaves as one built from a config.
+_MAX_CHARS: int = MetadataConfig.model_fields["max_chars"].default
+_RETRIES: int = IngestionConfig.model_fields["retries"].default
 
 logger = logging.getLogger(__name__)
 
@@ -70,8 +75,8 @@ class MetadataExtractor:
         schema_model: type[BaseModel] | None = None,
         *,
         schema: MetadataSchema | None = None,
-        max_chars: int = 10_000,
-        retries: int = 2,
+        max_chars: int = _MAX_CHARS,
+        retries: int = _RETRIES,
     ) -> None:
         if max_chars < 1:
             raise ValueError(f"max_chars must be >= 1, got {max_chars}")
@@ -84,7 +89,7 @@ class MetadataExtractor:
 
     @classmethod
     def from_yaml(
-        cls, llm: ChatModel, yaml_path: str | Path, *, max_chars: int = 10_000, retries: int = 2
+        cls, llm: ChatModel, yaml_path: str | Path, *, max_chars: int = _MAX_CHARS, retries: int = _RETRIES
     ) -> MetadataExtractor:
         """An extractor for the fields of a metadata.yaml file.
 

@@ -11,10 +11,12 @@ import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ragwire.config import RerankConfig
+from ragwire.config import IngestionConfig, RerankConfig
 from ragwire.errors import ConfigError, MissingDependencyError, ProviderError
 
 SECTION = "retriever.rerank"
+# The config model's default (one home); a pipeline passes retriever.retries.
+RETRIES: int = IngestionConfig.model_fields["retries"].default
 
 
 @runtime_checkable
@@ -33,7 +35,7 @@ _PACKAGES: dict[str, tuple[str, str, str]] = {
 }
 
 
-def get_reranker(config: RerankConfig | Mapping[str, Any], *, retries: int = 2) -> Reranker:
+def get_reranker(config: RerankConfig | Mapping[str, Any], *, retries: int = RETRIES) -> Reranker:
     """Build the reranker described by ``config``; nothing heavy is imported yet.
 
     Args:
