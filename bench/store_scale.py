@@ -82,7 +82,7 @@ def make_data(n: int, seed: int = 7) -> dict[str, Any]:
 
 
 def points(data: dict[str, Any], start: int, stop: int) -> list[Any]:
-    from ragwire.store import PointData, chunk_point_id
+    from ragwire.store import Point, chunk_point_id
     from ragwire.store.filters import CI_KEY, META_KEY, RUN_KEY, STATE_COMPLETE, STATE_KEY, TEXT_KEY
 
     out = []
@@ -91,7 +91,7 @@ def points(data: dict[str, Any], start: int, stop: int) -> list[Any]:
         meta = {"source": f"/corpus/doc-{src:07d}.{FILE_TYPES[src % 10]}", "file_name": f"doc-{src:07d}",
                 "file_type": FILE_TYPES[src % 10], "file_hash": f"h{src}", "chunk_index": i % PER_SOURCE,
                 "total_chunks": PER_SOURCE, "content_hash": f"c{i}"}
-        out.append(PointData(
+        out.append(Point(
             id=chunk_point_id(meta["source"], meta["file_hash"], i % PER_SOURCE),
             dense=data["dense"][i].tolist(), sparse=data["sparse"][i],
             payload={TEXT_KEY: data["texts"][i][:600], META_KEY: meta,

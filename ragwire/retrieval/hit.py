@@ -14,7 +14,7 @@ from ..fields import SCORE_FIELDS
 if TYPE_CHECKING:
     from langchain_core.documents import Document
 
-    from ..store import Record
+    from ..store import Point
 
 
 @dataclass
@@ -35,18 +35,18 @@ class Hit:
     id: str | None = None
 
     @classmethod
-    def from_record(cls, record: Record, score_type: str | None = None, score_max: float | None = None) -> Hit:
-        """The hit of a stored record; the score fields are set only when the engine scored it."""
+    def from_point(cls, point: Point, score_type: str | None = None, score_max: float | None = None) -> Hit:
+        """The hit of a point the engine returned; the score fields are set only when the engine scored it."""
         from ..store.records import payload_metadata, payload_text
 
-        scored = record.score is not None
+        scored = point.score is not None
         return cls(
-            text=payload_text(record.payload),
-            metadata=payload_metadata(record.payload),
-            score=float(record.score) if record.score is not None else None,
+            text=payload_text(point.payload),
+            metadata=payload_metadata(point.payload),
+            score=float(point.score) if point.score is not None else None,
             score_type=(score_type or None) if scored else None,
             score_max=score_max if scored else None,
-            id=record.id,
+            id=point.id,
         )
 
     @classmethod

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..errors import ConfigError
-from ..store import Collection, DenseParams, Filter, Fusion, Record, build_filter
+from ..store import Collection, DenseParams, Filter, Fusion, Point, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind
 from ..store.scope import scope_key
 from .hit import Hit
@@ -53,7 +53,7 @@ def _cosine(a: list[float], b: list[float]) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
-def mmr_select(query: list[float], candidates: list[Record], k: int, lambda_mult: float) -> list[Record]:
+def mmr_select(query: list[float], candidates: list[Point], k: int, lambda_mult: float) -> list[Point]:
     """Maximal marginal relevance: 1.0 ranks by relevance only, 0.0 by diversity only."""
     pool = [c for c in candidates if c.dense is not None]
     vectors = [c.dense for c in pool if c.dense is not None]
@@ -205,8 +205,8 @@ class Searcher:
                 for rec in records:
                     rec.dense = rec.sparse = None
         if search_type == "hybrid":
-            return [Hit.from_record(r, fusion.method, fusion_score_max(fusion)) for r in records]
-        return [Hit.from_record(r, SCORE_TYPES[search_type]) for r in records]
+            return [Hit.from_point(r, fusion.method, fusion_score_max(fusion)) for r in records]
+        return [Hit.from_point(r, SCORE_TYPES[search_type]) for r in records]
 
 
 def _model_name(embedding: object) -> str:

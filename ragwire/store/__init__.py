@@ -12,7 +12,7 @@ from ..errors import StoreError
 from ..logs import get_logger
 from .collection import OWNER_FIELDS, Collection, CollectionMeta, SourceState, chunk_point_id
 from .edge import EdgeEngine
-from .engine import DenseParams, Engine, Fusion, PointData, Record
+from .engine import DenseParams, Engine, Fusion, Point
 from .filters import Filter, build_filter
 from .options import StoreOptions
 from .server import ServerEngine
@@ -118,8 +118,7 @@ __all__ = [
     "Engine",
     "Fusion",
     "Filter",
-    "PointData",
-    "Record",
+    "Point",
     "ServerEngine",
     "StoreOptions",
     "SourceState",

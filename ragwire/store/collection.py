@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 from ..chunk import Chunk
 from ..logs import get_logger
 from .commits import Commit, CommitSteps, Note, pending_points, read_notes, run_directly, visibility
-from .engine import DenseParams, Engine, Fusion, Offset, Record
+from .engine import DenseParams, Engine, Fusion, Offset, Point
 from .filters import (
     CI_KEY,
     KIND_KEY,
@@ -333,8 +333,8 @@ class Collection(CommitSteps, SourceListing):
         return out
 
     @staticmethod
-    def _pages(read: Callable[..., tuple[list[Record], Offset]], flt: Filter, size: int,
-               **options: object) -> Iterator[list[Record]]:
+    def _pages(read: Callable[..., tuple[list[Point], Offset]], flt: Filter, size: int,
+               **options: object) -> Iterator[list[Point]]:
         offset = None
         while True:
             records, offset = read(flt, limit=size, offset=offset, **options)
@@ -347,19 +347,19 @@ class Collection(CommitSteps, SourceListing):
         return self._engine.count(self.reader_filter(flt))
 
     def scroll(self, flt: Filter | None = None, *, limit: int, offset: Offset = None,
-               fields: list[str] | None = None, with_vectors: bool = False) -> tuple[list[Record], Offset]:
+               fields: list[str] | None = None, with_vectors: bool = False) -> tuple[list[Point], Offset]:
         """One page of the chunks readers may see; pass the returned offset for the next."""
         return self._engine.scroll(self.reader_filter(flt), limit=limit, offset=offset, fields=fields,
                                    with_vectors=with_vectors)
 
     def _raw_scroll(self, flt: Filter | None, *, limit: int, offset: Offset = None,
-                    fields: list[str] | None = None) -> tuple[list[Record], Offset]:
+                    fields: list[str] | None = None) -> tuple[list[Point], Offset]:
         """One page of every point ``flt`` matches, pending and replaced ones too (the writer's view)."""
         return self._engine.scroll(flt, limit=limit, offset=offset, fields=fields)
 
     def search(self, *, dense=None, sparse=None, flt: Filter | None = None, limit: int = 5,
                fusion: Fusion | None = None, dense_params: DenseParams | None = None,
-               with_vectors: bool = False) -> list[Record]:
+               with_vectors: bool = False) -> list[Point]:
         # RRF gives exact ties; engines break them arbitrarily.  Fetch a few extra and
         # order ties by id, so the same query on the same data returns the same list.
         records = self._engine.search(

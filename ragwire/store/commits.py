@@ -18,7 +18,7 @@ from typing import Any, Callable
 from ..chunk import Chunk
 from ..errors import StoreError
 from ..logs import get_logger
-from .engine import Engine, PointData
+from .engine import Engine, Point
 from .filters import (
     KIND_KEY,
     RUN_KEY,
@@ -51,8 +51,8 @@ class Note:
     same_hash: str | None
     new_hash: str | None
 
-    def to_point(self) -> PointData:
-        return PointData(id=note_id(self.source), payload={
+    def to_point(self) -> Point:
+        return Point(id=note_id(self.source), payload={
             KIND_KEY: COMMIT_KIND, COMMIT_SOURCE_KEY: self.source, RUN_KEY: self.run_id,
             COMMIT_HASH_KEY: self.same_hash, COMMIT_NEW_HASH_KEY: self.new_hash,
         })
@@ -144,10 +144,10 @@ class Commit:
             self.written += len(chunks)
 
 
-def pending_points(chunks: list[Chunk], run_id: str, prints: dict[str, str]) -> list[PointData]:
+def pending_points(chunks: list[Chunk], run_id: str, prints: dict[str, str]) -> list[Point]:
     """The points of chunks invisible to readers; ``prints`` (settings, vectors fingerprints) go on each."""
     return [
-        PointData(id=_placed_id(c), dense=c.dense, sparse=c.sparse, payload={
+        Point(id=_placed_id(c), dense=c.dense, sparse=c.sparse, payload={
             **chunk_payload(c), STATE_KEY: STATE_PENDING, RUN_KEY: run_id,
             SETTINGS_KEY: prints.get("settings", ""), VECTORS_KEY: prints.get("vectors", ""),
         })

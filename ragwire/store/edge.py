@@ -23,9 +23,8 @@ from .edge_native import (
     native_filter,
     native_points,
     query_request,
-    record_from,
 )
-from .engine import DenseParams, Engine, Fusion, Offset, PointData, Record, guarded
+from .engine import DenseParams, Engine, Fusion, Offset, Point, guarded
 from .filters import Filter
 from .folder import folder_state, fsync_dir
 from .lock import StoreLock, duration
@@ -200,7 +199,7 @@ class EdgeEngine(Engine):
         return self._shard is not None or self._state() == "present"
 
     @guarded("create")
-    def create(self, dimension: int, sparse: bool, meta: PointData, indexes: list[tuple[str, str]]) -> bool:
+    def create(self, dimension: int, sparse: bool, meta: Point, indexes: list[tuple[str, str]]) -> bool:
         """Build the shard in a hidden sibling folder, then rename it into place.
 
         A crash leaves either no collection folder or a complete one, never a folder
@@ -246,7 +245,7 @@ class EdgeEngine(Engine):
             if took and self._shard is None:
                 self.lock.release()
 
-    def _build(self, folder: Path, dimension: int, sparse: bool, meta: PointData,
+    def _build(self, folder: Path, dimension: int, sparse: bool, meta: Point,
                indexes: list[tuple[str, str]]) -> None:
         try:
             build_shard(folder, dimension, sparse, self._native_points([meta]), indexes)
@@ -303,11 +302,11 @@ class EdgeEngine(Engine):
         self._dirty = True
         self.shard.update(operation)
 
-    def _native_points(self, points: list[PointData]) -> list:
+    def _native_points(self, points: list[Point]) -> list:
         return native_points(points)
 
     @guarded("upsert")
-    def upsert(self, points: list[PointData]) -> None:
+    def upsert(self, points: list[Point]) -> None:
         native = self._native_points(points)
         if native:
             self._update(edge_module().UpdateOperation.upsert_points(native))
@@ -330,7 +329,7 @@ class EdgeEngine(Engine):
 
     @guarded("scroll")
     def scroll(self, flt: Filter | None, limit: int, offset: Offset = None, with_vectors: bool = False,
-               fields: list[str] | None = None) -> tuple[list[Record], Offset]:
+               fields: list[str] | None = None) -> tuple[list[Point], Offset]:
         q = edge_module()
         records, next_offset = self.shard.scroll(
             q.ScrollRequest(
@@ -341,24 +340,24 @@ class EdgeEngine(Engine):
                 with_vector=with_vectors,
             )
         )
-        return [record_from(r, with_vectors) for r in records], next_offset
+        return [Point.read(r, with_vectors) for r in records], next_offset
 
     @guarded("retrieve")
-    def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Record]:
+    def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Point]:
         if not ids:
             return []
         records = self.shard.retrieve(list(ids), with_payload=True, with_vector=with_vectors)
-        return [record_from(r, with_vectors) for r in records]
+        return [Point.read(r, with_vectors) for r in records]
 
     @guarded("search")
     def search(self, *, dense: list[float] | None = None, sparse: tuple[list[int], list[float]] | None = None,
                flt: Filter | None = None, limit: int = 5, fusion: Fusion | None = None,
-               dense_params: DenseParams | None = None, with_vectors: bool = False) -> list[Record]:
+               dense_params: DenseParams | None = None, with_vectors: bool = False) -> list[Point]:
         if dense is None and sparse is not None and not sparse[0]:
             return []  # a query of only stopwords matches nothing
         request = query_request(dense=dense, sparse=sparse, flt=flt, limit=limit, fusion=fusion,
                                 dense_params=dense_params, with_vectors=with_vectors)
-        return [record_from(p, with_vectors) for p in self.shard.query(request)]
+        return [Point.read(p, with_vectors) for p in self.shard.query(request)]
 
     @guarded("facet")
     def facet(self, key: str, limit: int, flt: Filter | None = None) -> list[tuple[Any, int]]:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError
-from .engine import DENSE, SPARSE, DenseParams, Fusion, PointData, Record
+from .engine import DENSE, SPARSE, DenseParams, Fusion, Point
 from .filters import Cond, Filter, translate
 
 
@@ -48,20 +48,7 @@ def sparse_vector(vec: tuple[list[int], list[float]]) -> Any:
     return edge_module().SparseVector(indices=list(indices), values=list(values))
 
 
-def record_from(point: Any, with_vectors: bool) -> Record:
-    rec = Record(id=str(point.id), payload=dict(point.payload or {}))
-    rec.score = getattr(point, "score", None)
-    if with_vectors and point.vector:
-        vectors = point.vector
-        dense = vectors.get(DENSE)
-        rec.dense = list(dense) if dense is not None else None
-        sp = vectors.get(SPARSE)
-        if sp is not None:
-            rec.sparse = (list(sp.indices), list(sp.values))
-    return rec
-
-
-def native_points(points: list[PointData]) -> list:
+def native_points(points: list[Point]) -> list:
     q = edge_module()
     native = []
     for p in points:

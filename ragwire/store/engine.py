@@ -1,11 +1,12 @@
-"""The interface both Qdrant engines implement, and the records they return."""
+"""The interface both Qdrant engines implement, and the one point type they write and return (:class:`Point`)."""
 
 from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Protocol, TypeVar
 from uuid import UUID
 
 from ..config.retrieval import RetrieverConfig
@@ -46,14 +47,44 @@ def guarded(what: str) -> Callable[[F], F]:
     return wrap
 
 
+class NativePoint(Protocol):
+    """What both engines' own points (Qdrant Edge's, qdrant-client's) have in common."""
+
+    @property
+    def id(self) -> object: ...
+
+    @property
+    def payload(self) -> Mapping[str, Any] | None: ...
+
+    @property
+    def vector(self) -> object: ...
+
+
 @dataclass
-class PointData:
-    """A point to write.  ``sparse`` is ``(indices, values)``."""
+class Point:
+    """A point in an engine: the one an engine writes and the one it reads back.
+
+    ``sparse`` is ``(indices, values)``; the vectors are read back only when asked for,
+    and ``score`` is set only by a search.
+    """
 
     id: str
-    payload: dict[str, Any]
+    payload: dict[str, Any] = field(default_factory=dict)
     dense: list[float] | None = None
     sparse: tuple[list[int], list[float]] | None = None
+    score: float | None = None
+
+    @classmethod
+    def read(cls, native: NativePoint, with_vectors: bool) -> Point:
+        """The point an engine's own point (scored or not) stands for."""
+        point = cls(id=str(native.id), payload=dict(native.payload or {}), score=getattr(native, "score", None))
+        vectors = native.vector if with_vectors and isinstance(native.vector, dict) else {}
+        dense = vectors.get(DENSE)
+        point.dense = list(dense) if dense is not None else None
+        sp = vectors.get(SPARSE)
+        if sp is not None:
+            point.sparse = (list(sp.indices), list(sp.values))
+        return point
 
 
 @dataclass(frozen=True)
@@ -85,15 +116,6 @@ class DenseParams:
 
     hnsw_ef: int | None = None
     exact: bool = False
-
-
-@dataclass
-class Record:
-    id: str
-    payload: dict[str, Any] = field(default_factory=dict)
-    score: float | None = None
-    dense: list[float] | None = None
-    sparse: tuple[list[int], list[float]] | None = None
 
 
 class Engine(ABC):
@@ -129,7 +151,7 @@ class Engine(ABC):
     def exists(self) -> bool: ...
 
     @abstractmethod
-    def create(self, dimension: int, sparse: bool, meta: PointData, indexes: list[tuple[str, str]]) -> bool:
+    def create(self, dimension: int, sparse: bool, meta: Point, indexes: list[tuple[str, str]]) -> bool:
         """Create the collection with its ``meta`` point and payload ``indexes`` (key, kind), then open it.
 
         Either all of it exists afterwards or, after a crash, nothing a later run
@@ -141,7 +163,7 @@ class Engine(ABC):
     def drop(self) -> None: ...
 
     @abstractmethod
-    def upsert(self, points: list[PointData]) -> None: ...
+    def upsert(self, points: list[Point]) -> None: ...
 
     @abstractmethod
     def delete(self, flt: Filter) -> None: ...
@@ -161,10 +183,10 @@ class Engine(ABC):
         offset: Offset = None,
         with_vectors: bool = False,
         fields: list[str] | None = None,
-    ) -> tuple[list[Record], Offset]: ...
+    ) -> tuple[list[Point], Offset]: ...
 
     @abstractmethod
-    def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Record]: ...
+    def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Point]: ...
 
     @abstractmethod
     def search(
@@ -177,7 +199,7 @@ class Engine(ABC):
         fusion: Fusion | None = None,
         dense_params: DenseParams | None = None,
         with_vectors: bool = False,
-    ) -> list[Record]:
+    ) -> list[Point]:
         """Nearest points by ``dense`` or ``sparse``; both given → the engine fuses them by ``fusion``."""
 
     @abstractmethod

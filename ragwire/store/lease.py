@@ -19,7 +19,7 @@ from typing import Callable
 
 from ..errors import StoreLockedError
 from ..logs import get_logger
-from .engine import Engine, PointData
+from .engine import Engine, Point
 from .filters import KIND_KEY, Cond, Filter
 from .options import StoreOptions
 
@@ -83,7 +83,7 @@ class WriterLease:
 
     # -- taking and giving back ----------------------------------------------
     def _write(self, holder: str, now: float) -> None:
-        self.engine.upsert([PointData(id=LEASE_POINT_ID, payload={
+        self.engine.upsert([Point(id=LEASE_POINT_ID, payload={
             KIND_KEY: LEASE_KIND, HOLDER_KEY: holder, "host": socket.gethostname(), "pid": os.getpid(),
             "expires_at": now + self.ttl_s,
         })])

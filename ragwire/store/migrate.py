@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import StoreError
 from ..logs import get_logger
 from .collection import Collection
-from .engine import DenseParams, Offset, PointData
+from .engine import DenseParams, Offset, Point
 from .filters import KIND_KEY, meta_path
 from .lease import LEASE_POINT_ID
 from .records import META_POINT_ID, NAMESPACE, CollectionMeta, all_chunks
@@ -95,8 +95,8 @@ class _Marker:
     # The copy was checked equal to its source; until then every read of the target warns.
     verified: bool = False
 
-    def to_point(self) -> PointData:
-        return PointData(id=MIGRATION_POINT_ID, payload={
+    def to_point(self) -> Point:
+        return Point(id=MIGRATION_POINT_ID, payload={
             KIND_KEY: MIGRATION_KIND, "from_location": self.from_location, "from_instance": self.from_instance,
             "cursor": self.cursor, "copied": self.copied, "done": self.done, "deferred_m": self.deferred_m,
             "verified": self.verified, "updated_at": time.time(),
@@ -185,7 +185,7 @@ def _copy_points(source: Collection, target: Collection, marker: _Marker, batch_
     written = 0
     while True:
         records, offset = source._engine.scroll(None, limit=batch_size, offset=offset, with_vectors=True)
-        points = [PointData(r.id, r.payload, r.dense, r.sparse) for r in records if r.id not in _OWN_POINTS]
+        points = [p for p in records if p.id not in _OWN_POINTS]
         # Both leases stay alive through a long copy: nobody writes either side meanwhile.
         source.heartbeat()
         target.heartbeat()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..chunk import Chunk
-from .engine import PointData
+from .engine import Point
 from .filters import (
     CI_KEY,
     KIND_KEY,
@@ -87,8 +87,8 @@ class CollectionMeta:
     created_at: float
     instance_id: str
 
-    def to_point(self) -> PointData:
-        return PointData(id=META_POINT_ID, payload={
+    def to_point(self) -> Point:
+        return Point(id=META_POINT_ID, payload={
             KIND_KEY: "meta",
             "embedding_model": self.embedding_model,
             "dimension": self.dimension,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError, one_line
-from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, Offset, PointData, Record, guarded
+from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, Offset, Point, guarded
 from .filters import Cond, Filter, translate
 
 
@@ -154,7 +154,7 @@ class ServerEngine(Engine):
         return bool(self._call(self.client.collection_exists, self.collection))
 
     @guarded("create_collection")
-    def create(self, dimension: int, sparse: bool, meta: PointData, indexes: list[tuple[str, str]]) -> bool:
+    def create(self, dimension: int, sparse: bool, meta: Point, indexes: list[tuple[str, str]]) -> bool:
         """Create the collection, then its meta point and indexes.
 
         A server has no rename, so this is not atomic: a collection without a meta point
@@ -199,21 +199,9 @@ class ServerEngine(Engine):
     def _filter(self, flt: Filter | None):
         return translate(flt, self._cond, _models().Filter)
 
-    @staticmethod
-    def _record(point, with_vectors: bool) -> Record:
-        rec = Record(id=str(point.id), payload=dict(point.payload or {}))
-        rec.score = getattr(point, "score", None)
-        if with_vectors and isinstance(point.vector, dict):
-            dense = point.vector.get(DENSE)
-            rec.dense = list(dense) if dense is not None else None
-            sp = point.vector.get(SPARSE)
-            if sp is not None:
-                rec.sparse = (list(sp.indices), list(sp.values))
-        return rec
-
     # -- writes ----------------------------------------------------------
     @guarded("upsert")
-    def upsert(self, points: list[PointData]) -> None:
+    def upsert(self, points: list[Point]) -> None:
         m = _models()
         native = []
         for p in points:
@@ -246,26 +234,26 @@ class ServerEngine(Engine):
 
     @guarded("scroll")
     def scroll(self, flt: Filter | None, limit: int, offset: Offset = None, with_vectors: bool = False,
-               fields: list[str] | None = None) -> tuple[list[Record], Offset]:
+               fields: list[str] | None = None) -> tuple[list[Point], Offset]:
         records, next_offset = self._call(
             self.client.scroll, self.collection,
             scroll_filter=self._filter(flt), limit=limit, offset=offset,
             with_payload=fields if fields else True, with_vectors=with_vectors,
         )
-        return [self._record(r, with_vectors) for r in records], next_offset
+        return [Point.read(r, with_vectors) for r in records], next_offset
 
     @guarded("retrieve")
-    def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Record]:
+    def retrieve(self, ids: list[str], with_vectors: bool = False) -> list[Point]:
         if not ids:
             return []
         records = self._call(self.client.retrieve, self.collection, ids=list(ids),
                              with_payload=True, with_vectors=with_vectors)
-        return [self._record(r, with_vectors) for r in records]
+        return [Point.read(r, with_vectors) for r in records]
 
     @guarded("query")
     def search(self, *, dense: list[float] | None = None, sparse: tuple[list[int], list[float]] | None = None,
                flt: Filter | None = None, limit: int = 5, fusion: Fusion | None = None,
-               dense_params: DenseParams | None = None, with_vectors: bool = False) -> list[Record]:
+               dense_params: DenseParams | None = None, with_vectors: bool = False) -> list[Point]:
         m = _models()
         native_filter = self._filter(flt)
         params = None
@@ -294,7 +282,7 @@ class ServerEngine(Engine):
         else:
             raise ValueError("search needs a dense or a sparse query vector")
         response = self._call(self.client.query_points, self.collection, **kwargs)
-        return [self._record(p, with_vectors) for p in response.points]
+        return [Point.read(p, with_vectors) for p in response.points]
 
     @guarded("facet")
     def facet(self, key: str, limit: int, flt: Filter | None = None) -> list[tuple[Any, int]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import Engine, Record
+from .engine import Engine, Point
 from .filters import META_KEY, STATE_COMPLETE, STATE_KEY, Cond, Filter, meta_path
 from .records import ACCESS_FIELD, OWNER_FIELDS, SETTINGS_KEY, VECTORS_KEY, all_chunks, source_filter
 
@@ -49,7 +49,7 @@ STATE_FIELDS = [STATE_KEY, SETTINGS_KEY, meta_path("source"), meta_path("file_ha
                 meta_path(ACCESS_FIELD), *(meta_path(f) for f in OWNER_FIELDS)]
 
 
-def add_states(states: dict[str, SourceState], records: list[Record]) -> None:
+def add_states(states: dict[str, SourceState], records: list[Point]) -> None:
     """Count one page of chunks (every state, read raw) into the states of their sources."""
     for rec in records:
         meta = rec.payload.get(META_KEY, {})
@@ -71,7 +71,7 @@ def add_states(states: dict[str, SourceState], records: list[Record]) -> None:
             state.pending += 1
 
 
-def add_vectors(out: dict[str, tuple[list[float] | None, Any]], records: list[Record],
+def add_vectors(out: dict[str, tuple[list[float] | None, Any]], records: list[Point],
                 vectors_fingerprint: str | None) -> None:
     """content_hash → (dense, sparse) of one page of visible chunks, for reuse.
 

@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from ragwire.errors import StoreError
-from ragwire.store import Collection, EdgeEngine, PointData, ServerEngine
+from ragwire.store import Collection, EdgeEngine, Point, ServerEngine
 
 from ..stubs.qdrant import QdrantStub
 
@@ -92,7 +92,7 @@ def test_an_edge_failure_is_wrapped_with_the_store_and_the_operation(tmp_path):
     coll = Collection(EdgeEngine(tmp_path, "c"), "c")
     with coll.opened():
         coll.ensure(embedding_model="m", dimension=8, sparse=False)
-        bad = PointData(id="6f1c3f0e-2b1d-4c55-9a57-5d0b0c1e7a22", payload={}, dense=[0.1] * 3)
+        bad = Point(id="6f1c3f0e-2b1d-4c55-9a57-5d0b0c1e7a22", payload={}, dense=[0.1] * 3)
         err = raised(lambda: coll._engine.upsert([bad]))
     assert not err.retryable
     assert str(err).startswith(f"embedded store at {tmp_path / 'c'}: upsert failed: ")

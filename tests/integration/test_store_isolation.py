@@ -21,7 +21,7 @@ from ragwire.store import (
     open_collection,
 )
 from ragwire.store.collection import META_POINT_ID
-from ragwire.store.engine import PointData
+from ragwire.store.engine import Point
 
 DIM = 8
 
@@ -113,7 +113,7 @@ def test_the_model_record_is_cached_only_while_the_store_stays_open(tmp_path):
     other = Collection(EdgeEngine(tmp_path, "c"), "c")
     with other.opened():
         payload = dict(other._engine.retrieve([META_POINT_ID])[0].payload, embedding_model="edited")
-        other._engine.upsert([PointData(id=META_POINT_ID, payload=payload)])
+        other._engine.upsert([Point(id=META_POINT_ID, payload=payload)])
     with coll.opened():
         assert coll.meta().embedding_model == "edited"
 
@@ -124,7 +124,7 @@ def test_a_record_without_instance_id_falls_back_to_its_creation_time(tmp_path):
         coll.ensure(embedding_model="m", dimension=DIM, sparse=False)
         payload = dict(coll._engine.retrieve([META_POINT_ID])[0].payload)
         del payload["instance_id"]
-        coll._engine.upsert([PointData(id=META_POINT_ID, payload=payload)])
+        coll._engine.upsert([Point(id=META_POINT_ID, payload=payload)])
     with coll.opened():
         assert coll.meta().instance_id == str(payload["created_at"])
 

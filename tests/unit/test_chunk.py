@@ -13,7 +13,7 @@ from ragwire.errors import StoreError
 from ragwire.fields import LOCATION_FIELDS, OCR_FIELDS, SCORE_FIELDS, SYSTEM_FIELDS
 from ragwire.ingest.prepare import Prepared, make_loader, prepare_file
 from ragwire.retrieval.hit import Hit
-from ragwire.store import Record
+from ragwire.store import Point
 from ragwire.store.commits import pending_points
 from ragwire.store.records import chunk_of, chunk_payload
 
@@ -52,7 +52,7 @@ def test_a_chunk_stored_and_read_back_is_the_same_chunk_and_its_hit_carries_it()
     back = chunk_of(payload, id="p-1")
     assert (back.text, back.location, back.book, dict(back.extra)) == (chunk.text, chunk.location, chunk.book,
                                                                       dict(chunk.extra))
-    hit = Hit.from_record(Record("p-1", payload, score=0.7), "cosine")
+    hit = Hit.from_point(Point("p-1", payload, score=0.7), "cosine")
     assert (hit.text, hit.metadata, hit.id, hit.score) == (chunk.text, STORED, "p-1", 0.7)
     assert (hit.heading_path, hit.page_number, hit.file_name) == ("Terms > Returns", 3, "warranty.pdf")
 
