@@ -93,8 +93,8 @@ def run(chunk_size: int, chunk_overlap: int, top_k: int) -> dict:
             return {
                 "question": question,
                 "best": round(best.score, 3),
-                "best_file": by_index[best.source].document.metadata.get("file_name"),
-                "cited_files": sorted({by_index[c.source].document.metadata.get("file_name") for c in chosen}),
+                "best_file": by_index[best.source].hit.metadata.get("file_name"),
+                "cited_files": sorted({by_index[c.source].hit.metadata.get("file_name") for c in chosen}),
                 "passages": len(candidates),
                 "seconds": round(seconds, 3),
                 "answer": compose(chosen),

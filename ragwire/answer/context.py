@@ -20,16 +20,17 @@ MIN_SOURCE_CHARS = 200
 
 @dataclass(frozen=True)
 class NumberedSource:
-    """One chunk as shown to the model: ``[index]`` then ``text`` (possibly truncated)."""
+    """A view of a retrieved :class:`Hit` as shown to the model: ``[index]`` then ``text``.
+
+    Not a form of the chunk of its own: it holds the hit itself, and ``text`` is the hit's
+    text or, ``truncated``, the prefix the budget left; metadata and scores are read
+    through ``hit``, never copied.
+    """
 
     index: int
     text: str
-    hit: Hit  # the retrieved chunk
+    hit: Hit
     truncated: bool = False
-
-    @property
-    def metadata(self) -> dict[str, Any]:
-        return dict(self.hit.metadata)
 
 
 def build_context(documents: Sequence[Hit | Any], max_chars: int) -> list[NumberedSource]:

@@ -3,10 +3,12 @@ one mapping to and from the stored payload, and the hit a stored chunk comes bac
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
+from ragwire.answer.context import NumberedSource, build_context
 from ragwire.chunk import BOOK_FIELDS, Bookkeeping, Chunk, Location
 from ragwire.config import LoaderConfig, SplitterConfig
 from ragwire.errors import StoreError
@@ -80,3 +82,15 @@ def test_a_chunk_is_written_as_placed_and_a_bare_one_is_refused_naming_the_fix()
     assert (point.payload["_state"], point.payload["_settings"]) == ("pending", "s1")
     with pytest.raises(StoreError, match=r"/docs/warranty.pdf has no point id: write chunk.placed"):
         pending_points([chunk], "run-1", {})
+
+
+def test_a_numbered_source_is_a_view_of_its_hit_not_a_copy_of_the_chunk():
+    # issue 36.1 counts the forms a chunk takes: the answer's numbered source adds a number and
+    # the text the context budget shows, and reads everything else through the hit itself
+    first = Hit("Returns are free for 30 days. " * 10, dict(STORED), score=0.7)
+    second = Hit("Shipping takes two days. " * 20, {"source": "/docs/shipping.md"}, score=0.5)
+    whole, cut = build_context([first, second], len(first.text) + 250)
+    assert (whole.index, whole.hit, whole.text, whole.truncated) == (1, first, first.text, False)
+    assert cut.hit is second and cut.truncated and second.text.startswith(cut.text) and len(cut.text) == 250
+    assert {f.name for f in fields(NumberedSource)} == {"index", "text", "hit", "truncated"}
+    assert not hasattr(whole, "metadata")  # metadata and scores are the hit's, never copied
