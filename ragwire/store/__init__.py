@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import threading
 from pathlib import Path
-from typing import Any
 
 from ..config.store import VectorstoreConfig
 from ..errors import StoreError
@@ -26,7 +25,7 @@ def _secret(value: object) -> str | None:
     return value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
 
 
-def make_engine(vectorstore: Any, options: StoreOptions | None = None) -> Engine:
+def make_engine(vectorstore: VectorstoreConfig, options: StoreOptions | None = None) -> Engine:
     """Pick the engine a ``vectorstore`` config section asks for (timings: ``options``, else the section's)."""
     options = options or StoreOptions.of(vectorstore)
     name = vectorstore.collection_name
@@ -38,6 +37,8 @@ def make_engine(vectorstore: Any, options: StoreOptions | None = None) -> Engine
             api_key=_secret(vectorstore.api_key),
             timeout=vectorstore.timeout,
         )
+    # Validation gives a section without a server url a folder (.ragwire_data by default).
+    assert vectorstore.path is not None
     return EdgeEngine(Path(vectorstore.path), name, lock_wait_s=options.lock_wait_s)
 
 

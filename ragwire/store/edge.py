@@ -12,7 +12,7 @@ import shutil
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import StoreError, StoreFullError, StoreLockedError, one_line
 from ..logs import get_logger
@@ -41,6 +41,9 @@ from .space import (
     write_need,
 )
 
+if TYPE_CHECKING:
+    from qdrant_edge import EdgeShard
+
 log = get_logger(__name__)
 
 
@@ -60,7 +63,7 @@ class EdgeEngine(Engine):
         self.location = str(self.path)
         self.lock_wait_s = lock_wait_s
         self.lock = StoreLock(self.root / f".{collection}.lock")
-        self._shard = None
+        self._shard: EdgeShard | None = None
         self._dirty = False
         # A private copy opened because this process may only read the store folder.
         self._copy: PrivateCopy | None = None
@@ -183,7 +186,7 @@ class EdgeEngine(Engine):
             self.lock.release()
 
     @property
-    def shard(self) -> Any:
+    def shard(self) -> EdgeShard:
         if self._shard is None:
             self.open()
         if self._shard is None:

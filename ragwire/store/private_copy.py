@@ -13,12 +13,15 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import StoreError, StoreFullError, one_line
 from ..logs import get_logger
 from .edge_native import edge_module
 from .space import MARGIN, occupied_bytes, require_free
+
+if TYPE_CHECKING:
+    from qdrant_edge import EdgeShard
 
 log = get_logger(__name__)
 
@@ -46,7 +49,7 @@ def open_advice(exc: BaseException) -> str:
 class PrivateCopy:
     """A store's folder copied to a temporary folder, its shard loaded from there."""
 
-    def __init__(self, origin: Path, folder: Path, shard: Any, refused: Exception) -> None:
+    def __init__(self, origin: Path, folder: Path, shard: EdgeShard, refused: Exception) -> None:
         self.origin = origin
         self.folder = folder
         self.shard = shard

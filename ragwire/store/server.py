@@ -10,11 +10,14 @@ from __future__ import annotations
 import math
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MissingDependencyError, StoreError, StoreLockedError, one_line
 from .engine import DENSE, SPARSE, DenseParams, Engine, Fusion, Offset, Point, guarded
 from .filters import Cond, Filter, translate
+
+if TYPE_CHECKING:
+    from qdrant_client.http.exceptions import UnexpectedResponse
 
 
 def _models():
@@ -25,7 +28,7 @@ def _models():
     return models
 
 
-def _answer_text(exc: Any) -> str:
+def _answer_text(exc: UnexpectedResponse) -> str:
     """Qdrant's own reason from an error answer (``status.error``), else the HTTP reason phrase."""
     try:
         error = exc.structured()["status"]["error"]
@@ -112,8 +115,10 @@ class ServerEngine(Engine):
 
     def _wrap(self, what: str, exc: Exception) -> StoreError:
         where = f"Qdrant at {self.location}"
+        from qdrant_client.http.exceptions import UnexpectedResponse
+
         status = getattr(exc, "status_code", None)
-        if type(exc).__name__ == "UnexpectedResponse" and status is not None:
+        if isinstance(exc, UnexpectedResponse) and status is not None:
             reason = _answer_text(exc)
             if status == 404:
                 return StoreError(

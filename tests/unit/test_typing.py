@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2] / "ragwire"
 # Parameters annotated exactly ``Any`` in ragwire/: 204 when issue 36 was filed, 221 at its start
 # (5756956), 183 once the stages were typed while new modules (access, web, server) added 28.
 # Lower it with every change that types one; a new module types its parameters instead of raising it.
-ANY_PARAMETERS_CEILING = 29
+ANY_PARAMETERS_CEILING = 25
 
 
 def any_parameters(root: Path = ROOT) -> Counter[str]:
