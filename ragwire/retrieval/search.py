@@ -6,6 +6,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
+from ..config import IngestionConfig, RetrieverConfig
 from ..errors import ConfigError
 from ..store import Collection, DenseParams, Filter, Fusion, Point, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind
@@ -13,7 +14,6 @@ from ..store.scope import scope_key
 from .hit import Hit
 
 if TYPE_CHECKING:
-    from ..config import RetrieverConfig
     from ..stages import Embedder, SparseEmbedder
 
 SEARCH_TYPES = ("similarity", "mmr", "hybrid", "keyword")
@@ -96,12 +96,19 @@ def stored_fields(collection: Collection, names: set[str]) -> tuple[dict[str, fr
             return {name: frozenset(k) for name, k in found.items()}, done
 
 
+# The config model's defaults (one home): a Searcher built by hand (QdrantStore.get_store)
+# searches as one built from a config with an empty ``retriever:`` section.
+_FETCH_K: int = RetrieverConfig.model_fields["fetch_k"].default
+_MMR_LAMBDA: float = RetrieverConfig.model_fields["mmr_lambda"].default
+_RETRIES: int = IngestionConfig.model_fields["retries"].default
+
+
 class Searcher:
     """Embeds queries and runs one of the search strategies against a collection."""
 
     def __init__(self, collection: Collection, embedding: Embedder, sparse: SparseEmbedder | None, *,
-                 fusion: Fusion | None = None, dense_params: DenseParams | None = None, fetch_k: int = 20,
-                 mmr_lambda: float = 0.5, retries: int = 2) -> None:
+                 fusion: Fusion | None = None, dense_params: DenseParams | None = None, fetch_k: int = _FETCH_K,
+                 mmr_lambda: float = _MMR_LAMBDA, retries: int = _RETRIES) -> None:
         self.collection = collection
         self.embedding = embedding
         self.retries = retries
@@ -114,7 +121,7 @@ class Searcher:
     @classmethod
     def from_config(cls, collection: Collection, embedding: Embedder, sparse: SparseEmbedder | None,
                     retriever: RetrieverConfig, *,
-                    retries: int = 2) -> Searcher:
+                    retries: int = _RETRIES) -> Searcher:
         """A searcher with the ``retriever:`` section's search settings."""
         return cls(collection, embedding, sparse, fusion=hybrid_fusion(retriever),
                    dense_params=DenseParams(retriever.hnsw_ef, retriever.exact), fetch_k=retriever.fetch_k,
