@@ -16,10 +16,12 @@ of a cited PDF passage, direct and through the endpoint.
 The page-image endpoint serves stored sources only, so it is timed over examples/docs
 (which holds the PDF); over SciFact only the direct render is.
 
-``--during-writes N`` adds rows for one retrieve client and one query client while the
-server writes: a CLI ``ragwire sync`` of N new files (handed to the server, which owns
-the store) and then uploads of N/4 files in requests of 10, each next to the idle rows,
-with the count of failed requests:
+``--during-writes N`` adds rows for one retrieve client and one query client side by
+side: first for 30 s with nothing written (what the clients cost each other), then while
+the server writes: a CLI ``ragwire sync`` of N new files (handed to the server, which owns
+the store) and then uploads of N/4 files in requests of 10, each with the count of failed
+requests, the phase's wall time, and the retrieve p95 during each write over the idle
+one-client p95 and over the side-by-side p95:
 
     nice -n 10 python bench/server_bench.py --requests 24 --during-writes 1000
 """
@@ -47,6 +49,8 @@ common.go_offline()
 REPO = common.BENCH_DIR.parent
 QUERIES = ["How long does the warranty last?", "How long does a full charge take?", "What does error E-4711 mean?",
            "Who do I call for a repair?", "Which parts wear out?", "What is in the onboarding checklist?"]
+# How long the retrieve and query clients run side by side with no writes, for the baseline of the rows during writes.
+SIDE_BY_SIDE_S = 30
 PASSAGE = "The warranty lasts 24 months from the date the robot is delivered to your site."
 
 
@@ -234,16 +238,29 @@ def main() -> None:
                 print(*rows[-1], flush=True)  # kept if a later step fails
                 summary[f"{path}_{clients}"] = {"p50_ms": round(p50 * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
         if args.during_writes:
-            for label, write in (("sync", lambda: sync_files(config, work / "synced", args.during_writes)),
+            # The two clients side by side with nothing written: what one read costs the other,
+            # so the rows during writes show what the writes add on top.
+            for label, write in (("side_by_side", lambda: time.sleep(SIDE_BY_SIDE_S)),
+                                 ("sync", lambda: sync_files(config, work / "synced", args.during_writes)),
                                  ("uploads", lambda: upload_files(url, max(args.during_writes // 4, 10)))):
+                started = time.perf_counter()
                 reads = during(url, queries, write)
                 for path, (times, failed) in reads.items():
                     p50, p95 = common.percentile(times, 50), common.percentile(times, 95)
-                    rows.append((f"{path} x1 during {label} p50 / p95 ms (failed)",
+                    what = "beside the other client, no writes" if label == "side_by_side" else f"during {label}"
+                    rows.append((f"{path} x1 {what} p50 / p95 ms (failed)",
                                  f"{p50 * 1000:.1f} / {p95 * 1000:.1f} ({failed} of {len(times) + failed})"))
                     print(*rows[-1], flush=True)
                     summary[f"{path}_during_{label}"] = {"p50_ms": round(p50 * 1000, 1), "p95_ms": round(p95 * 1000, 1),
                                                          "requests": len(times) + failed, "failed": failed}
+                summary[f"{label}_s"] = round(time.perf_counter() - started, 1)
+                print(f"{label}: {summary[f'{label}_s']} s", flush=True)
+            for label in ("sync", "uploads"):
+                during_p95 = summary[f"/api/retrieve_during_{label}"]["p95_ms"]  # type: ignore[index]
+                for base, key in (("idle x1", "/api/retrieve_1"), ("side by side", "/api/retrieve_during_side_by_side")):
+                    ratio = during_p95 / summary[key]["p95_ms"]  # type: ignore[index]
+                    rows.append((f"/api/retrieve p95 during {label} / {base}", f"{ratio:.2f}"))
+                    print(*rows[-1], flush=True)
         address = urlsplit(url)
         source = str(pdf.resolve())
         image_times: list[float] = []

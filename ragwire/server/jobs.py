@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import ragwire.pacing as pacing
 from ragwire.errors import NotFoundError
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,8 @@ class Writer:
         self._queue.put(None)
 
     def _run(self) -> None:
+        # Everything a job runs yields the cores to the threads answering reads (ragwire.pacing).
+        pacing.background()
         while True:
             item = self._queue.get()
             if item is None:

@@ -1,9 +1,13 @@
-"""Reads first: a write run waits, batch by batch, for the reads answered in its process."""
+"""Reads first: a serving process's writer runs below its readers; elsewhere a write run waits, batch by batch, for the reads answered in its process."""
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
+
+import pytest
 
 from ragwire import pacing
 
@@ -95,3 +99,64 @@ def test_reads_alone_leave_a_process_embedding_whole_batches_until_it_serves(mon
     assert len(list(pacing.in_turns(items))) == 1
     pacing.serving()
     assert len(list(pacing.in_turns(items))) == 2
+
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="nice is per thread on Linux only")
+
+
+def in_a_thread(fn):
+    """``fn()`` run in a new thread; its return value."""
+    out: list = []
+    thread = threading.Thread(target=lambda: out.append(fn()))
+    thread.start()
+    thread.join()
+    return out[0]
+
+
+def nice_of_this_thread() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@linux_only
+def test_the_writer_thread_and_the_threads_it_starts_run_below_the_readers(monkeypatch):
+    monkeypatch.setattr(pacing, "_readers_nice", None)
+    readers = nice_of_this_thread()
+
+    def writer() -> tuple[bool, int, int]:
+        lowered = pacing.background()
+        return lowered, nice_of_this_thread(), in_a_thread(nice_of_this_thread)  # an embedding thread, say
+
+    assert in_a_thread(writer) == (True, pacing.WRITER_NICE, pacing.WRITER_NICE)
+    assert nice_of_this_thread() == readers  # the threads answering reads keep their priority
+
+
+@linux_only
+def test_below_the_readers_a_batch_goes_whole_at_once_while_a_read_is_in_flight(monkeypatch):
+    monkeypatch.setattr(pacing, "_serving", True)
+    monkeypatch.setattr(pacing, "_readers_nice", None)
+    items = list(range(3 * pacing.TURN))
+    reader = hold_a_read(1.0)
+
+    def writer() -> tuple[int, float]:
+        pacing.background()
+        started = time.monotonic()
+        turns = list(pacing.in_turns(items, max_wait_s=5))
+        return len(turns), time.monotonic() - started
+
+    count, waited = in_a_thread(writer)
+    reader.join()
+    assert count == 1 and waited < 0.5
+    assert len(list(pacing.in_turns(items))) == 3  # a thread at the readers' priority still takes turns
+
+
+@linux_only
+def test_a_servers_jobs_run_below_the_threads_that_answer_reads(monkeypatch):
+    monkeypatch.setattr(pacing, "_readers_nice", None)
+    from ragwire.server.jobs import Writer
+
+    writer = Writer()
+    job = writer.submit("probe", lambda _job: nice_of_this_thread())
+    while not writer.wait(job, 5):
+        pass
+    writer.stop()
+    assert job.result == pacing.WRITER_NICE > nice_of_this_thread()
