@@ -21,9 +21,10 @@ side: first for 30 s with nothing written (what the clients cost each other), th
 the server writes: a CLI ``ragwire sync`` of N new files (handed to the server, which owns
 the store) and then uploads of N/4 files in requests of 10, each with the count of failed
 requests, the phase's wall time, and the retrieve p95 during each write over the idle
-one-client p95 and over the side-by-side p95:
+one-client p95 and over the side-by-side p95.  ``--retrieve-alone`` adds a sync of N more
+files with the retrieve client alone (no query client), compared with the idle one-client row:
 
-    nice -n 10 python bench/server_bench.py --requests 24 --during-writes 1000
+    nice -n 10 python bench/server_bench.py --requests 12 --during-writes 1000 --retrieve-alone
 """
 
 from __future__ import annotations
@@ -109,8 +110,9 @@ def load(url: str, path: str, make_body, clients: int, requests: int) -> list[fl
     return times
 
 
-def during(url: str, queries: list[str], write) -> dict[str, tuple[list[float], int]]:
-    """Times of one retrieve client and one query client, sending one request after another while ``write()`` runs."""
+def during(url: str, queries: list[str], write, clients: tuple[str, ...] = ("/api/retrieve", "/api/query"),
+           ) -> dict[str, tuple[list[float], int]]:
+    """Times of one client per path in ``clients``, each sending one request after another while ``write()`` runs."""
     done = threading.Event()
     results: dict[str, tuple[list[float], int]] = {}
 
@@ -124,8 +126,8 @@ def during(url: str, queries: list[str], write) -> dict[str, tuple[list[float], 
             i += 1
         results[path] = (times, failed)
 
-    threads = [threading.Thread(target=client, args=args) for args in (("/api/retrieve", "query"),
-                                                                         ("/api/query", "question"))]
+    keys = {"/api/retrieve": "query", "/api/query": "question"}
+    threads = [threading.Thread(target=client, args=(path, keys[path])) for path in clients]
     for t in threads:
         t.start()
     try:
@@ -137,9 +139,9 @@ def during(url: str, queries: list[str], write) -> dict[str, tuple[list[float], 
     return results
 
 
-def sync_files(config: Path, folder: Path, count: int) -> None:
-    """Write ``count`` new notes into the synced folder and run ``ragwire sync`` (handed to the server)."""
-    for i in range(count):
+def sync_files(config: Path, folder: Path, count: int, first: int = 0) -> None:
+    """Write ``count`` new notes (numbered from ``first``) into the synced folder and run ``ragwire sync`` (handed to the server)."""
+    for i in range(first, first + count):
         (folder / f"note-{i:05d}.md").write_text(
             f"# Note {i}\n\nMachine {i} of hall {i % 17} is serviced every {i % 12 + 1} months; "
             f"its spare part is QX-{i:05d} and the key hangs in cabinet {i % 40}.\n")
@@ -181,6 +183,8 @@ def main() -> None:
     parser.add_argument("--scifact", type=int, default=0, metavar="N", help="use N SciFact abstracts instead")
     parser.add_argument("--during-writes", type=int, default=0, metavar="N",
                         help="also time reads during a sync of N files and uploads of N/4 files")
+    parser.add_argument("--retrieve-alone", action="store_true",
+                        help="with --during-writes: also time the retrieve client alone during a sync of N more files")
     parser.add_argument("--reuse", type=Path, metavar="DIR",
                         help="the work folder of an earlier run (kept at the end): search its store, skip the ingest")
     args = parser.parse_args()
@@ -240,14 +244,22 @@ def main() -> None:
         if args.during_writes:
             # The two clients side by side with nothing written: what one read costs the other,
             # so the rows during writes show what the writes add on top.
-            for label, write in (("side_by_side", lambda: time.sleep(SIDE_BY_SIDE_S)),
-                                 ("sync", lambda: sync_files(config, work / "synced", args.during_writes)),
-                                 ("uploads", lambda: upload_files(url, max(args.during_writes // 4, 10)))):
+            both = ("/api/retrieve", "/api/query")
+            n = args.during_writes
+            phases = [("side_by_side", lambda: time.sleep(SIDE_BY_SIDE_S), both),
+                      ("sync", lambda: sync_files(config, work / "synced", n), both),
+                      ("uploads", lambda: upload_files(url, max(n // 4, 10)), both)]
+            if args.retrieve_alone:
+                # the issue's measure exactly: the retrieve client alone, as in the idle x1 row
+                phases.insert(1, ("sync_alone", lambda: sync_files(config, work / "synced", n, first=n),
+                                  ("/api/retrieve",)))
+            for label, write, clients in phases:
                 started = time.perf_counter()
-                reads = during(url, queries, write)
+                reads = during(url, queries, write, clients)
                 for path, (times, failed) in reads.items():
                     p50, p95 = common.percentile(times, 50), common.percentile(times, 95)
-                    what = "beside the other client, no writes" if label == "side_by_side" else f"during {label}"
+                    what = {"side_by_side": "beside the other client, no writes",
+                            "sync_alone": "alone during a sync"}.get(label, f"during {label}")
                     rows.append((f"{path} x1 {what} p50 / p95 ms (failed)",
                                  f"{p50 * 1000:.1f} / {p95 * 1000:.1f} ({failed} of {len(times) + failed})"))
                     print(*rows[-1], flush=True)
@@ -255,11 +267,15 @@ def main() -> None:
                                                          "requests": len(times) + failed, "failed": failed}
                 summary[f"{label}_s"] = round(time.perf_counter() - started, 1)
                 print(f"{label}: {summary[f'{label}_s']} s", flush=True)
-            for label in ("sync", "uploads"):
+            for label, _, clients in phases[1:]:
                 during_p95 = summary[f"/api/retrieve_during_{label}"]["p95_ms"]  # type: ignore[index]
-                for base, key in (("idle x1", "/api/retrieve_1"), ("side by side", "/api/retrieve_during_side_by_side")):
+                bases = [("idle x1", "/api/retrieve_1")]
+                if len(clients) > 1:
+                    bases.append(("side by side", "/api/retrieve_during_side_by_side"))
+                for base, key in bases:
                     ratio = during_p95 / summary[key]["p95_ms"]  # type: ignore[index]
-                    rows.append((f"/api/retrieve p95 during {label} / {base}", f"{ratio:.2f}"))
+                    desc = "alone during a sync" if label == "sync_alone" else f"during {label}"
+                    rows.append((f"/api/retrieve p95 {desc} / {base}", f"{ratio:.2f}"))
                     print(*rows[-1], flush=True)
         address = urlsplit(url)
         source = str(pdf.resolve())
