@@ -145,7 +145,10 @@ def score_entry(rag: Any, entry: GoldenEntry, scores: Scores, show: bool = False
     if entry.parts or _multipart_set(entry):
         refined = rag.query(entry.query, refine=True)
         for mode, ans in (("single", answer), ("refine", refined)):
-            scores.multi.setdefault(f"{mode} files", []).append(set(entry.expected) <= cited(ans))
+            files = set(entry.expected) <= cited(ans)
+            scores.multi.setdefault(f"{mode} files", []).append(files)
+            if not entry.parts:
+                _show(show, f"multi {mode} {'ok ' if files else 'BAD'} (files)", entry.query, ans)
             if entry.parts:
                 ok = all(part_stated(ans, p) for p in entry.parts)
                 scores.multi.setdefault(f"{mode} parts", []).append(ok)

@@ -130,8 +130,10 @@ def type_word(word: str) -> bool:
 
 _EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
 # A length is one of several dimensions; the passage must name the one asked for.
-_DIMENSIONS = {"tall": ("tall", "height", "high"), "high": ("height", "high", "tall"), "wide": ("width", "wide"),
-               "deep": ("depth", "deep"), "far": ("distance", "far", "away", "range")}
+# Comparatives name the dimension too ("no taller than 2.2 metres"); short stems do not join them by family.
+_DIMENSIONS = {"tall": ("tall", "taller", "height", "high", "higher"), "high": ("height", "high", "higher", "tall", "taller"),
+               "wide": ("width", "wide", "wider"), "deep": ("depth", "deep", "deeper"),
+               "far": ("distance", "far", "farther", "further", "away", "range")}
 _LENGTH_NOUNS = {"height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
                  "radius": ("radius",), "diameter": ("diameter",), "thickness": ("thickness", "thick"),
                  "distance": ("distance", "far", "away"), "length": ("length", "long")}
@@ -231,6 +233,10 @@ def _kind(text: str) -> tuple[str | None, str]:
         if m := re.search(rf"\b(?:how much|what) (?:does|do|did|will|would) ((?:(?!\b(?:{verb}|what)\b).)+?) {verb}\b",
                           text):
             return measure, "is " + m.group(1)
+    if m := re.search(r"^when (?:was|were|did)\b", text):
+        # An event of the past ("when was X released", "when did X open") happened on a date: a
+        # changelog or notice dates it in its heading ("4.1.2 – 2026-07-02"), which covers() reads.
+        return "date", _event(("does" if m.group(0).endswith("did") else "is") + text[m.end():])
     if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
         return "amount of money", text[m.end():]
     if m := re.search(r"\bwhat (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge\b", text):
@@ -251,6 +257,8 @@ def _kind(text: str) -> tuple[str | None, str]:
         pat = noun if noun.endswith("s") else rf"{noun}(?:e?s)?"
         if kind == "rating" and (m := re.search(rf"^(?:what|which) ([\w-]+) {pat}\b", text)):
             return kind, f"of {m.group(1)}"  # "what <class> rating": the kind of rating is the focus
+        if kind == "date" and (m := re.search(rf"^(?:(?:in|on|by|from|until|since) )?(?:what|which) {pat}\b", text)):
+            return kind, _event(text[m.end():])  # "in what year was the ferry built": the ferry's date, not any date
         if re.search(rf"^(?:what|which)(?: [\w-]+)? {pat}\b|^{pat}$", text):
             # "which version does <X> need": the noun is the focus itself and what follows
             # says which one, not what it is of.
@@ -263,6 +271,13 @@ def _kind(text: str) -> tuple[str | None, str]:
             # "what is the delivery time for X": the delivery of X is timed.
             return kind, f"of {noun.split()[0]} {rest}" if noun in _EVENT_TIMES else rest
     return None, ""
+
+
+def _event(clause: str) -> str:
+    """The clause of a past event less its closing verb ("is the hall built" → "is the hall"): the verb is the
+    event, often named otherwise by the documents (a heading's date, "opened", "released"), the subject is not."""
+    tokens = clause.split()
+    return " ".join(tokens[:-1]) if len(tokens) > 2 else clause
 
 
 def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset()) -> Expectation:
@@ -281,6 +296,13 @@ def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset(
     if not tokens or tokens[0] in _PRONOUNS:
         return Expectation(kind, "", ())
     content, used = _noun_phrase(tokens)
+    if content[:1] and content[0].endswith("ing") and len(content) == 1 and tokens[used:used + 1] \
+            and tokens[used] in _DETERMINERS:
+        # A verb form heads the phrase ("the fee for picking a child up"): the action is named
+        # in other words by the documents ("children collected after 18:00"), its object is not.
+        obj, more = _noun_phrase(tokens[used + 1:])
+        if obj:
+            content, used = obj[:1], used + 1 + more
     if not content:
         return Expectation(kind, "", ())
     if subject:
@@ -297,6 +319,10 @@ def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset(
         while skip < len(tail) and tail[skip] in _DETERMINERS:
             skip += 1
         second, more = _noun_phrase(tail[skip:])
+        if subject and second and skip + more == len(tail):
+            # After an auxiliary the clause ends in its verb ("how long should the cycle for E-17 run"):
+            # the last word is what the subject does, not a noun the passage must name.
+            second = second[:-1]
         if second:
             heads.append(second[-1])
             phrase = tokens[: used + 1 + skip + more]
@@ -346,7 +372,8 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
     """Whether a number in ``text`` counts one of ``nouns``: the noun at most three words after it, no function
     word between ("12 spaces", "1,500 full charge cycles"); "Pupils in years 1 and 2 are…" counts no pupils."""
     tokens = [w.lower() for w in _WORD.findall(text)]
-    number = re.compile(rf"{_N}|(?:{_NUMBER_WORDS})", re.IGNORECASE)
+    # "a" and "half" count nothing ("the rent for a half plot" gives no number of plots).
+    number = re.compile(rf"{_N}|(?:{SPELLED_NUMBERS.replace('|half', '')})", re.IGNORECASE)
     for i, token in enumerate(tokens):
         if not number.fullmatch(token):
             continue

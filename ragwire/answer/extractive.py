@@ -66,6 +66,7 @@ class Candidate:
     vector: tuple[float, ...]
     has_code: bool = False  # carries a code the question names
     heading: str = ""  # shown before the quote: the heading that holds the answer ("Release 5.1 (4 March 2024)")
+    says: float = 0.0  # the share of the question's salient words (weighed by rarity) the passage states
 
 
 @dataclass(frozen=True)
@@ -229,10 +230,12 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
     for (source, passage), vector, has_code in zip(found, vectors, carried, strict=False):
         score = cosine(question_vec, vector)
         ranked = score - RANK_DECAY * (source.index - 1) + (IDENTIFIER_BONUS if has_code else 0.0)
+        says = 0.0
         if total:
             said = stems(f"{passage.text} {passage.context} {source.hit.metadata.get('heading_path') or ''}")
-            ranked += TERMS_BONUS * sum(w for t, w in weights.items() if _says(t, said)) / total
-        out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code))
+            says = sum(w for t, w in weights.items() if _says(t, said)) / total
+            ranked += TERMS_BONUS * says
+        out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code, says=says))
     return out
 
 
@@ -293,7 +296,12 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
     for cand in eligible:
         if len(chosen) == max_sentences or cand.ranked < eligible[0].ranked - KEEP_WITHIN:
             break
-        if any(cosine(cand.vector, c.vector) >= NEAR_DUPLICATE for c in chosen):
+        twin = next((i for i, c in enumerate(chosen) if cosine(cand.vector, c.vector) >= NEAR_DUPLICATE), None)
+        if twin is not None:
+            # Two rows alike but for one word ("rent for a half plot" / "for a full plot"): the one that
+            # states more of what was asked is the answer, however the embedding ranked them.
+            if cand.says > chosen[twin].says:
+                chosen[twin] = cand
             continue
         chosen.append(cand)
     return chosen

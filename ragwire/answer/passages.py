@@ -185,6 +185,10 @@ def _continues(unit: _Unit, line: str) -> bool:
         return line[:1].isspace() and previous[-1:] not in _TERMINAL
     if previous[-1:] in _TERMINAL:
         return True  # joined prose is split into sentences again later
+    if stripped[-1:] not in _TERMINAL and len(stripped) < WRAP_CHARS and previous[:1].isupper():
+        # Both lines unpunctuated, the new one short and capitalised: rows of a scan or a slide, one
+        # item each ("Sheds may be no taller than 2.2 metres"), not a sentence wrapped onto a second line.
+        return False
     return len(previous) >= WRAP_CHARS
 
 

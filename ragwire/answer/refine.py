@@ -63,6 +63,11 @@ _PHRASES = re.compile(r"^(?:tell me|give me|what (?:is|are|were|was))\s+(?P<a>.+
 _POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
+_REQUEST = re.compile(r"^(?:please\s+)?(?:tell|give|show)\s+me\s+(?P<rest>\S.*)$", re.IGNORECASE)
+# "One" standing for a noun named before ("a mapped one"), after a determiner and at most one modifier.
+_ONE = re.compile(r"\b((?:a|an|the|this|that|each|every)\s+(?:[\w-]+\s+)?)one\b(?!\s+of\b)", re.IGNORECASE)
+_LAST_NOUN = re.compile(r"([A-Za-z][\w-]*)\W*$")
+_NOT_NOUNS = frozenset("it them this that one there here mean cost take weigh".split())
 # A part this short ("and why?") is no question of its own: it stays with the part before it.
 _MIN_PART_WORDS = 3
 
@@ -71,12 +76,27 @@ def split_parts(question: str) -> list[str]:
     """The separate questions of ``question``, in order (one part when it asks one thing).
 
     Parts end at a question mark followed by more text, or start at "and", "also",
-    "plus" or ";" followed by a question word ("…mean, and what does…").
+    "plus" or ";" followed by a question word ("…mean, and what does…").  A part that
+    says "one" for a noun the part before it names ("…for an unused printer as well as
+    the fee for a used one") names the noun, so that it can be searched on its own.
     """
+    parts = _split(question)
+    return [parts[0], *(_with_antecedent(a, b) for a, b in zip(parts, parts[1:], strict=False))] if parts else parts
+
+
+def _with_antecedent(before: str, part: str) -> str:
+    """``part`` with its "a <adjective> one" given the noun that ends ``before`` ("a used one" → "a used printer")."""
+    noun = _LAST_NOUN.search(before)
+    if noun is None or noun.group(1).lower() in _NOT_NOUNS:
+        return part
+    return _ONE.sub(lambda m: m.group(1) + noun.group(1), part, count=1)
+
+
+def _split(question: str) -> list[str]:
     pieces = [p.strip(" ,;") for p in _JOINED.split(question.strip())]
     if len(pieces) > 1 and any(_ATTRIBUTES.match(p) or _WHICH_MORE.match(p) for p in pieces):
         # "Which costs more, A or B, and how much is C?": the comparison's two parts, then the next question's.
-        return [_as_question(part) for p in pieces if not _BY_HOW.match(p) for part in split_parts(p)]
+        return [_as_question(part) for p in pieces if not _BY_HOW.match(p) for part in _split(p)]
     if m := _ATTRIBUTES.match(question.strip()):
         ask = "What is" if m["ask"].lower().startswith(("tell", "give", "list")) else m["ask"].split()[0].capitalize() + " is"
         return [f"{ask} the {m[n]} {m['rel']} {m['thing']}?" for n in ("a", "b")]
@@ -133,6 +153,13 @@ def route(question: str) -> str:
 
 def _as_question(part: str) -> str:
     part = part.strip()
+    if m := _REQUEST.match(part):
+        # "Tell me the rent for a plot": a request for a noun phrase is the question "What is …?"; one
+        # for a clause ("tell me when hoses may be used") is that clause.
+        rest = m["rest"].rstrip(" ?.!")
+        part = rest if _STARTS_AS_QUESTION.match(rest) else f"What is {rest}"
+    if _STARTS_AS_QUESTION.match(part) and part.endswith("."):
+        part = part[:-1]  # "…, and when hoses may be used." asks a question all the same
     part = part[0].upper() + part[1:] if part else part
     return part if part.endswith(("?", ".", "!")) else f"{part}?"
 

@@ -47,7 +47,8 @@ def run(state: Run, kind: str) -> Answer:
     iteration = 1
     while True:
         grounding = answerer.grounding(state.question, interleave(found.values()), state.filters, seconds)
-        answers = {part: _answer_part(answerer, part, _sources_of(grounding.sources, found[part]))
+        strengths: dict[str, float] = {}
+        answers = {part: _answer_part(answerer, part, _sources_of(grounding.sources, found[part]), strengths)
                    for part in parts}
         missing = {part: gaps for part, (_, refused, gaps) in answers.items() if refused or gaps}
         state.step("judge", iteration, decision="sufficient" if not missing else "insufficient",
@@ -66,20 +67,34 @@ def run(state: Run, kind: str) -> Answer:
             seconds += took
             found[part] = _first(hits, found[part])
     state.iterations = iteration
-    return state.finished(compose(grounding, parts, answers))
+    answer = compose(grounding, parts, answers)
+    answered = [strengths[p] for p in parts if p in strengths and not answers[p][1]]
+    if answered and not answer.refused:
+        # As single-shot: the least grounded part answered says how far the whole answer can be trusted.
+        answer.confidence = calibrated(min(answered))
+    return state.finished(answer)
 
 
-def _answer_part(answerer: Any, part: str, sources: list[NumberedSource]) -> tuple[str, bool, list[str]]:
+def _answer_part(answerer: Any, part: str, sources: list[NumberedSource],
+                 strengths: dict[str, float] | None = None) -> tuple[str, bool, list[str]]:
     """``(text, refused, uncovered terms)`` of the extractive answer to one part.
 
     The part is answered from its own chunks numbered 1..n in its own retrieval order
     (the extractive ranking favours earlier sources), then the markers are given back
-    the numbers of the merged context.
+    the numbers of the merged context.  An :class:`~.extraction.Extractor`'s grounding
+    strength for the part goes into ``strengths``.
     """
     if not sources:
         return "", True, []
     local = [dataclasses.replace(s, index=i) for i, s in enumerate(sources, 1)]
-    text, refused = answerer.extractive(part, local)
+    extract = getattr(answerer.extractive, "extract", None)
+    if extract is not None:
+        extraction = extract(part, local)
+        text, refused = extraction.render()
+        if strengths is not None and not refused:
+            strengths[part] = extraction.strength
+    else:
+        text, refused = answerer.extractive(part, local)
     numbers = {s.index: source.index for s, source in zip(local, sources, strict=True)}
     text = renumber(text, numbers)
     if answerer.embedding is None:

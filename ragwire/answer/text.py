@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-WORD = re.compile(r"[a-z0-9]+(?:[.,'/-][a-z0-9]+)*", re.IGNORECASE)
+# Letters of any alphabet: "café", "Tromsø" and "Müller" are one word each, not "caf" and "troms".
+WORD = re.compile(r"[^\W_]+(?:[.,'/-][^\W_]+)*")
 
 # Unit abbreviations and spellings → the word a question uses ("km" answers "kilometre").
 UNIT_NAMES = {"km": "kilometre", "kilometer": "kilometre", "m": "metre", "meter": "metre", "h": "hour",

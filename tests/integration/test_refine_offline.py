@@ -108,3 +108,15 @@ def test_query_refine_trace_prints_the_steps_and_json_includes_them(config):
     refused = CliRunner().invoke(main, ["query", "What is the capital city of Peru, and who painted the Mona Lisa?",
                                         "--config", str(config), "--refine", "--max-iterations", "1"])
     assert refused.exit_code == EXIT_REFUSED
+
+
+def test_a_refined_answers_confidence_is_its_least_grounded_parts_calibrated_strength(rag):
+    # Round 4: it was the share of the answer's sentences with a citation (each part's heading line counted
+    # as an uncited sentence), so a refined answer read 0.5 however well its parts were grounded.
+    from ragwire.answer.calibration import CALIBRATION
+
+    refined = rag.query(TWO_PARTS, top_k=2, refine=True)
+    single = rag.query(TWO_PARTS, top_k=2)
+    assert not refined.refused
+    assert refined.confidence in {value for _, value in CALIBRATION}
+    assert refined.confidence == single.confidence

@@ -54,3 +54,11 @@ def test_no_answer_module_keeps_its_own_stemmer_cosine_or_abbreviation_table():
         names |= {t.id for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(n, ast.Assign)
                   for t in n.targets if isinstance(t, ast.Name)}
         assert not names & {"_stem", "_cosine", "_ABBREVIATIONS", "_STOPWORDS"}, path
+
+
+def test_a_word_with_letters_outside_ascii_is_one_word():
+    # Round 4: "café" was read as "caf" and "Holmøy" as "holm", so a term was counted and grounded as another word.
+    from ragwire.answer.text import words
+
+    assert words("Are dogs allowed in the café at Holmøy or Müllerstraße?") == [
+        "are", "dogs", "allowed", "in", "the", "café", "at", "holmøy", "or", "müllerstraße"]

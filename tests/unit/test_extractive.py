@@ -282,3 +282,14 @@ def test_a_bare_yes_or_no_is_quoted_with_the_faq_question_it_answers():
     text, refused = extractive_answer("Can the AR-7 work in a shop?", sources, WordEmbedding(), threshold=0.1)
     assert not refused
     assert text == "Can the robot work in a café or a shop? — No. The AR-7 is built for warehouses closed to the public [1]."
+
+
+def test_of_two_rows_alike_but_for_one_word_the_one_stating_the_asked_word_is_quoted():
+    # Round 4: the embedding ranked "…a half plot 250" over "…a full plot 450" for the full plot's rent,
+    # and the second, a near-duplicate of the first, was dropped.
+    from ragwire.answer.extractive import Candidate, select
+    from ragwire.answer.passages import Passage
+
+    half = Candidate(1, Passage("Yearly fee for a half berth 300 euros", "", 0), 0.70, 0.75, (1.0, 0.0), says=0.6)
+    full = Candidate(1, Passage("Yearly fee for a full berth 500 euros", "", 1), 0.66, 0.73, (1.0, 0.01), says=0.9)
+    assert [c.passage.text for c in select([half, full], 3, 0.32)] == ["Yearly fee for a full berth 500 euros"]

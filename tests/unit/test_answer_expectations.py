@@ -1,0 +1,61 @@
+"""What a question asks for (issue 33, round 4): dates of past events, verb forms in the focus, comparatives, counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.passages import split_passages
+
+
+@pytest.mark.parametrize(("question", "heads"), [
+    ("When was version 2.3.1 of the editor released?", ("version", "editor")),
+    ("When did the night bus start?", ("night",)),
+    ("In what year was the lighthouse built?", ("lighthouse",)),
+])
+def test_a_question_about_a_past_event_expects_a_date_of_its_subject(question, heads):
+    # Before round 4 "when was/did …" expected nothing, so a changelog's undated bullet was quoted.
+    expected = expectation(question)
+    assert expected is not None and expected.kind == "date"
+    assert set(heads) <= set(expected.heads)
+
+
+def test_a_date_in_the_heading_above_a_passage_covers_the_past_event():
+    expected = expectation("When was version 2.3.1 of the editor released?")
+    assert expected is not None
+    assert covers(expected, "The editor no longer freezes on large files.", "Editor changelog > Version 2.3.1 – 2025-02-11")
+    assert not covers(expected, "The editor no longer freezes on large files.", "Editor changelog > Version 2.3.1")
+
+
+def test_a_verb_form_opening_the_focus_gives_way_to_its_object():
+    # "collecting" was required in the passage, though documents name the act in other words.
+    expected = expectation("What is the fee for collecting a parcel late?")
+    assert expected is not None and expected.heads == ("parcel",)
+    assert covers(expected, "Parcels picked up after 30 days are charged a storage fee of 4 euros.")
+
+
+def test_the_verb_ending_a_clause_after_an_auxiliary_is_not_a_focus_noun():
+    expected = expectation("How long should the rinse cycle for model K-20 run?")
+    assert expected is not None and "run" not in expected.heads
+    assert covers(expected, "The rinse cycle of the K-20 lasts 40 minutes.")
+
+
+def test_a_comparative_names_the_dimension_asked_for():
+    expected = expectation("How tall may a fence be?")
+    assert expected is not None
+    assert covers(expected, "Fences may be no taller than 1.8 metres")
+
+
+def test_a_or_half_counts_nothing_for_how_many():
+    expected = expectation("How many boats does the club own?")
+    assert expected is not None
+    assert not covers(expected, "The mooring fee for a half boat share is 300 euros")
+    assert covers(expected, "The club owns 14 boats")
+
+
+def test_unpunctuated_rows_of_a_scan_stay_apart_even_after_a_long_row():
+    text = ("Members must repaint their boat sheds every five years or lose the shed\n"
+            "Engines may be tested only between 10:00 and 16:00\n")
+    assert [p.text for p in split_passages(text)] == [
+        "Members must repaint their boat sheds every five years or lose the shed",
+        "Engines may be tested only between 10:00 and 16:00"]
