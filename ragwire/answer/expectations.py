@@ -4,7 +4,7 @@
 membership; "How long does shipping take?" a duration for the shipping; "How much
 does the printer weigh?" a mass.  :func:`expectation` reads that from the question's form
 alone: the wh-phrase ("how much", "how long", "how steep", "what … price"), tables
-of the units that state each type (a general phenomenon, not a list of questions), and the head noun of the phrase the type attaches to (its *focus*).
+of the units that state each type (:mod:`.instances`; a general phenomenon, not a list of questions), and the head noun of the phrase the type attaches to (its *focus*).
 :func:`covers` says whether a passage gives such an answer: an instance of the
 type in its text and every focus head, in some form, in the passage or the
 headings above it.  Questions of no recognised form get no expectation.
@@ -16,73 +16,17 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from .instances import INSTANCES, SPELLED_NUMBERS
+from .instances import LABEL_UNITS as _LABEL_UNITS
+from .instances import LABELLED_VALUE as _LABELLED_VALUE
+from .instances import NUMBER as _N
+from .instances import PLAIN as _PLAIN
 from .text import STOPWORDS, stems
 from .text import WORD as _WORD
 from .text import stated as _stated_in
 from .text import stem as _stem
 
-# Numbers written as words: "six hours", "forty minutes".
-SPELLED_NUMBERS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
-                   "fifty|hundred|thousand|half")
-# Number words count as numbers: "about four minutes", "within two working days", "an hour".
-_NUMBER_WORDS = SPELLED_NUMBERS + "|a|an|a few|several"
-_NUM = rf"(?:\d[\d,.]*|(?:{_NUMBER_WORDS}))"
-_N = r"\d[\d,.]*"
-
-
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
-
-# Instances of each answer type, as text shows them.  A table row carries its column
-# names ("Unit price (EUR): 2950"), so a currency in a header counts for the row.
-# Money is stated by a currency: its symbol, its ISO code before or after the amount
-# ("NOK 14 500", "4318.50 NOK"), or its name ("250 kroner").
-_SYMBOLS = r"€|\$|£"
-_CODES = "eur|usd|gbp|chf|nok|sek|dkk"
-_CURRENCIES = rf"{_CODES}|euros?|dollars?|pounds?|francs?|kroner|krone|kronor|kr"
-_TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
-INSTANCES: dict[str, re.Pattern[str]] = {
-    "amount of money": _re(rf"(?:{_SYMBOLS})\s?{_N}|{_N}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{_N}"
-                           rf"|\((?:{_CODES})\)|\bfree of charge\b|\bno charge\b|\bat no cost\b"),
-    "duration": _re(rf"\b{_NUM}(?:\s|-)?(?:(?:working|business|calendar|full) )?{_TIME_UNIT}\b|\bsame[- ]day\b|\bovernight\b|\bnext (?:business |working )?day\b"
-                    r"|\bimmediately\b|\bat once\b"),
-    "number": _re(rf"\b{_NUM}\b"),
-    "length": _re(rf"\b{_N}\s?(?:mm|cm|m|km|metres?|meters?|kilomet(?:re|er)s?|millimet(?:re|er)s?|"
-                  r"centimet(?:re|er)s?|in|inch(?:es)?|ft|feet)\b(?!\s*(?:/|per\b|an? (?:hour|second)))"),
-    "mass": _re(rf"\b{_N}\s?(?:kg|g|t|tonnes?|tons?|kilograms?|grams?|lbs?|pounds?)\b"),
-    "sound level": _re(rf"\b{_N}\s?(?:db|dba|db\(a\)|decibels?)\b"),
-    "gradient": _re(rf"\b{_N}\s?(?:°(?!\s?[cf]\b)|degrees?(?!\s+(?:celsius|fahrenheit))|%|per ?cent)"),
-    "temperature": _re(rf"{_N}\s?°\s?[cf]\b|\b{_N}\s?degrees? (?:celsius|fahrenheit)\b"),
-    "speed": _re(rf"\b{_N}\s?(?:m/s|km/h|kph|mph|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) (?:per|an|a) "
-                 r"(?:second|hour))\b"),
-    "percentage": _re(rf"\b{_N}\s?(?:%|per ?cent)"),
-    "voltage": _re(rf"\b{_N}\s?(?:v|mv|kv|volts?|millivolts?)\b"),
-    "power": _re(rf"\b{_N}\s?(?:w|kw|mw|watts?|kilowatts?)\b"),
-    "version": _re(r"\b\d+\.\d+(?:\.\d+|\.x)*\b"),
-    "date": _re(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}|\b\d{1,2}\.? "
-                r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|\b(?:19|20)\d\d\b"
-                r"|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b"),
-    "time of day": _re(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b"),
-    "frequency": _re(r"\bevery\b|\bper (?:day|week|month|year|shift)\b|\b(?:daily|weekly|monthly|yearly|annually|"
-                     r"nightly|hourly)\b|\b(?:once|twice|\w+ times) (?:a|an|per|each)\b|\beach (?:day|night|week|"
-                     r"month|year|shift)\b"),
-    # A rating or class is a code: IP54, IK08, EN 1525, class 2.
-    "rating": _re(r"\b[A-Z]{1,4}[- ]?\d{1,5}\b|\bclass [A-Z0-9]\b"),
-}
-
-# A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
-# "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
-_LABEL_UNITS: dict[str, frozenset[str]] = {
-    "amount of money": frozenset(_CURRENCIES.split("|")) | {"price", "cost", "fee", "amount", "total"},
-    "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
-    "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration"}),
-    "length": frozenset({"mm", "cm", "m", "km", "length", "width", "height", "depth", "metres", "meters"}),
-    "percentage": frozenset({"pct", "percent", "percentage"}),
-}
-_LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
-
-_PLAIN = frozenset({"number", "date", "time of day", "version", "rating", "frequency"})  # no unit of their own
+__all__ = ["SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance", "is_yes_no", "type_word"]
 
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
 _MEASURE_VERBS = {"weigh": "mass", "cost": "amount of money"}
@@ -115,6 +59,10 @@ _TYPE_NOUNS = {
     "voltage": "voltage", "version": "version", "date": "date", "year": "date",
     "opening hours": "time of day", "what time": "time of day",
     "rating": "rating", "certification": "rating", "protection class": "rating",
+    # Nouns that name a sum paid: a passage giving none does not answer "what is the fine for …".
+    "fine": "amount of money", "fines": "amount of money", "fare": "amount of money", "fares": "amount of money",
+    "rent": "amount of money", "deposit": "amount of money", "toll": "amount of money",
+    "surcharge": "amount of money",
 }
 # The words that name the answer type asked for ("how heavy", "what price"): a document states
 # the type by its units (68 kg, 2950 EUR), so these need not occur in it.
@@ -126,6 +74,16 @@ _TYPE_STEMS = frozenset(_stem(w) for w in TYPE_WORDS)
 def type_word(word: str) -> bool:
     """Whether ``word`` names an answer type, in any inflection ("temperatures", "prices", "weighs")."""
     return word in TYPE_WORDS or _stem(word) in _TYPE_STEMS
+
+
+# After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
+_NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
+_GRADABLE = frozenset(_HOW_ADJECTIVE) | frozenset("long short big small large cheap dear low late early light strong".split())
+
+
+def _comparative(word: str) -> bool:
+    """Whether ``word`` is the comparative of a measuring adjective ("faster", "bigger", "heavier", "later")."""
+    return any(word in (a + "er", a + "r", a + a[-1] + "er", a[:-1] + "ier") for a in _GRADABLE)
 
 
 _EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
@@ -237,6 +195,10 @@ def _kind(text: str) -> tuple[str | None, str]:
         # An event of the past ("when was X released", "when did X open") happened on a date: a
         # changelog or notice dates it in its heading ("4.1.2 – 2026-07-02"), which covers() reads.
         return "date", _event(("does" if m.group(0).endswith("did") else "is") + text[m.end():])
+    if (m := re.search(r"\bhow much ([a-z-]+) (?:is|are|was|were|does|do|did|will|would|can|could|may|might|must|"
+                       r"should|shall)\b", text)) and m.group(1) not in _NOT_MASS_NOUNS and not _comparative(m.group(1)):
+        # "how much luggage may each passenger bring": a quantity of that thing, which the passage must name.
+        return "quantity", "is " + m.group(1)
     if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
         return "amount of money", text[m.end():]
     if m := re.search(r"\bwhat (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge\b", text):

@@ -59,3 +59,26 @@ def test_unpunctuated_rows_of_a_scan_stay_apart_even_after_a_long_row():
     assert [p.text for p in split_passages(text)] == [
         "Members must repaint their boat sheds every five years or lose the shed",
         "Engines may be tested only between 10:00 and 16:00"]
+
+
+@pytest.mark.parametrize("question", ["What is the fine for parking on the lawn?", "What is the fare for a dog?",
+                                      "What is the deposit for a canoe?"])
+def test_a_noun_naming_a_sum_paid_expects_an_amount_of_money(question):
+    # Round 4: "the fine for …" expected nothing, so "Parking on the lawn is not allowed" answered it.
+    expected = expectation(question)
+    assert expected is not None and expected.kind == "amount of money"
+    assert not covers(expected, "Parking on the lawn is not allowed. Dogs travel on the outer deck. Canoes are kept in the shed.")
+
+
+def test_how_much_of_a_thing_expects_a_quantity_of_that_thing():
+    # Round 4: "how much luggage may …" expected nothing and was answered with the number of passengers.
+    expected = expectation("How much luggage may each passenger bring?")
+    assert expected is not None and expected.kind == "quantity" and expected.heads == ("luggage",)
+    assert covers(expected, "Each passenger may bring two pieces of luggage.")
+    assert not covers(expected, "The boat carries up to 300 passengers.")
+
+
+@pytest.mark.parametrize("question", ["How much faster is the new pump?", "How much money does it save?"])
+def test_how_much_before_a_comparative_or_money_is_no_quantity_of_a_thing(question):
+    expected = expectation(question)
+    assert expected is None or expected.kind != "quantity"

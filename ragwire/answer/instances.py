@@ -1,0 +1,75 @@
+"""How each answer type shows in text: the units, currencies and number words of money, durations, masses… as data.
+
+:mod:`.expectations` reads a question's answer type; these tables say what a passage
+holding such an answer looks like ("145 EUR", "two working days", "68 kg", a column
+named ``weight_kg``).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Numbers written as words: "six hours", "forty minutes".
+SPELLED_NUMBERS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                   "fifty|hundred|thousand|half")
+# Number words count as numbers: "about four minutes", "within two working days", "an hour".
+NUMBER_WORDS = SPELLED_NUMBERS + "|a|an|a few|several"
+NUM = rf"(?:\d[\d,.]*|(?:{NUMBER_WORDS}))"
+NUMBER = r"\d[\d,.]*"
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# Instances of each answer type, as text shows them.  A table row carries its column
+# names ("Unit price (EUR): 2950"), so a currency in a header counts for the row.
+# Money is stated by a currency: its symbol, its ISO code before or after the amount
+# ("NOK 14 500", "4318.50 NOK"), or its name ("250 kroner").
+_SYMBOLS = r"€|\$|£"
+_CODES = "eur|usd|gbp|chf|nok|sek|dkk"
+_CURRENCIES = rf"{_CODES}|euros?|dollars?|pounds?|francs?|kroner|krone|kronor|kr"
+_TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
+INSTANCES: dict[str, re.Pattern[str]] = {
+    "amount of money": _re(rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
+                           rf"|\((?:{_CODES})\)|\bfree of charge\b|\bno charge\b|\bat no cost\b"),
+    "duration": _re(rf"\b{NUM}(?:\s|-)?(?:(?:working|business|calendar|full) )?{_TIME_UNIT}\b|\bsame[- ]day\b|\bovernight\b|\bnext (?:business |working )?day\b"
+                    r"|\bimmediately\b|\bat once\b"),
+    "number": _re(rf"\b{NUM}\b"),
+    # "How much luggage / storage / water": a number of some unit, but a number ("a" is none).
+    "quantity": _re(rf"\b(?:{NUMBER}|(?:{SPELLED_NUMBERS}))(?!\w)"),
+    "length": _re(rf"\b{NUMBER}\s?(?:mm|cm|m|km|metres?|meters?|kilomet(?:re|er)s?|millimet(?:re|er)s?|"
+                  r"centimet(?:re|er)s?|in|inch(?:es)?|ft|feet)\b(?!\s*(?:/|per\b|an? (?:hour|second)))"),
+    "mass": _re(rf"\b{NUMBER}\s?(?:kg|g|t|tonnes?|tons?|kilograms?|grams?|lbs?|pounds?)\b"),
+    "sound level": _re(rf"\b{NUMBER}\s?(?:db|dba|db\(a\)|decibels?)\b"),
+    "gradient": _re(rf"\b{NUMBER}\s?(?:°(?!\s?[cf]\b)|degrees?(?!\s+(?:celsius|fahrenheit))|%|per ?cent)"),
+    "temperature": _re(rf"{NUMBER}\s?°\s?[cf]\b|\b{NUMBER}\s?degrees? (?:celsius|fahrenheit)\b"),
+    "speed": _re(rf"\b{NUMBER}\s?(?:m/s|km/h|kph|mph|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) (?:per|an|a) "
+                 r"(?:second|hour))\b"),
+    "percentage": _re(rf"\b{NUMBER}\s?(?:%|per ?cent)"),
+    "voltage": _re(rf"\b{NUMBER}\s?(?:v|mv|kv|volts?|millivolts?)\b"),
+    "power": _re(rf"\b{NUMBER}\s?(?:w|kw|mw|watts?|kilowatts?)\b"),
+    "version": _re(r"\b\d+\.\d+(?:\.\d+|\.x)*\b"),
+    "date": _re(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}|\b\d{1,2}\.? "
+                r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|\b(?:19|20)\d\d\b"
+                r"|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b"),
+    "time of day": _re(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b"),
+    "frequency": _re(r"\bevery\b|\bper (?:day|week|month|year|shift)\b|\b(?:daily|weekly|monthly|yearly|annually|"
+                     r"nightly|hourly)\b|\b(?:once|twice|\w+ times) (?:a|an|per|each)\b|\beach (?:day|night|week|"
+                     r"month|year|shift)\b"),
+    # A rating or class is a code: IP54, IK08, EN 1525, class 2.
+    "rating": _re(r"\b[A-Z]{1,4}[- ]?\d{1,5}\b|\bclass [A-Z0-9]\b"),
+}
+
+# A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
+# "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
+LABEL_UNITS: dict[str, frozenset[str]] = {
+    "amount of money": frozenset(_CURRENCIES.split("|")) | {"price", "cost", "fee", "amount", "total"},
+    "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
+    "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration"}),
+    "length": frozenset({"mm", "cm", "m", "km", "length", "width", "height", "depth", "metres", "meters"}),
+    "percentage": frozenset({"pct", "percent", "percentage"}),
+}
+LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
+
+PLAIN = frozenset({"number", "quantity", "date", "time of day", "version", "rating", "frequency"})  # no unit of their own
