@@ -5,8 +5,9 @@ an answer that arrives meanwhile waits its turn for a core, so a server's reads 
 several times over while it syncs.
 
 In a serving process (:func:`serving`: ``ragwire serve``, ``ragwire mcp serve``) the one
-writer thread runs at the lowest CPU priority (:func:`background`), and so do the threads
-it starts: the loaders, the embedding threads and the threads torch starts from them.
+writer thread runs ``WRITER_NICE_STEP`` nice levels below the process (:func:`background`),
+and so do the threads it starts: the loaders, the embedding threads and the threads torch
+starts from them.
 The kernel then hands the cores to the threads answering reads whenever they want them,
 in the middle of a batch too, and gives the writer what the reads leave; a steady stream
 of reads slows a write but never stops it.
@@ -35,8 +36,11 @@ MAX_WAIT_S = 2.0
 # Texts embedded between two looks for reads in a process that answers them: a
 # fraction of a second of work on two cores (bench/server_bench.py --during-writes).
 TURN = 8
-# The nice value of a serving process's writer thread and the threads it starts (the lowest).
-WRITER_NICE = 19
+# How far below its readers a serving process's writer runs, in nice levels: ten levels are a
+# weight of about 1/9 (the readers get ~90 % of a core both want), and other processes at
+# the server's priority still leave the writer a share (at 19 below 0 it would get ~1.5 %).
+WRITER_NICE_STEP = 10
+MAX_NICE = 19
 
 _idle = threading.Condition()
 _reads = 0
@@ -89,7 +93,7 @@ def _nice() -> int | None:
 
 
 def background() -> bool:
-    """Run the calling thread, and every thread it starts from now on, at nice ``WRITER_NICE``.
+    """Run the calling thread, and every thread it starts from now on, ``WRITER_NICE_STEP`` nice levels lower.
 
     For a serving process's writer thread: Linux keeps the nice value per thread and a
     new thread inherits its creator's, so everything the writer runs yields the cores to
@@ -97,10 +101,10 @@ def background() -> bool:
     """
     global _readers_nice
     before = _nice()
-    if before is None or before >= WRITER_NICE:
+    if before is None or before >= MAX_NICE:
         return False  # not Linux, or the whole process already runs at the lowest priority
     try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WRITER_NICE)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(before + WRITER_NICE_STEP, MAX_NICE))
     except OSError:
         return False
     _readers_nice = before
