@@ -34,11 +34,10 @@ from .space import (
     DELETE_MARGIN,
     MARGIN,
     NEW_STORE,
-    claim_holes,
+    WriteRoom,
     occupied_bytes,
     open_need,
     require_free,
-    write_need,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +64,7 @@ class EdgeEngine(Engine):
         self.lock = StoreLock(self.root / f".{collection}.lock")
         self._shard: EdgeShard | None = None
         self._dirty = False
+        self._room = WriteRoom(self.path)
         # A private copy opened because this process may only read the store folder.
         self._copy: PrivateCopy | None = None
 
@@ -296,8 +296,7 @@ class EdgeEngine(Engine):
         if self._copy is not None:
             raise self._copy.write_refusal()
         if need is None:
-            require_free(self.path, write_need(self.path), "write to it")
-            claim_holes(self.path)
+            self._room.check()
         else:
             # A delete appends one small log record: it must work on a disk that writes filled,
             # where claiming every sparse block would fail.
