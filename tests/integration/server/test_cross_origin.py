@@ -100,16 +100,21 @@ def test_a_page_on_another_localhost_port_can_neither_plant_a_document_nor_embed
     driver = webdriver.Chrome(service=webdriver.ChromeService(DRIVER), options=options)
     try:
         for url in foreign_site(page):
-            driver.get(url)
-            WebDriverWait(driver, 60).until(lambda d: d.execute_script(
-                "return document.body.dataset.sent && [...document.images].every((i) => i.complete)"))
-            widths = driver.execute_script("return [...document.images].map((i) => i.naturalWidth)")
-            seen: dict[str, int] = {}
-            urls: dict[str, str] = {}
-            deadline = time.monotonic() + 10
-            while len(seen) < 3 and time.monotonic() < deadline:  # the log may trail the page
-                seen.update(statuses(driver, urls, f"http://localhost:{port}/", f"http://127.0.0.1:{port}/"))
-                time.sleep(0.2)
+            # On a busy machine Chromium's log sometimes holds no raw headers for a visit at all
+            # (seen in CI once: nothing logged, both images refused); a second visit reads them.
+            for _visit in range(2):
+                driver.get(url)
+                WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+                    "return document.body.dataset.sent && [...document.images].every((i) => i.complete)"))
+                widths = driver.execute_script("return [...document.images].map((i) => i.naturalWidth)")
+                seen: dict[str, int] = {}
+                urls: dict[str, str] = {}
+                deadline = time.monotonic() + 10
+                while len(seen) < 3 and time.monotonic() < deadline:  # the log may trail the page
+                    seen.update(statuses(driver, urls, f"http://localhost:{port}/", f"http://127.0.0.1:{port}/"))
+                    time.sleep(0.2)
+                if f"{target}api/documents" in seen:
+                    break
     finally:
         driver.quit()
     assert seen.get(f"{target}api/documents") == 403, (seen, widths)
