@@ -12,9 +12,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -75,6 +76,19 @@ async def check_tools(session: ClientSession) -> None:
 
     stats = await session.call_tool("collection_stats", {})
     assert not is_error(stats) and "vector size: 384" in text_of(stats)
+
+
+@asynccontextmanager
+async def http_session(url: str, token: str) -> AsyncIterator[tuple[ClientSession, Any]]:
+    """An initialised MCP client session over streamable HTTP with a bearer token, and its HTTP client."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http, \
+            streamable_http_client(url, http_client=http) as streams, \
+            ClientSession(streams[0], streams[1]) as session:
+        await session.initialize()
+        yield session, http
 
 
 def test_stdio_server_tools_errors_and_sync_alongside(collection):
@@ -223,9 +237,6 @@ def refused_start(config: Path, env: dict[str, str], *extra: str) -> subprocess.
 
 
 def test_http_server_on_every_interface_checks_token_host_and_origin(collection):
-    import httpx2
-    from mcp.client.streamable_http import streamable_http_client
-
     config, _, env = collection
     with http_server(config, {**env, "RAGWIRE_MCP_TOKEN": "s3cret-token"},
                      "--host", "0.0.0.0", "--allowed-host", "docs.example.com") as (port, server):
@@ -246,10 +257,7 @@ def test_http_server_on_every_interface_checks_token_host_and_origin(collection)
         assert post(url, {**good, "origin": f"http://localhost:{port}"}) == 200
 
         async def scenario() -> None:
-            async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret-token"}, timeout=120) as http, \
-                    streamable_http_client(url, http_client=http) as streams, \
-                    ClientSession(streams[0], streams[1]) as session:
-                await session.initialize()
+            async with http_session(url, "s3cret-token") as (session, _http):
                 await check_tools(session)
                 bad = await session.call_tool("answer_question", {"question": "warranty?", "filters": "{not json"})
                 assert is_error(bad) and "filters is not valid JSON" in text_of(bad)
@@ -263,9 +271,6 @@ KETTLE = "# Kitchen kettle\n\nThe kettle on the third floor is descaled every Mo
 
 
 def test_serve_with_mcp_answers_the_api_and_mcp_in_one_process_that_owns_the_store(collection):
-    import httpx2
-    from mcp.client.streamable_http import streamable_http_client
-
     config, folder, env = collection
     with http_server(config, {**env, "RAGWIRE_SERVER_TOKEN": "s3cret-token"}, "--mcp",
                      command=("serve",)) as (port, server):
@@ -279,10 +284,7 @@ def test_serve_with_mcp_answers_the_api_and_mcp_in_one_process_that_owns_the_sto
         assert post(url, {**good, "origin": "http://evil.example"}) == 403
 
         async def scenario() -> None:
-            async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret-token"}, timeout=120) as http, \
-                    streamable_http_client(url, http_client=http) as streams, \
-                    ClientSession(streams[0], streams[1]) as session:
-                await session.initialize()
+            async with http_session(url, "s3cret-token") as (session, http):
                 await check_tools(session)
                 api = await http.post(f"http://127.0.0.1:{port}/api/retrieve", json={"query": "warranty", "top_k": 1})
                 assert api.status_code == 200 and api.json()["results"], api.text
