@@ -48,7 +48,7 @@ def test_query_retries_follow_ingestion_retries_unless_retriever_retries_is_set(
     assert Parts(_config(ingestion={"retries": 4}, retriever={"retries": 0})).query_retries == 0
 
 
-def test_a_searcher_reranker_or_extractor_built_by_hand_takes_the_config_models_defaults(tmp_path):
+def test_a_searcher_reranker_answerer_or_extractor_built_by_hand_takes_the_config_models_defaults(tmp_path):
     # guards issue 36: Searcher fetched 20 candidates where retriever.fetch_k defaults to 30, and
     # three stages repeated ingestion.retries' default as a literal
     import inspect
@@ -64,6 +64,9 @@ def test_a_searcher_reranker_or_extractor_built_by_hand_takes_the_config_models_
         retriever.fetch_k, retriever.mmr_lambda, ingestion.retries)
     assert (searcher.fusion.dense_limit, searcher.fusion.sparse_limit) == (retriever.fetch_k, retriever.fetch_k)
     assert inspect.signature(get_reranker).parameters["retries"].default == ingestion.retries
+    from ragwire.answer.answerer import Answerer
+
+    assert inspect.signature(Answerer).parameters["retries"].default == ingestion.retries
     extractor = inspect.signature(MetadataExtractor).parameters
     assert extractor["retries"].default == ingestion.retries
     assert extractor["max_chars"].default == MetadataConfig().max_chars
