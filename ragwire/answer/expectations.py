@@ -59,7 +59,7 @@ _TYPE_NOUNS = {
     "voltage": "voltage", "version": "version", "date": "date", "year": "date",
     "opening hours": "time of day", "what time": "time of day",
     "rating": "rating", "certification": "rating", "protection class": "rating",
-    # Nouns that name a sum paid: a passage giving none does not answer "what is the fine for …".
+    # Nouns that name a sum paid: a passage giving none does not answer "how big is the penalty for …".
     "fine": "amount of money", "fines": "amount of money", "fare": "amount of money", "fares": "amount of money",
     "rent": "amount of money", "deposit": "amount of money", "toll": "amount of money",
     "surcharge": "amount of money",
@@ -123,7 +123,7 @@ class Expectation:
         heads: The head words of ``focus`` a passage must state: the phrase's head and that of
             its ``of`` complement ("delivery", "module").  Empty when the form gives no clear focus.
         aspect: For a length, the words naming its dimension, one of which the passage must state:
-            "5 cm above the floor" is no answer to "how tall".
+            "mounted 2 m off the ground" is no answer to "how tall".
     """
 
     kind: str
@@ -168,7 +168,7 @@ def expectation(question: str) -> Expectation | None:
     if kind == "length" and (m := re.search(rf"\bhow ({'|'.join(_DIMENSIONS)})\b", text)):
         return dataclasses.replace(found, aspect=_DIMENSIONS[m.group(1)])
     if kind == "length" and (m := re.search(rf"\b({'|'.join(_LENGTH_NOUNS)})s?\b", text)):
-        # "what is the bore diameter": a length of another dimension (5 cm above the floor) is no answer.
+        # "what is the pipe's diameter": a length of another dimension (a mounting height) is no answer.
         return dataclasses.replace(found, aspect=_LENGTH_NOUNS[m.group(1)])
     return found
 
@@ -177,7 +177,7 @@ def _kind(text: str) -> tuple[str | None, str]:
     """The answer type and the words after its trigger (where the focus is)."""
     if re.search(r"\bhow long (?:will|would|does|do|did|can|could) it take\b", text) or \
             re.search(r"\bhow many \w+ (?:will|would|does|do|did) it take\b", text):
-        return "duration", ""  # "how long does it take to <verb> …": an activity, no one focus noun
+        return "duration", ""  # "how long … take to <verb>": an activity, no one focus noun
     if m := re.search(r"\bhow long (?:does|do|did|will|would) (?:(?!\btake\b).)+? take to (\w+)", text):
         return "duration", "of " + m.group(1)  # "how long does <X> take to <verb>": the verb's action is timed
     if m := re.search(r"\bhow long (?:does|do|did|will|would) ((?:(?!\btake\b).)+?) take\b", text):
@@ -197,7 +197,7 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "date", _event(("does" if m.group(0).endswith("did") else "is") + text[m.end():])
     if (m := re.search(r"\bhow much ([a-z-]+) (?:is|are|was|were|does|do|did|will|would|can|could|may|might|must|"
                        r"should|shall)\b", text)) and m.group(1) not in _NOT_MASS_NOUNS and not _comparative(m.group(1)):
-        # "how much luggage may each passenger bring": a quantity of that thing, which the passage must name.
+        # "how much paint should one coat use": a quantity of that thing, which the passage must name.
         return "quantity", "is " + m.group(1)
     if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
         return "amount of money", text[m.end():]
@@ -212,7 +212,7 @@ def _kind(text: str) -> tuple[str | None, str]:
         if kind and (m := re.search(rf"\b{word}\b", text)):
             return kind, text[m.end():]
     for noun in sorted(_TYPE_NOUNS, key=len, reverse=True):
-        # The noun must head the wh-phrase ("what is the price of …", "which version …") or open
+        # The noun must head the wh-phrase ("what is the <noun> of …", "which version …") or open
         # the question ("release date of …"): a type noun later in a question names no answer type.
         kind = _TYPE_NOUNS[noun]
         # "what temperatures", "which dimensions": the plural asks for the same type.
@@ -220,7 +220,7 @@ def _kind(text: str) -> tuple[str | None, str]:
         if kind == "rating" and (m := re.search(rf"^(?:what|which) ([\w-]+) {pat}\b", text)):
             return kind, f"of {m.group(1)}"  # "what <class> rating": the kind of rating is the focus
         if kind == "date" and (m := re.search(rf"^(?:(?:in|on|by|from|until|since) )?(?:what|which) {pat}\b", text)):
-            return kind, _event(text[m.end():])  # "in what year was the ferry built": the ferry's date, not any date
+            return kind, _event(text[m.end():])  # "in which year did the mill open": the mill's date, not any date
         if re.search(rf"^(?:what|which)(?: [\w-]+)? {pat}\b|^{pat}$", text):
             # "which version does <X> need": the noun is the focus itself and what follows
             # says which one, not what it is of.
@@ -260,8 +260,8 @@ def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset(
     content, used = _noun_phrase(tokens)
     if content[:1] and content[0].endswith("ing") and len(content) == 1 and tokens[used:used + 1] \
             and tokens[used] in _DETERMINERS:
-        # A verb form heads the phrase ("the fee for picking a child up"): the action is named
-        # in other words by the documents ("children collected after 18:00"), its object is not.
+        # A verb form heads the phrase ("the charge for renting a canoe out"): the action is named
+        # in other words by the documents ("canoes hired by the day"), its object is not.
         obj, more = _noun_phrase(tokens[used + 1:])
         if obj:
             content, used = obj[:1], used + 1 + more
@@ -334,7 +334,7 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
     """Whether a number in ``text`` counts one of ``nouns``: the noun at most three words after it, no function
     word between ("12 spaces", "1,500 full charge cycles"); "Pupils in years 1 and 2 are…" counts no pupils."""
     tokens = [w.lower() for w in _WORD.findall(text)]
-    # "a" and "half" count nothing ("the rent for a half plot" gives no number of plots).
+    # "a" and "half" count nothing ("the price of a half crate" gives no number of crates).
     number = re.compile(rf"{_N}|(?:{SPELLED_NUMBERS.replace('|half', '')})", re.IGNORECASE)
     for i, token in enumerate(tokens):
         if not number.fullmatch(token):

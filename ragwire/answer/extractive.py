@@ -298,7 +298,7 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
             break
         twin = next((i for i, c in enumerate(chosen) if cosine(cand.vector, c.vector) >= NEAR_DUPLICATE), None)
         if twin is not None:
-            # Two rows alike but for one word ("rent for a half plot" / "for a full plot"): the one that
+            # Two rows alike but for one word ("price of a half crate" / "of a full crate"): the one that
             # states more of what was asked is the answer, however the embedding ranked them.
             if cand.says > chosen[twin].says:
                 chosen[twin] = cand
@@ -343,8 +343,8 @@ def quotes_of(chosen: list[Candidate], sources: list[NumberedSource] | None = No
 
 
 def _scoring_text(passage: Passage) -> str:
-    # A sentence often leaves its subject to the heading above it ("It is rated for
-    # 5 °C to 40 °C" under "Does the KX-2 work outdoors?"); the heading goes in.
+    # A sentence often leaves its subject to the heading above it ("It runs
+    # between 10 and 30 °C" under "Can the pump stay outside?"); the heading goes in.
     if passage.context and passage.context.lower() not in passage.text.lower():
         return f"{passage.context}: {passage.text}"
     return passage.text

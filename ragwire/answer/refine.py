@@ -154,12 +154,12 @@ def route(question: str) -> str:
 def _as_question(part: str) -> str:
     part = part.strip()
     if m := _REQUEST.match(part):
-        # "Tell me the rent for a plot": a request for a noun phrase is the question "What is …?"; one
-        # for a clause ("tell me when hoses may be used") is that clause.
+        # "Tell me the price of a crate": a request for a noun phrase is the question "What is …?"; one
+        # for a clause ("tell me when visitors may park") is that clause.
         rest = m["rest"].rstrip(" ?.!")
         part = rest if _STARTS_AS_QUESTION.match(rest) else f"What is {rest}"
     if _STARTS_AS_QUESTION.match(part) and part.endswith("."):
-        part = part[:-1]  # "…, and when hoses may be used." asks a question all the same
+        part = part[:-1]  # "…, and when visitors may park." asks a question all the same
     part = part[0].upper() + part[1:] if part else part
     return part if part.endswith(("?", ".", "!")) else f"{part}?"
 
