@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ragwire.telemetry as telemetry
-from ragwire.config import GenerationConfig, IngestionConfig, LLMPricing
+from ragwire.config import DEFAULT_RETRIES, GenerationConfig, LLMPricing
 from ragwire.config.answer import MAX_ITERATIONS_RANGE
 from ragwire.errors import ConfigError
 from ragwire.providers import calls
@@ -46,10 +46,6 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["NOTHING_MATCHES", "NOTHING_TO_SEARCH", "NOT_IN_DOCUMENTS", "Answerer"]
 
-
-# The config model's default (one home); a pipeline passes retriever.retries.
-_RETRIES: int = IngestionConfig.model_fields["retries"].default
-
 class Answerer:
     """Answers questions with numbered citations, or refuses.
 
@@ -78,7 +74,7 @@ class Answerer:
         llm: ChatModel | None = None,
         generation: GenerationConfig | None = None,
         extractive: Extractive | None = None,
-        retries: int = _RETRIES,
+        retries: int = DEFAULT_RETRIES,
         pricing: LLMPricing | None = None,
         embedding: Any = None,
         collection: str | None = None,

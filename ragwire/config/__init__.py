@@ -10,7 +10,7 @@ stage: ``ingest``, ``providers``, ``metadata``, ``store``, ``retrieval``,
 
 from ragwire.config._base import ConfigPath, Extensions, ModelName
 from ragwire.config.answer import GenerationConfig
-from ragwire.config.ingest import DEFAULT_EXTENSIONS, IngestionConfig, LoaderConfig, SplitterConfig
+from ragwire.config.ingest import DEFAULT_EXTENSIONS, DEFAULT_RETRIES, IngestionConfig, LoaderConfig, SplitterConfig
 from ragwire.config.loading import load_config, parse_config, parse_section
 from ragwire.config.logs import LoggingConfig
 from ragwire.config.metadata import MetadataConfig
@@ -33,6 +33,7 @@ from ragwire.config.store import VectorstoreConfig
 __all__ = [
     "DEFAULT_EMBEDDING_MODELS",
     "DEFAULT_EXTENSIONS",
+    "DEFAULT_RETRIES",
     "DEFAULT_RERANK_MODELS",
     "DEFAULT_TIMEOUT_S",
     "EMBEDDING_PROVIDERS",

@@ -89,12 +89,17 @@ class SplitterConfig(_Section):
         return value
 
 
+# Extra attempts after a retryable provider or store failure: ingestion.retries' default, and
+# the default of every stage built by hand (searcher, reranker, extractor, answerer).
+DEFAULT_RETRIES = 2
+
+
 class IngestionConfig(_Section):
     """`ingestion:` parallelism, batching and retries of ingest."""
 
     workers: int = Field(1, ge=1)
     batch_size: int = Field(64, ge=1)
-    retries: int = Field(2, ge=0)
+    retries: int = Field(DEFAULT_RETRIES, ge=0)
     retry_backoff: float = Field(0.5, ge=0)
     replace_changed: bool = True
     dedup_chunks: bool = False

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ragwire.config import IngestionConfig, MetadataConfig
+from ragwire.config import DEFAULT_RETRIES, MetadataConfig
 from ragwire.errors import ProviderError
 from ragwire.providers.calls import invoke
 from ragwire.providers.retry import reason
@@ -28,9 +28,8 @@ from ragwire.store.filters import finite_number
 from .schema import FieldSpec, FinancialMetadata, MetadataSchema
 from .schema_file import load_schema
 
-# The config model's defaults (one home): an extractor built by hand behaves as one built from a config.
+# The config model's default (one home): an extractor built by hand behaves as one built from a config.
 _MAX_CHARS: int = MetadataConfig.model_fields["max_chars"].default
-_RETRIES: int = IngestionConfig.model_fields["retries"].default
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +75,7 @@ class MetadataExtractor:
         *,
         schema: MetadataSchema | None = None,
         max_chars: int = _MAX_CHARS,
-        retries: int = _RETRIES,
+        retries: int = DEFAULT_RETRIES,
     ) -> None:
         if max_chars < 1:
             raise ValueError(f"max_chars must be >= 1, got {max_chars}")
@@ -89,7 +88,7 @@ class MetadataExtractor:
 
     @classmethod
     def from_yaml(
-        cls, llm: ChatModel, yaml_path: str | Path, *, max_chars: int = _MAX_CHARS, retries: int = _RETRIES
+        cls, llm: ChatModel, yaml_path: str | Path, *, max_chars: int = _MAX_CHARS, retries: int = DEFAULT_RETRIES
     ) -> MetadataExtractor:
         """An extractor for the fields of a metadata.yaml file.
 

@@ -11,12 +11,10 @@ import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ragwire.config import IngestionConfig, RerankConfig
+from ragwire.config import DEFAULT_RETRIES, RerankConfig
 from ragwire.errors import ConfigError, MissingDependencyError, ProviderError
 
 SECTION = "retriever.rerank"
-# The config model's default (one home); a pipeline passes retriever.retries.
-RETRIES: int = IngestionConfig.model_fields["retries"].default
 
 
 @runtime_checkable
@@ -35,7 +33,7 @@ _PACKAGES: dict[str, tuple[str, str, str]] = {
 }
 
 
-def get_reranker(config: RerankConfig | Mapping[str, Any], *, retries: int = RETRIES) -> Reranker:
+def get_reranker(config: RerankConfig | Mapping[str, Any], *, retries: int = DEFAULT_RETRIES) -> Reranker:
     """Build the reranker described by ``config``; nothing heavy is imported yet.
 
     Args:

@@ -12,10 +12,10 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ragwire.config import RerankConfig
+from ragwire.config import DEFAULT_RETRIES, RerankConfig
 from ragwire.errors import ConfigError, ProviderError
 from ragwire.providers.retry import call_with_retries
-from ragwire.rerank import RETRIES, SECTION, unknown_options
+from ragwire.rerank import SECTION, unknown_options
 
 if TYPE_CHECKING:
     from cohere.core.api_error import ApiError
@@ -39,7 +39,7 @@ class CohereReranker:
         max_tokens_per_doc: Cohere truncates each document to this many tokens (``None``: its default).
     """
 
-    def __init__(self, model: str, *, api_key: str, base_url: str | None = None, retries: int = RETRIES,
+    def __init__(self, model: str, *, api_key: str, base_url: str | None = None, retries: int = DEFAULT_RETRIES,
                  timeout: float = DEFAULT_TIMEOUT, max_tokens_per_doc: int | None = None) -> None:
         self.model = model
         self.url = (base_url or COHERE_URL).rstrip("/")
@@ -51,7 +51,7 @@ class CohereReranker:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_config(cls, config: RerankConfig, *, retries: int = RETRIES) -> CohereReranker:
+    def from_config(cls, config: RerankConfig, *, retries: int = DEFAULT_RETRIES) -> CohereReranker:
         """Build from ``retriever.rerank``; the key is taken from the config, else $COHERE_API_KEY / $CO_API_KEY.
 
         Raises:

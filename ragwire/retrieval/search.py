@@ -6,7 +6,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..config import IngestionConfig, RetrieverConfig
+from ..config import DEFAULT_RETRIES, RetrieverConfig
 from ..errors import ConfigError
 from ..store import Collection, DenseParams, Filter, Fusion, Point, build_filter
 from ..store.filters import META_KEY, UNINDEXED_KEYS, field_name, known_fields, value_kind
@@ -100,7 +100,6 @@ def stored_fields(collection: Collection, names: set[str]) -> tuple[dict[str, fr
 # searches as one built from a config with an empty ``retriever:`` section.
 _FETCH_K: int = RetrieverConfig.model_fields["fetch_k"].default
 _MMR_LAMBDA: float = RetrieverConfig.model_fields["mmr_lambda"].default
-_RETRIES: int = IngestionConfig.model_fields["retries"].default
 
 
 class Searcher:
@@ -108,7 +107,7 @@ class Searcher:
 
     def __init__(self, collection: Collection, embedding: Embedder, sparse: SparseEmbedder | None, *,
                  fusion: Fusion | None = None, dense_params: DenseParams | None = None, fetch_k: int = _FETCH_K,
-                 mmr_lambda: float = _MMR_LAMBDA, retries: int = _RETRIES) -> None:
+                 mmr_lambda: float = _MMR_LAMBDA, retries: int = DEFAULT_RETRIES) -> None:
         self.collection = collection
         self.embedding = embedding
         self.retries = retries
@@ -121,7 +120,7 @@ class Searcher:
     @classmethod
     def from_config(cls, collection: Collection, embedding: Embedder, sparse: SparseEmbedder | None,
                     retriever: RetrieverConfig, *,
-                    retries: int = _RETRIES) -> Searcher:
+                    retries: int = DEFAULT_RETRIES) -> Searcher:
         """A searcher with the ``retriever:`` section's search settings."""
         return cls(collection, embedding, sparse, fusion=hybrid_fusion(retriever),
                    dense_params=DenseParams(retriever.hnsw_ef, retriever.exact), fetch_k=retriever.fetch_k,
