@@ -40,7 +40,8 @@ def pip_settings() -> list[str]:
         for item in value.strip().strip("'\"").split():
             if flag in ("--index-url", "--constraint") and flag in flags:
                 continue  # one of each: pip's own precedence put the first one listed in charge
-            flags += [flag, item]
+            if item not in flags:  # a setting both pip.conf and a PIP_* variable give
+                flags += [flag, item]
     return flags
 
 

@@ -163,8 +163,8 @@ class WriteRoom:
 
     def check(self) -> None:
         """Raise :class:`StoreFullError` unless a write fits (giving sparse files their blocks on a tight disk)."""
-        recent = self._need is not None and time.monotonic() - self._measured < FRESH_S
-        if recent and self._need is not None and free_bytes(self.folder) - self._need > ROOMY:
+        last = self._need
+        if last is not None and time.monotonic() - self._measured < FRESH_S and free_bytes(self.folder) - last > ROOMY:
             return
         need = write_need(self.folder)
         require_free(self.folder, need, "write to it")
