@@ -15,7 +15,7 @@ The held-out sets (``bench/heldout/``) are for the final measurement only: never
 them.  ``--sets dev`` runs the development set alone; dev, dev2, dev3, devkiln and dev4 are the
 development sets (dev3, devkiln and dev4 over corpora of other domains than ``examples/docs``).
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e] [--fresh]
 """
 
 from __future__ import annotations
@@ -70,6 +70,8 @@ CORPORA = {
                        (common.BENCH_DIR / "heldout" / "corpus_c.yaml",)),
     "corpus_d": Corpus("corpus_d", common.BENCH_DIR / "heldout" / "corpus_d",
                        (common.BENCH_DIR / "heldout" / "corpus_d.yaml",)),
+    "corpus_e": Corpus("corpus_e", common.BENCH_DIR / "heldout" / "corpus_e",
+                       (common.BENCH_DIR / "heldout" / "corpus_e.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -233,8 +235,8 @@ def report(results: dict[str, Scores]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", default="dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d",
-                    help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d")
+    ap.add_argument("--sets", default="dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e",
+                    help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
     ap.add_argument("--limit", type=int, default=None, help="the first N questions of each set (a quick look)")
