@@ -25,6 +25,12 @@ one-client p95 and over the side-by-side p95.  ``--retrieve-alone`` adds a sync 
 files with the retrieve client alone (no query client), compared with the idle one-client row:
 
     nice -n 10 python bench/server_bench.py --requests 12 --during-writes 1000 --retrieve-alone
+
+The model runs as the default config runs it (``provider: onnx``); ``--provider huggingface``
+runs it on sentence-transformers instead.  That runtime's forward pass is Python calling
+torch layer by layer, holding the interpreter lock between layers, so a writer embedding
+documents and a reader embedding its query take turns at the lock and reads slow more
+while a sync runs (the rows say how much).
 """
 
 from __future__ import annotations
@@ -185,6 +191,8 @@ def main() -> None:
                         help="also time reads during a sync of N files and uploads of N/4 files")
     parser.add_argument("--retrieve-alone", action="store_true",
                         help="with --during-writes: also time the retrieve client alone during a sync of N more files")
+    parser.add_argument("--provider", choices=("onnx", "huggingface"), default="onnx",
+                        help="the embedding runtime (default: onnx, as the default config)")
     parser.add_argument("--reuse", type=Path, metavar="DIR",
                         help="the work folder of an earlier run (kept at the end): search its store, skip the ingest")
     args = parser.parse_args()
@@ -194,7 +202,7 @@ def main() -> None:
 
     work = args.reuse or Path(tempfile.mkdtemp(prefix="server-bench-"))
     config = work / "config.yaml" if args.reuse else common.write_config(
-        work, chunk_size=1000, chunk_overlap=100, batch_size=32, workers=1)
+        work, chunk_size=1000, chunk_overlap=100, batch_size=32, workers=1, provider=args.provider)
     print(f"work folder (reuse with --reuse): {work}", flush=True)
     queries = list(QUERIES)
     if args.scifact:
@@ -230,6 +238,7 @@ def main() -> None:
     url, process = start_server(config, work / "serve.log", args.during_writes)
     rows: list[tuple[str, object]] = []
     summary: dict[str, object] = {"corpus": "scifact-%d" % args.scifact if args.scifact else "examples/docs",
+                                  "provider": args.provider,
                                   "ingest_s": None if args.reuse else round(ingest_s, 1), "load_average": common.load_average(),
                                   "code": common.code_version()}
     try:
@@ -306,7 +315,8 @@ def main() -> None:
         summary["page_image_endpoint_p50_ms"] = round(common.percentile(image_times, 50) * 1000, 1)
     summary.update(direct_retrieve_p50_ms=round(d_r * 1000, 1), direct_query_p50_ms=round(d_q * 1000, 1),
                    render_p50_ms=round(common.percentile(render, 50) * 1000, 1))
-    common.print_table(f"ragwire serve over {summary['corpus']} ({args.requests} requests per row)", rows)
+    common.print_table(f"ragwire serve over {summary['corpus']}, {args.provider} embeddings "
+                       f"({args.requests} requests per row)", rows)
     common.print_summary(summary)
 
 
