@@ -96,6 +96,11 @@ def serving() -> None:
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_S))
 
 
+def is_serving() -> bool:
+    """True in a process that answers reads while it writes (:func:`serving`)."""
+    return _serving
+
+
 def _nice() -> int | None:
     """The calling thread's nice value, on Linux (where it is per thread); None elsewhere."""
     if not sys.platform.startswith("linux"):

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError, one_line
 from ..loaders.guard import set_progress_listener
 from ..logs import REPORTED, get_logger
-from ..pacing import in_turns
+from ..pacing import in_turns, is_serving
 from ..providers.retry import call_with_retries
-from ..store import Collection
+from ..store import Collection, index_debt
 from .items import IngestItem, as_item, source_id
 from .plan import Planned, plan
 from .prepare import Prepared, make_loader, prepare_file
@@ -173,9 +173,25 @@ class IngestRunner:
                         if isinstance(done, Prepared):
                             stats.count_extraction(done.metadata_usage)
                 raise
-        if self._written_points and self._written_points >= self.settings.optimize_after_points:
-            if self.collection.optimize():
-                log.info("built the vector index after writing %d points", self._written_points)
+        self._build_index()
+
+    def _build_index(self) -> None:
+        """Build the vector index after a large write, or one a serving process left owed (:mod:`ragwire.store.index_debt`)."""
+        due = bool(self._written_points) and self._written_points >= self.settings.optimize_after_points
+        if not due and not index_debt.owed(self.collection):
+            return
+        if is_serving():
+            if due:
+                index_debt.owe(self.collection)
+                log.info("vector index not rebuilt while serving (every read would wait for the build); "
+                         "the next ingest or sync run with no server running builds it")
+            return
+        # Paid by the attempt: a store too small to need an index, or too full to build one
+        # (a warning says so), is not tried again until a run writes enough.
+        built = self.collection.optimize()
+        index_debt.paid(self.collection)
+        if built:
+            log.info("built the vector index after writing %d points", self._written_points)
 
     def _make_bar(self, total: int):
         from tqdm import tqdm
