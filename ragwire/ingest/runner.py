@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 from ..errors import IngestAborted, ProviderError, RagwireError, StoreError, StoreFullError, StoreLockedError, one_line
 from ..loaders.guard import set_progress_listener
 from ..logs import REPORTED, get_logger
-from ..pacing import in_turns, is_serving
+from ..pacing import in_turns
 from ..providers.retry import call_with_retries
 from ..store import Collection, index_debt
 from .items import IngestItem, as_item, source_id
@@ -180,18 +180,11 @@ class IngestRunner:
         due = bool(self._written_points) and self._written_points >= self.settings.optimize_after_points
         if not due and not index_debt.owed(self.collection):
             return
-        if is_serving():
-            if due:
-                index_debt.owe(self.collection)
-                log.info("vector index not rebuilt while serving (every read would wait for the build); "
-                         "the next ingest or sync run with no server running builds it")
-            return
-        # Paid by the attempt: a store too small to need an index, or too full to build one
-        # (a warning says so), is not tried again until a run writes enough.
-        built = self.collection.optimize()
-        index_debt.paid(self.collection)
-        if built:
+        if index_debt.build(self.collection):
             log.info("built the vector index after writing %d points", self._written_points)
+        elif due and index_debt.owed(self.collection):
+            log.info("vector index not rebuilt while serving (every read would wait for the build); "
+                     "the next ingest or sync run with no server running builds it")
 
     def _make_bar(self, total: int):
         from tqdm import tqdm

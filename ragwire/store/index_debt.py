@@ -13,7 +13,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..pacing import is_serving
 from .collection import Collection
+
+
+def build(collection: Collection) -> bool:
+    """Build the vector index now, or leave it owed in a serving process; True when built now.
+
+    The attempt pays the debt: a store too small to need an index, or too full to build
+    one (a warning says so), is not tried again until a run writes enough.
+    """
+    if is_serving():
+        owe(collection)
+        return False
+    built = collection.optimize()
+    paid(collection)
+    return built
 
 
 def _marker(collection: Collection) -> Path | None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import StoreError
 from ..logs import get_logger
+from . import index_debt
 from .collection import Collection
 from .engine import DenseParams, Offset, Point
 from .filters import KIND_KEY, meta_path
@@ -356,7 +357,7 @@ def migrate_collection(source: Collection, target: Collection, *, batch_size: in
                     finished = _read_marker(target)
                     if finished is not None:
                         target._engine.upsert([replace(finished, deferred_m=None).to_point()])
-                stats.index_built = bool(target._engine.optimize()) or stats.index_deferred
+                stats.index_built = index_debt.build(target) or stats.index_deferred
                 _verify(source, target, verify_queries, stats)
                 finished = _read_marker(target)
                 if finished is not None and stats.ok:
