@@ -26,7 +26,7 @@ from .text import WORD as _WORD
 from .text import stated as _stated_in
 from .text import stem as _stem
 
-__all__ = ["SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance", "is_yes_no", "type_word"]
+__all__ = ["MODIFIERS", "SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance", "is_yes_no", "type_word"]
 
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
 _MEASURE_VERBS = {"weigh": "mass", "cost": "amount of money"}
@@ -106,7 +106,7 @@ _DETERMINERS = frozenset("a an the this that these those its their our your my h
                          "one".split())
 _PRONOUNS = frozenset("it they we you i he she them us me".split())
 _WH = frozenset("what which who whom whose when where why how".split())
-_MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
+MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
                        "itself".split())
 _CLASSIFIERS = frozenset({"rating", "class", "level", "number", "code", "grade"})
 _YES_NO = re.compile(r"^\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b",
@@ -160,7 +160,7 @@ def expectation(question: str) -> Expectation | None:
     names = {w.lower() for w in _WORD.findall(question)[1:] if w[:1].isupper()}
     found = _focused(kind, rest, names)
     if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):
-        counted = tuple(w for w in m.group(1).split() if w not in _MODIFIERS)[:2]
+        counted = tuple(w for w in m.group(1).split() if w not in MODIFIERS)[:2]
         counted = counted[:1] if counted[1:] and counted[1] in _AUXILIARIES | _PREPOSITIONS else counted
         # A unit ("how many amperes") is checked by its symbol (16 A), not as a counted noun.
         if not any(p.search(f"1 {counted[0]}") for k, p in INSTANCES.items() if k not in _PLAIN):
@@ -253,7 +253,7 @@ def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset(
     """
     tokens = rest.split()
     subject = bool(tokens) and tokens[0] in _AUXILIARIES - {"is", "are", "was", "were", "be", "been", "am"}
-    while tokens and (tokens[0] in _AUXILIARIES | _DETERMINERS | _PREPOSITIONS | _WH or tokens[0] in _MODIFIERS):
+    while tokens and (tokens[0] in _AUXILIARIES | _DETERMINERS | _PREPOSITIONS | _WH or tokens[0] in MODIFIERS):
         tokens.pop(0)
     if not tokens or tokens[0] in _PRONOUNS:
         return Expectation(kind, "", ())
@@ -297,7 +297,7 @@ def _noun_phrase(tokens: list[str]) -> tuple[list[str], int]:
     n = 0
     while n < len(tokens) and tokens[n] not in stop:
         n += 1
-    return [t for t in tokens[:n] if t not in _MODIFIERS and not t[0].isdigit()], n
+    return [t for t in tokens[:n] if t not in MODIFIERS and not t[0].isdigit()], n
 
 
 def instance(kind: str, text: str) -> bool:

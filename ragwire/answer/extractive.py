@@ -17,7 +17,18 @@ from typing import Any
 from .answerable import missing_terms, unmentioned
 from .calibration import strength
 from .context import NumberedSource
-from .evidence import Vocabulary, asked_unit, grounded, names, refusal_text, salient_absent, salient_terms
+from .evidence import (
+    Vocabulary,
+    asked_pair,
+    asked_unit,
+    grounded,
+    names,
+    nouns,
+    pair_stated,
+    refusal_text,
+    salient_absent,
+    salient_terms,
+)
 from .expectations import covers, expectation, instance, is_yes_no
 from .extraction import Extraction, Quote
 from .extraction import cite as cite  # re-exported: the marker of one quote
@@ -133,7 +144,7 @@ def extract(
         return Extraction.refused(f"The retrieved documents do not answer this question "
                                   f"(closest passage {best:.2f}, threshold {threshold:.2f}).")
     headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
-    in_quote, in_sources = salient_absent(question, vocabulary, embedding)
+    in_quote, in_sources, heavy = salient_absent(question, vocabulary, embedding)
     if in_sources:
         texts = [f"{s.text} {headings[s.index]}" for s in sources]
         seen = set().union(*grounded(in_sources, texts, embedding, names(question, in_sources)))
@@ -143,9 +154,14 @@ def extract(
     if in_quote:
         # A term no document uses is answered only by a passage that says it in other words.
         candidates, ungrounded = _grounding(in_quote, candidates, headings, threshold, embedding,
-                                            names(question, in_quote))
+                                            names(question, in_quote),
+                                            nouns(question, [t for t in in_quote if t in heavy]))
         if not candidates:
             return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
+    if (pair := asked_pair(question)) and not pair_stated(pair, " ".join(f"{s.text} {headings[s.index]}"
+                                                                          for s in sources)):
+        # "What is the zip code": passages that say "code" and "zip" apart name no zip code.
+        return Extraction.refused(refusal_text([" ".join(pair)], question), [" ".join(pair)])
     missing = missing_terms(question, sources, embedding)
     if missing:
         # On topic is not answered: the sources never state what was specifically asked.
@@ -188,12 +204,12 @@ def _strength(question: str, chosen: list[Candidate], headings: dict[int, str]) 
 
 
 def _grounding(terms: list[str], candidates: list[Candidate], headings: dict[int, str], threshold: float,
-               embedding: Any, exact: set[str]) -> tuple[list[Candidate], list[str]]:
+               embedding: Any, exact: set[str], distinct: set[str]) -> tuple[list[Candidate], list[str]]:
     """The best passages above ``threshold`` that ground every term, and the terms none of them grounds."""
     best = sorted((c for c in candidates if c.score >= threshold), key=lambda c: c.ranked, reverse=True)
     best = best[:GROUNDING_POOL]
     texts = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in best]
-    found = grounded(terms, texts, embedding, exact)
+    found = grounded(terms, texts, embedding, exact, distinct)
     keep = [c for c, g in zip(best, found, strict=True) if g >= set(terms)]
     seen = set().union(*found) if found else set()
     return keep, [t for t in terms if t not in seen] or list(terms)
