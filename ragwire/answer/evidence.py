@@ -45,8 +45,10 @@ QUOTE_WEIGHT = 0.15
 # other things of its kind that they do (another animal, another vehicle): words of one kind
 # are about equally near it, a synonym stands out.  Such a term is grounded by its nearest
 # word only when that word is this much nearer (cosine) than the next word of another family.
-# Measured on the development sets' absent nouns: synonyms lead the runner-up by 0.07-0.42
-# (guarantee~warranty 0.17, upkeep~maintenance 0.08), words of one kind by 0.00-0.06.
+# Measured on the development sets' absent nouns (the words nearest them in the best passages): a
+# synonym leads the runner-up by 0.07 to 0.42, most words of one kind by 0.06 or less.  Applied to the
+# nouns at QUOTE_WEIGHT or more alone: lighter ones, checked over all retrieved chunks, meet more words
+# of every kind, and the rule refused paraphrases there as often as unanswerable questions.
 DISTINCT = 0.07
 
 
@@ -148,17 +150,17 @@ def names(question: str, terms: Sequence[str]) -> set[str]:
     return out
 
 
-# Words that open a noun phrase ("a ferret", "the caretaker", "what insulin dose", "by bus"): a term
-# after one (past at most two modifiers) names a thing; "to" is left out, it opens verbs ("to hitch").
+# Words that open a noun phrase ("a parrot", "the gardener", "what fuel mix", "by taxi"): a term
+# after one (past at most two modifiers) names a thing; "to" is left out, it opens verbs ("to paint").
 _NOUN_OPENERS = frozenset("a an the my our your his her its their this that these those any some each every no "
                           "what which whose much many of for in on at by with from per about into".split())
-# A word followed by one of these is a verb taking an object ("notify our system", "hitch a ride").
+# A word followed by one of these is a verb taking an object ("water the plants", "book a slot").
 _OBJECT_OPENERS = frozenset("a an the my our your his her its their this that these those it them us me".split())
 
 
 def nouns(question: str, terms: Sequence[str]) -> set[str]:
     """The ``terms`` the question uses as nouns: after a determiner or preposition, past at most two modifiers,
-    and not before an object; a verb form ("crawling", "stopped") is none.  A thing no document names is
+    and not before an object; a verb form ("running", "opened") is none.  A thing no document names is
     near other things of its kind (see :data:`DISTINCT`)."""
     tokens = words(question)
     out = set()
@@ -170,7 +172,7 @@ def nouns(question: str, terms: Sequence[str]) -> set[str]:
                 continue
             before = tokens[max(0, i - 3):i]
             while before and before[-1] not in STOPWORDS and len(before) > 1:
-                before.pop()  # a modifier ("the external thermostat"); at most two, as the window allows
+                before.pop()  # a modifier ("the spare battery"); at most two, as the window allows
             if before and before[-1] in _NOUN_OPENERS:
                 out.add(term)
     return out
@@ -214,17 +216,17 @@ def _standing_out(close: set[str], words_: list[str], sims: Any, row: dict[str, 
     return close & family
 
 
-# "What is the zip code of …", "which operating system …": the thing asked for named by two words.  Each
-# word alone is common (a code, a zip fastener; a system), the pair names one attribute, which a document
-# stating it names too.  The words must be written in lower case (not a name), past a modifier ("the yearly
-# fixed charge": fixed charge), and the second must not take an object (a verb: "which shortcut opens the …").
+# "What is the boiling point of …", "which file system …": the thing asked for named by two words.  Each
+# word alone is common (a point, a file; a system), the pair names one attribute, which a document
+# stating it names too.  The words must be written in lower case (not a name), past a modifier ("the annual
+# service fee": service fee), and the second must not take an object (a verb: "which key opens the …").
 _BE = r"\s+(?i:is|are|was|were)(?:\s+(?i:the|a|an))?"
 _ASKED_PHRASE = re.compile(rf"^(?:(?i:what|which)(?:{_BE})?|(?i:who){_BE})(?:\s+(?:[\w-]+\s+){{0,2}}[\w-]+'s)?\s+")
 _OBJECTS = frozenset("the a an my our your its their it them".split())
 
 
 def asked_pair(question: str) -> tuple[str, str] | None:
-    """The two words naming what an untyped wh-question asks for ("zip code"), or None when it opens otherwise."""
+    """The two words naming what an untyped wh-question asks for ("boiling point"), or None when it opens otherwise."""
     question = question.strip()
     m = _ASKED_PHRASE.match(question)
     if not m or expectation(question) is not None:
@@ -238,13 +240,13 @@ def asked_pair(question: str) -> tuple[str, str] | None:
     if first in STOPWORDS or first in QUESTION_FRAME or second in STOPWORDS or tokens[2:3] and tokens[2] in _OBJECTS:
         return None
     if len(m.group(0).split()) == 1 and tokens[2:3] and tokens[2] not in STOPWORDS:
-        return None  # "what causes lidar errors": a verb and its object, not "what energy class is …"
+        return None  # "what causes engine noise": a verb and its object, not "what fuel mix is …"
     return first, second
 
 
 def pair_stated(pair: tuple[str, str], text: str) -> bool:
-    """Whether ``text`` names the pair: its words side by side in some form and either order ("zip codes",
-    "glucose (fasting)"), or joined ("zipcode")."""
+    """Whether ``text`` names the pair: its words side by side in some form and either order ("boiling points",
+    "point (boiling)"), or joined ("filesystem")."""
     tokens = words(text)
     first, second = stem(pair[0]), stem(pair[1])
     joined = {stem(pair[0] + pair[1]), f"{pair[0]}-{pair[1]}"}

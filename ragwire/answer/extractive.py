@@ -160,7 +160,7 @@ def extract(
             return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
     if (pair := asked_pair(question)) and not pair_stated(pair, " ".join(f"{s.text} {headings[s.index]}"
                                                                           for s in sources)):
-        # "What is the zip code": passages that say "code" and "zip" apart name no zip code.
+        # "What is the boiling point": passages that say "point" and "boiling" apart name no boiling point.
         return Extraction.refused(refusal_text([" ".join(pair)], question), [" ".join(pair)])
     missing = missing_terms(question, sources, embedding)
     if missing:

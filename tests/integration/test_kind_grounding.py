@@ -3,7 +3,7 @@
 Each test guards a failure seen across the development sets: a thing no document names
 (an animal, a vehicle) answered with a passage about another thing of its kind, which
 the embedding puts about as near as a synonym; and an attribute asked for by two words
-("credit limit") answered with a passage that says each word apart.
+("spending cap") answered with a passage that says each word apart.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ Book a grooming slot at the counter or by phone; a slot lasts about an hour.
 """,
     "loyalty-card.md": """# Paws Corner loyalty card
 
-The loyalty card gives members 5 % off every purchase. We accept cash and all major credit cards.
-There is no limit to how often a member may use the card. The card is free and never expires.
+The loyalty card gives members 5 % off all spending in the shop. We accept cash and all major credit cards.
+A free cap and collar set comes with every tenth purchase. The card is free and never expires.
 """,
     "warranty.md": """# Paws Corner aquarium warranty
 
@@ -58,10 +58,10 @@ def test_a_synonym_that_stands_out_still_grounds_the_noun(rag):
 
 
 def test_an_attribute_named_by_two_words_is_refused_when_no_document_names_the_pair(rag):
-    # "credit" and "limit" are both in the loyalty card's text, never side by side.
-    answer = rag.query("What is the credit limit on the Paws Corner loyalty card?")
+    # "spending" and "cap" are both in the loyalty card's text, never side by side.
+    answer = rag.query("What is the spending cap on the Paws Corner loyalty card?")
     assert answer.refused, answer.text
-    assert "'credit limit'" in answer.text
+    assert "'spending cap'" in answer.text
 
 
 def test_an_attribute_named_by_two_words_is_answered_when_a_document_names_them(rag):
