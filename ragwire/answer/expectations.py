@@ -104,7 +104,10 @@ _AUXILIARIES = frozenset("is are was were be been being am do does did done have
                          "shall should may might must need needs take takes took get gets".split())
 _DETERMINERS = frozenset("a an the this that these those its their our your my his her some any each every "
                          "one".split())
-_PRONOUNS = frozenset("it they we you i he she them us me".split())
+# Indefinite pronouns ("how long does the group wait for somebody …") name no one a passage must mention.
+_PRONOUNS = frozenset("it they we you i he she them us me somebody someone anybody anyone everybody everyone".split())
+# Particles of a phrasal verb end a noun phrase ("the ride up on the lift", "the price to check out"): not nouns.
+_PARTICLES = frozenset("up down out off back away".split())
 _WH = frozenset("what which who whom whose when where why how".split())
 MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
                        "itself".split())
@@ -293,7 +296,7 @@ def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset(
 
 def _noun_phrase(tokens: list[str]) -> tuple[list[str], int]:
     """The content words of the noun phrase opening ``tokens``, and how many tokens it spans."""
-    stop = _PREPOSITIONS | _AUXILIARIES | _DETERMINERS | _PRONOUNS | _WH | {"and", "or", "but", "if", "so"}
+    stop = _PREPOSITIONS | _AUXILIARIES | _DETERMINERS | _PRONOUNS | _PARTICLES | _WH | {"and", "or", "but", "if", "so"}
     n = 0
     while n < len(tokens) and tokens[n] not in stop:
         n += 1

@@ -2,8 +2,11 @@
 
 Each test guards a failure seen across the development sets: a thing no document names
 (an animal, a vehicle) answered with a passage about another thing of its kind, which
-the embedding puts about as near as a synonym; and an attribute asked for by two words
-("spending cap") answered with a passage that says each word apart.
+the embedding puts about as near as a synonym; an attribute asked for by two words
+("spending cap") answered with a passage that says each word apart; a value asked in a
+unit the documents never use (Fahrenheit) answered in another unit of its dimension;
+and a duration refused because the question's "someone" or a verb's particle ("the
+drive back") was read as a noun the passage must name.
 """
 
 from __future__ import annotations
@@ -25,6 +28,15 @@ Nail clipping for a rabbit costs EUR 8.
 ## Booking
 
 Book a grooming slot at the counter or by phone; a slot lasts about an hour.
+The groomer waits 15 minutes for a late customer; after that the slot goes to the next pet.
+""",
+    "aquarium-care.md": """# Paws Corner aquarium care
+
+The tropical aquariums in the shop are kept at 25 °C. The water is changed every Monday.
+""",
+    "pet-taxi.md": """# Paws Corner pet taxi
+
+Our pet taxi collects pets from their homes. The drive from the kennels to the shop takes 20 minutes.
 """,
     "loyalty-card.md": """# Paws Corner loyalty card
 
@@ -68,3 +80,21 @@ def test_an_attribute_named_by_two_words_is_answered_when_a_document_names_them(
     answer = rag.query("Which credit cards does Paws Corner accept?")
     assert answer, answer.text
     assert "major credit cards" in answer.text and cited_files(answer) == {"loyalty-card.md"}
+
+
+def test_a_value_asked_in_a_unit_no_document_uses_is_refused(rag):
+    answer = rag.query("What temperature in Fahrenheit are the shop's tropical aquariums kept at?")
+    assert answer.refused, answer.text
+    assert "Fahrenheit" in answer.text
+
+
+def test_someone_in_a_duration_question_names_no_one_the_passage_must_mention(rag):
+    answer = rag.query("How long does the groomer wait for someone who is late?")
+    assert answer, answer.text
+    assert "15 minutes" in answer.text and cited_files(answer) == {"grooming.md"}
+
+
+def test_a_verbs_particle_is_not_a_noun_the_passage_must_name(rag):
+    answer = rag.query("How long is the drive back from the kennels?")
+    assert answer, answer.text
+    assert "20 minutes" in answer.text and cited_files(answer) == {"pet-taxi.md"}

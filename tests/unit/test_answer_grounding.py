@@ -21,6 +21,10 @@ def test_names_are_capitalised_after_the_first_word_or_written_in_capitals():
     ("What does it draw in watts?", "watts", "draws 40 W at most", "runs on 12 V"),
     ("How many amperes does the charger give?", "amperes", "a 2 A charger", "a 5 V supply"),
     ("What is its capacity in kilowatt-hours?", "kilowatt-hours", "a 7.5 kWh pack", "80 % of its capacity"),
+    # the same quantity in another unit of its dimension is not the value asked for
+    ("How high is the tower in feet?", "feet", "rises 1 020 ft", "rises 310 m"),
+    ("What is the room kept at in Fahrenheit?", "Fahrenheit", "kept at 68 °F", "kept at 20 °C"),
+    ("What pressure in bar does the pump give?", "bar", "gives 3.5 bar", "gives 2 kW"),
 ])
 def test_a_question_naming_its_unit_wants_a_number_in_it(question, word, stated, not_stated):
     found = asked_unit(question)
