@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .answerable import key_terms
 from .expectations import MODIFIERS, SPELLED_NUMBERS, expectation, type_word
 from .text import QUESTION_FRAME, STOPWORDS, cosines, same_family, stated, stem, words
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # A word of the quoted passage at least this close (cosine of the single words,
 # all-MiniLM-L6-v2) stands in for a term the collection never uses: synonyms score
@@ -205,7 +208,7 @@ def grounded(terms: Sequence[str], passages: Sequence[str], embedding: Any,
     return [{t for t in terms if near[t] & set(ws)} for ws in vocab]
 
 
-def _standing_out(close: set[str], words_: list[str], sims: Any, row: dict[str, int]) -> set[str]:
+def _standing_out(close: set[str], words_: list[str], sims: np.ndarray, row: dict[str, int]) -> set[str]:
     """The nearest word's family, when it is :data:`DISTINCT` nearer than any word of another family; else nothing."""
     ranked = sorted(words_, key=lambda w: sims[row[w]], reverse=True)
     top = stem(ranked[0])
