@@ -12,13 +12,6 @@ The kernel then hands the cores to the threads answering reads whenever they wan
 in the middle of a batch too, and gives the writer what the reads leave; a steady stream
 of reads slows a write but never stops it.
 
-Priority orders the cores, not the interpreter lock.  A read waits for the lock each time
-it comes back from the network, the model or the store, and a writer busy in Python code
-(loading, splitting, bookkeeping) hands the lock over only when asked and when the switch
-interval has passed: 5 ms by default, so a read that takes the lock eight times could wait
-40 ms for it.  A serving process switches every ``SWITCH_S`` instead, which bounds each
-wait near that; a process that only writes keeps the default (bench/gil_switch.py).
-
 Where a thread's priority cannot be lowered (not Linux: there ``setpriority`` names a
 process), reads say they are in flight (:func:`reading`) and the writer embeds each batch
 in turns of ``TURN`` texts (:func:`in_turns`), each after the reads in flight finish, at
@@ -48,9 +41,6 @@ TURN = 8
 # the server's priority still leave the writer a share (at 19 below 0 it would get ~1.5 %).
 WRITER_NICE_STEP = 10
 MAX_NICE = 19
-# The interpreter's switch interval in a serving process: a tenth of the default.  Switching
-# costs a writer busy in Python a few per cent; a read beside it waits a tenth as long.
-SWITCH_S = 0.0005
 
 _idle = threading.Condition()
 _reads = 0
@@ -87,13 +77,9 @@ def wait_for_reads(max_wait_s: float = MAX_WAIT_S) -> float:
 
 
 def serving() -> None:
-    """Mark this process as one that answers reads while it writes: a server that owns its store.
-
-    Its reads then get the interpreter lock within about ``SWITCH_S`` of asking for it.
-    """
+    """Mark this process as one that answers reads while it writes: a server that owns its store."""
     global _serving
     _serving = True
-    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_S))
 
 
 def is_serving() -> bool:

@@ -161,25 +161,3 @@ def test_a_servers_jobs_run_below_the_threads_that_answer_reads(monkeypatch):
         pass
     writer.stop()
     assert job.result == min(nice_of_this_thread() + pacing.WRITER_NICE_STEP, pacing.MAX_NICE) > nice_of_this_thread()
-
-
-@pytest.fixture
-def switch_interval():
-    before = sys.getswitchinterval()
-    yield
-    sys.setswitchinterval(before)
-
-
-def test_a_serving_process_hands_the_interpreter_lock_to_reads_sooner(monkeypatch, switch_interval):
-    monkeypatch.setattr(pacing, "_serving", False)
-    sys.setswitchinterval(0.005)
-    pacing.serving()
-    assert sys.getswitchinterval() == pytest.approx(pacing.SWITCH_S)
-    assert pacing.SWITCH_S < 0.005
-
-
-def test_serving_keeps_a_switch_interval_the_user_set_shorter(monkeypatch, switch_interval):
-    monkeypatch.setattr(pacing, "_serving", False)
-    sys.setswitchinterval(pacing.SWITCH_S / 2)
-    pacing.serving()
-    assert sys.getswitchinterval() == pytest.approx(pacing.SWITCH_S / 2)
