@@ -104,9 +104,9 @@ _AUXILIARIES = frozenset("is are was were be been being am do does did done have
                          "shall should may might must need needs take takes took get gets".split())
 _DETERMINERS = frozenset("a an the this that these those its their our your my his her some any each every "
                          "one".split())
-# Indefinite pronouns ("how long does the group wait for somebody …") name no one a passage must mention.
+# Indefinite pronouns ("when may anyone borrow the van …") name no one a passage must mention.
 _PRONOUNS = frozenset("it they we you i he she them us me somebody someone anybody anyone everybody everyone".split())
-# Particles of a phrasal verb end a noun phrase ("the ride up on the lift", "the price to check out"): not nouns.
+# Particles of a phrasal verb end a noun phrase ("the walk back to the car", "the fee to sign in"): not nouns.
 _PARTICLES = frozenset("up down out off back away".split())
 _WH = frozenset("what which who whom whose when where why how".split())
 MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "

@@ -4,7 +4,7 @@ Each test guards a failure seen across the development sets: a thing no document
 (an animal, a vehicle) answered with a passage about another thing of its kind, which
 the embedding puts about as near as a synonym; an attribute asked for by two words
 ("spending cap") answered with a passage that says each word apart; a value asked in a
-unit the documents never use (Fahrenheit) answered in another unit of its dimension;
+unit no document uses (Fahrenheit) answered in another unit of its dimension;
 and a duration refused because the question's "someone" or a verb's particle ("the
 drive back") was read as a noun the passage must name.
 """
@@ -83,9 +83,9 @@ def test_an_attribute_named_by_two_words_is_answered_when_a_document_names_them(
 
 
 def test_a_value_asked_in_a_unit_no_document_uses_is_refused(rag):
-    answer = rag.query("What temperature in Fahrenheit are the shop's tropical aquariums kept at?")
+    answer = rag.query("Which temperature in Fahrenheit do the shop's tropical aquariums need?")
     assert answer.refused, answer.text
-    assert "Fahrenheit" in answer.text
+    assert "fahrenheit" in answer.text.lower()
 
 
 def test_someone_in_a_duration_question_names_no_one_the_passage_must_mention(rag):
