@@ -14,7 +14,9 @@ reliability table of ``Answer.confidence`` against correctness.
 The held-out sets (``bench/heldout/``) are for the final measurement only: never tune on
 them.  ``--sets dev`` runs the development set alone; dev, dev2, dev3, devkiln and dev4 are the
 development sets (dev3, devkiln and dev4 over corpora of other domains than ``examples/docs``), and
-so are messy, corpus_b, corpus_c and corpus_d, retired from held out on 2026-12-05.
+so are messy, corpus_b, corpus_c and corpus_d, retired from held out on 2026-12-05.  With no
+``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
+meant for development never shows its figures.
 
     python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e] [--fresh]
 """
@@ -240,8 +242,9 @@ def report(results: dict[str, Scores]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", default="dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e",
-                    help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e")
+    ap.add_argument("--sets", default=",".join(DEVELOPMENT),
+                    help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e "
+                         "(default: the development sets; a held-out set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
     ap.add_argument("--limit", type=int, default=None, help="the first N questions of each set (a quick look)")
