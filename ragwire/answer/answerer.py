@@ -46,6 +46,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["NOTHING_MATCHES", "NOTHING_TO_SEARCH", "NOT_IN_DOCUMENTS", "Answerer"]
 
+
 class Answerer:
     """Answers questions with numbered citations, or refuses.
 

@@ -57,7 +57,7 @@ _ATTRIBUTES = re.compile(r"^(?P<ask>what (?:is|are|were|was)|tell me|give me|lis
 _COMPARE = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|to|against|and)\s+(?P<b>.+?)\s*[?.!]?$", re.IGNORECASE)
 _OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", re.IGNORECASE)
 # "Tell me X and Y", "What are X as well as Y": two noun phrases coordinated, the second opening with
-# a determiner or a possessive ("…the pump's weight and its height"); each is asked as "What is …?".
+# a determiner or a possessive ("…the lamp's price and its colour"); each is asked as "What is …?".
 _PHRASES = re.compile(r"^(?:tell me|give me|what (?:is|are|were|was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
                       r"(?P<b>(?:the|its|their|his|her|a|an)\s+[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
@@ -131,7 +131,7 @@ def _coordinated(question: str) -> list[str] | None:
         return None  # "the difference between A and B" is one thing
     a, b = m["a"].strip(), m["b"].strip()
     if (owner := _POSSESSOR.search(f"{a} ")) and re.match(r"(?:its|their|his|her)\s", b, re.IGNORECASE):
-        b = owner.group(1) + b[b.index(" "):]  # "the pump's weight and its height": the pump's height
+        b = owner.group(1) + b[b.index(" "):]  # "the lamp's price and its colour": the lamp's colour
     return [f"What is {a}?", f"What is {b}?"]
 
 
