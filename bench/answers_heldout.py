@@ -18,7 +18,7 @@ so are messy, corpus_b, corpus_c and corpus_d, retired from held out on 2026-12-
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f] [--fresh]
 """
 
 from __future__ import annotations
@@ -75,6 +75,8 @@ CORPORA = {
                        (common.BENCH_DIR / "heldout" / "corpus_d.yaml",)),
     "corpus_e": Corpus("corpus_e", common.BENCH_DIR / "heldout" / "corpus_e",
                        (common.BENCH_DIR / "heldout" / "corpus_e.yaml",)),
+    "corpus_f": Corpus("corpus_f", common.BENCH_DIR / "heldout" / "corpus_f",
+                       (common.BENCH_DIR / "heldout" / "corpus_f.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -243,7 +245,7 @@ def report(results: dict[str, Scores]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default=",".join(DEVELOPMENT),
-                    help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e "
+                    help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, corpus_f "
                          "(default: the development sets; a held-out set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
