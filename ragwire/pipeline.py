@@ -106,16 +106,18 @@ class RAGWire:
 
     # -- ingestion -----------------------------------------------------------
     def _ingest(self, file_paths: str | Path | list[str] | list[Path], force: bool, not_walked: list[tuple[str, str]] | None = None,
-                access: list[str] | str | None = None) -> dict[str, Any]:
+                access: list[str] | str | None = None, on_file: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         labels = access.split(",") if isinstance(access, str) else access
-        return runs.ingest(self.parts, file_paths, force=force, not_walked=not_walked, access=labels)
+        return runs.ingest(self.parts, file_paths, force=force, not_walked=not_walked, access=labels, on_file=on_file)
 
-    def ingest_documents(self, file_paths: list[str] | list[Path], *,
-                         access: list[str] | str | None = None) -> dict[str, Any]:
+    def ingest_documents(self, file_paths: list[str] | list[Path], *, access: list[str] | str | None = None,
+                         on_file: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """Ingest files; unchanged files are skipped, changed ones replaced.
 
         ``access`` labels them (``["hr"]``, docs/security.md; an unchanged file is relabelled without
-        re-embedding); None keeps stored labels and gives new files ``access.default``.
+        re-embedding); None keeps stored labels and gives new files ``access.default``.  ``on_file`` is
+        called with each file's outcome as the run records it (``file``, ``status``, ``chunks``; ``error``
+        when failed): one run for many files, progress per file (docs/ingestion.md).
 
         A file is also re-processed when the settings that shape its chunks changed (splitter,
         loader, embedding options); vectors of unchanged chunk texts are reused.
@@ -129,7 +131,7 @@ class RAGWire:
             IngestAborted: the run itself failed (the store stayed unreachable, the model
                 could not load); ``exc.stats`` holds the stats of the files done before.
         """
-        return self._ingest(file_paths, force=False, access=access)
+        return self._ingest(file_paths, force=False, access=access, on_file=on_file)
 
     def reingest_documents(self, file_paths: list[str] | list[Path], *,
                            access: list[str] | str | None = None) -> dict[str, Any]:
@@ -172,8 +174,7 @@ class RAGWire:
         """
         return runs.delete(self.parts, file_path)
 
-    def sync(self, sources: list[Source] | None = None, delete_missing: bool = True,
-             dry_run: bool = False) -> SyncStats:
+    def sync(self, sources: list[Source] | None = None, delete_missing: bool = True, dry_run: bool = False) -> SyncStats:
         """Reconcile the collection with its sources: new files in, changed ones replaced, removed ones out.
 
         Args:
@@ -189,8 +190,7 @@ class RAGWire:
             ValueError: no sources are configured or passed (a ``ConfigError``).
             IngestAborted: the run itself failed (store unreachable, model not loadable); nothing was deleted.
         """
-        return runs.sync(self.parts, self.config_path.name, sources, delete_missing=delete_missing,
-                         dry_run=dry_run)
+        return runs.sync(self.parts, self.config_path.name, sources, delete_missing=delete_missing, dry_run=dry_run)
 
     def migrate(self, to_config: str | Path, *, batch_size: int = 256, restart: bool = False,
                 verify_queries: int = 10, progress: bool = False) -> MigrateStats:

@@ -8,7 +8,7 @@ The facade (:mod:`ragwire.pipeline`) calls these in a line each; they take the t
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,25 +36,26 @@ def runner(parts: Parts, coll: Collection) -> IngestRunner:
     return IngestRunner(coll, parts.bulk_embedding, parts.sparse_encoder, settings, extract_metadata=hook)
 
 
-def ingest(parts: Parts, file_paths: Paths, *, force: bool,
-           not_walked: list[tuple[str, str]] | None = None, access: list[str] | None = None) -> dict[str, Any]:
+def ingest(parts: Parts, file_paths: Paths, *, force: bool, not_walked: list[tuple[str, str]] | None = None,
+           access: list[str] | None = None, on_file: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Ingest ``file_paths`` (one path or a list) and return the spec's stats dict.
 
     ``access`` labels every file (none given: a stored document keeps its labels, a new one
-    gets ``access.default``).
+    gets ``access.default``); ``on_file`` is told each file's outcome (:meth:`FileOutcome.to_dict`) as it is recorded.
 
     Raises:
         IngestAborted: the run itself failed; ``exc.stats`` holds what was done before.
     """
     attributes = telemetry.run_attributes(parts.config.vectorstore.collection_name)
     with telemetry.span("ragwire ingest", attributes) as span:
-        stats = _ingest_files(parts, file_paths, force, not_walked, access)
+        stats = _ingest_files(parts, file_paths, force, not_walked, access, on_file)
         telemetry.set_counts(span, stats)
         return stats
 
 
-def _ingest_files(parts: Parts, file_paths: Paths, force: bool,
-                  not_walked: list[tuple[str, str]] | None, access: list[str] | None = None) -> dict[str, Any]:
+def _ingest_files(parts: Parts, file_paths: Paths, force: bool, not_walked: list[tuple[str, str]] | None,
+                  access: list[str] | None = None, on_file: Callable[[dict[str, Any]], None] | None = None,
+                  ) -> dict[str, Any]:
     from .errors import IngestAborted, MissingDependencyError, ProviderError
     from .ingest import IngestStats
 
@@ -80,7 +81,8 @@ def _ingest_files(parts: Parts, file_paths: Paths, force: bool,
                 nothing = IngestStats(total=len(entries), aborted=" ".join(str(exc).split()))
                 raise IngestAborted(f"ingest stopped before the first file: {nothing.aborted}",
                                     nothing.to_dict()) from exc
-            stats = runner(parts, coll).run(entries, force=force)
+            told = None if on_file is None else (lambda outcome: on_file(outcome.to_dict()))
+            stats = runner(parts, coll).run(entries, force=force, on_file=told)
     except IngestAborted as exc:
         if not_walked is not None:
             exc.stats["not_walked"] = [{"file": f, "reason": r} for f, r in not_walked]

@@ -73,8 +73,9 @@ class IngestRunner:
             raise _Abort(str(exc)) from exc
 
     # -- the run ----------------------------------------------------------
-    def run(self, paths: Iterable[str | Path | IngestItem], force: bool = False) -> IngestStats:
-        """Ingest ``paths``; returns the typed stats.
+    def run(self, paths: Iterable[str | Path | IngestItem], force: bool = False,
+            on_file: Callable[[FileOutcome], None] | None = None) -> IngestStats:
+        """Ingest ``paths``; returns the typed stats (``on_file`` is told each file's outcome as it is recorded).
 
         A plain path is stored under :func:`source_id`; an :class:`IngestItem` under its own ``source``.
         The run holds the collection's writer lease throughout (:meth:`Collection.writing`), so
@@ -86,7 +87,7 @@ class IngestRunner:
                 the embedding model could not load); its ``stats`` hold what was done.
         """
         items = [as_item(p) for p in paths]
-        stats = IngestStats(total=len(items))
+        stats = IngestStats(total=len(items), on_file=on_file)
         self._bar = self._make_bar(len(items))
         try:
             with self.collection.writing():

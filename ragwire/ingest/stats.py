@@ -6,6 +6,7 @@ are made only at the public boundary, by :meth:`IngestStats.to_dict`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -38,6 +39,16 @@ class FileOutcome:
     # OCR'd pages stored although the engine was unsure of them: (page number, confidence).
     ocr_doubtful: list[tuple[int, float]] = field(default_factory=list)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as ``ingest_documents(on_file=...)`` hands it over: ``file``, ``status``, ``chunks``
+        and, for a failed file, ``error``, ``error_type`` and ``retryable`` as in the stats' ``errors``."""
+        out: dict[str, Any] = {"file": self.path, "status": self.status, "chunks": self.chunks}
+        if self.status == "failed":
+            out.update(error=self.reason, error_type=self.error_type, retryable=self.retryable)
+        elif self.reason:
+            out["reason"] = self.reason
+        return out
+
 
 @dataclass
 class IngestStats:
@@ -50,6 +61,8 @@ class IngestStats:
     aborted: str | None = None
     # Every metadata extraction of the run, priced by llm.pricing (see count_extraction).
     metadata_usage: Usage = field(default_factory=Usage)
+    # Told each outcome as it is recorded (``ingest_documents(on_file=...)``: a page's per-file progress).
+    on_file: Callable[[FileOutcome], None] | None = field(default=None, repr=False)
 
     # The running chunk total a progress bar shows after every file (summing the outcomes
     # each time made a 20k-file run quadratic).
@@ -59,6 +72,8 @@ class IngestStats:
         self.outcomes.append(outcome)
         if outcome.status == "processed":
             self._chunks += outcome.chunks
+        if self.on_file is not None:
+            self.on_file(outcome)
 
     def count_extraction(self, usage: Usage) -> None:
         """Add one prepared file's extraction usage.

@@ -190,3 +190,19 @@ def test_a_failed_file_keeps_its_error_type_and_retryable(tmp_path, stub):
     error = stats["errors"][0]
     assert error["file"] == str(broken) and error["error"].startswith("broken.pdf: ")
     assert (error["error_type"], error["retryable"]) == ("LoaderError", False)
+
+
+def test_on_file_is_told_each_files_outcome_as_the_run_records_it(tmp_path, stub):
+    paths = write_corpus(tmp_path / "docs", 2)
+    broken = tmp_path / "docs" / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 this is not really a pdf")
+    rag = RAGWire(stub_config(tmp_path, stub))
+    told: list[dict] = []
+    stats = rag.ingest_documents([*paths, broken], on_file=told.append)
+    assert [t["file"] for t in told] == [str(p) for p in [*paths, broken]]
+    assert [t["status"] for t in told] == ["processed", "processed", "failed"]
+    assert sum(t["chunks"] for t in told) == stats["chunks_created"] > 0
+    assert told[2]["error"] == stats["errors"][0]["error"] and told[2]["error_type"] == "LoaderError"
+    again: list[dict] = []
+    rag.ingest_documents(paths[:1], on_file=again.append)
+    assert again == [{"file": str(paths[0]), "status": "skipped", "chunks": 0, "reason": "unchanged"}]

@@ -93,6 +93,20 @@ def test_an_upload_of_an_existing_name_keeps_both_files_unless_it_asks_to_replac
     assert not [p for p in server.uploads.iterdir() if p.name.startswith(".")]
 
 
+def test_one_request_replacing_a_name_twice_keeps_the_good_file_and_puts_back_what_a_failed_one_replaced(server):
+    # A request's files are ingested in one run; a repeated name with replace starts another, so each
+    # replacement keeps aside the file it replaces (here the request's own first copy), not one before it.
+    upload(server, [("shift handbook.md", note("old handbook"))], replace="true")
+    job = upload(server, [("shift handbook.md", note("new handbook")), ("shift handbook.md", b"")], replace="true")
+    assert [f["status"] for f in job["files"]] == ["processed", "failed"], job
+    assert "empty file" in job["files"][1]["reason"]
+    assert (server.uploads / "shift handbook.md").read_bytes() == note("new handbook")
+    assert not [p for p in server.uploads.iterdir() if p.name.startswith(".")]
+    found = server.json("POST", "/api/retrieve", {"query": "shift handbook checklist binder", "top_k": 10})
+    texts = [r["text"] for r in found["results"] if r["file_name"] == "shift handbook.md"]
+    assert texts and all("new handbook" in t for t in texts), texts
+
+
 def zip_bomb() -> bytes:
     """A DOCX-shaped zip of about 100 kB whose document part inflates to 100 MiB of zeros."""
     buffer = io.BytesIO()
