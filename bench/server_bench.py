@@ -28,6 +28,11 @@ the issue's measure, each over about as many requests (the idle x1 row has only
 
     nice -n 10 python bench/server_bench.py --requests 12 --during-writes 1000 --retrieve-alone
 
+Time it with nothing else running.  On a shared machine a lower priority is not enough
+(with autogroup, Linux schedules each session as a group whatever its nice value, and
+other processes' disk flushes lengthen the store's); docs/server.md's figures stop every
+other process for the run (``kill -STOP``, then ``kill -CONT``).
+
 The model runs as the default config runs it (``provider: onnx``); ``--provider huggingface``
 runs it on sentence-transformers instead.  That runtime's forward pass is Python calling
 torch layer by layer, holding the interpreter lock between layers, so a writer embedding
