@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .asked import in_range
 from .context import NumberedSource
 from .expectations import expectation, type_word
 from .text import STOPWORDS, cosine, stated, stem, words
@@ -44,7 +45,9 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     """
     text = " ".join(f"{s.text} {s.hit.metadata.get('heading_path') or ''}" for s in sources)
     vocabulary = set(words(text))
-    missing = [t for t in _numbers(question) if not _carried(t, vocabulary)]
+    # A number inside a range the sources give is carried by it ("a 9 m boat": "8.01 – 10 m").
+    missing = [t for t in _numbers(question) if not _carried(t, vocabulary)
+               and not (re.fullmatch(r"\d+(?:\.\d+)?", t) and in_range(float(t), "", text))]
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
 
 

@@ -105,12 +105,16 @@ _AUXILIARIES = frozenset("is are was were be been being am do does did done have
 _DETERMINERS = frozenset("a an the this that these those its their our your my his her some any each every "
                          "one".split())
 # Indefinite pronouns ("when may anyone borrow the van …") name no one a passage must mention.
-_PRONOUNS = frozenset("it they we you i he she them us me somebody someone anybody anyone everybody everyone".split())
+_PRONOUNS = frozenset("it they we you i he she them us me somebody someone anybody anyone everybody everyone "
+                      "that's thats".split())
 # Particles of a phrasal verb end a noun phrase ("the walk back to the car", "the fee to sign in"): not nouns.
 _PARTICLES = frozenset("up down out off back away".split())
 _WH = frozenset("what which who whom whose when where why how".split())
 MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
                        "itself".split())
+# Words naming the shape of a value, not what it is of ("the operating temperature range", "the total amount"):
+# the passage gives the shape ("0 to 40 °C"), it need not name it.
+_SHAPES = frozenset("range amount total sum value figure".split())
 _CLASSIFIERS = frozenset({"rating", "class", "level", "number", "code", "grade"})
 _YES_NO = re.compile(r"^\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b",
                      re.IGNORECASE)
@@ -200,12 +204,17 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "date", _event(("does" if m.group(0).endswith("did") else "is") + text[m.end():])
     if (m := re.search(r"\bhow much ([a-z-]+) (?:is|are|was|were|does|do|did|will|would|can|could|may|might|must|"
                        r"should|shall)\b", text)) and m.group(1) not in _NOT_MASS_NOUNS and not _comparative(m.group(1)):
+        if m.group(1) in _TYPE_NOUNS:
+            # "how much weight can the trolley carry": the noun names the measure, the rest is its focus.
+            return _TYPE_NOUNS[m.group(1)], text[m.end(1):]
         # "how much paint should one coat use": a quantity of that thing, which the passage must name.
         return "quantity", "is " + m.group(1)
-    if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
-        return "amount of money", text[m.end():]
     if m := re.search(r"\bwhat (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge\b", text):
         return "amount of money", text[m.end():]  # "what does <someone> charge per <unit>": the unit is priced
+    if m := re.search(r"^by how much ((?:is|are|was|were|does|do|did|will|would)\b.*)", text):
+        return "change in amount or share", m.group(1)
+    if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
+        return "amount of money", text[m.end():]
     if m := re.search(r"\bhow ([a-z]+)\b", text):
         if m.group(1) in _HOW_ADJECTIVE:
             return _HOW_ADJECTIVE[m.group(1)], text[m.end():]
@@ -229,7 +238,7 @@ def _kind(text: str) -> tuple[str | None, str]:
             # says which one, not what it is of.
             return kind, ""
         # "what is the <thing>'s <noun>": a possessive may stand before the noun.
-        if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?(?: [\w-]+)?(?: [\w-]+'s)? {pat}\b"
+        if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?(?: [\w-]+){{0,2}}(?: [\w-]+'s)? {pat}\b"
                           rf"|^(?:[\w-]+ ){{0,3}}{pat} (?:of|for)\b", text):
             at = re.compile(rf"{pat}\b").search(text, m.start())
             rest = text[at.end():] if at else ""
@@ -276,7 +285,8 @@ def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset(
         content = content[:-1]
     if not content:
         return Expectation(kind, "", ())
-    heads = [content[-1], *(w for w in content[:-1] if w in names)]
+    core = [w for w in content if w not in _SHAPES]
+    heads = [core[-1], *(w for w in core[:-1] if w in names)] if core else []
     phrase = tokens[:used]
     if tokens[used:used + 1] in (["of"], ["for"]):
         tail = tokens[used + 1:]
@@ -316,12 +326,13 @@ def labelled(kind: str, text: str) -> bool:
                                for m in _LABELLED_VALUE.finditer(text))
 
 
-def covers(expected: Expectation, text: str, context: str = "") -> bool:
-    """Whether a passage ``text`` (under headings ``context``) gives the expected answer.
+def covers(expected: Expectation, text: str, context: str = "", title: str = "") -> bool:
+    """Whether a passage ``text`` (under headings ``context``, in a document named ``title``) gives the expected answer.
 
     An instance of the type must be in the text or its headings ("Release 5.1 (4 March
     2024)" dates the sentences under it), and each focus head too, in some form
-    (``delivery`` ~ ``delivered``, ``kilometre`` ~ ``km``).
+    (``delivery`` ~ ``delivered``, ``kilometre`` ~ ``km``), or in the document's name: a
+    document names its subject once ("acme-lamp-manual"), not in every sentence.
     """
     if not (instance(expected.kind, f"{text} | {context}") or _priced(expected.kind, text, context)):
         return False
@@ -330,7 +341,8 @@ def covers(expected: Expectation, text: str, context: str = "") -> bool:
         return False
     if expected.counted and not _counts(expected.counted, text):
         return False
-    return all(_stated_in(h, words) for h in expected.heads)
+    named = words | stems(title) if title else words
+    return all(_stated_in(h, named) for h in expected.heads)
 
 
 def _counts(nouns: tuple[str, ...], text: str) -> bool:

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .answerable import missing_terms, unmentioned
+from .asked import asked, attribute_share, codes_carried, literals_held, telling
+from .asked import identifiers as identifiers  # re-exported: the codes of a question
 from .calibration import strength
 from .context import NumberedSource
 from .evidence import (
     Vocabulary,
     asked_pair,
-    asked_unit,
     grounded,
     names,
     nouns,
@@ -29,11 +30,12 @@ from .evidence import (
     salient_absent,
     salient_terms,
 )
-from .expectations import covers, expectation, instance, is_yes_no
+from .expectations import expectation, instance, is_yes_no
 from .extraction import Extraction, Quote
 from .extraction import cite as cite  # re-exported: the marker of one quote
 from .passages import Passage, split_passages, table_header
 from .text import cosine, stated, stems
+from .typed import in_asked_unit, typed
 
 # The similarity (cosine, all-MiniLM-L6-v2) the best passage must reach, else the answer
 # is a refusal.  Measured by bench/extractive_calibration.py on examples/docs, top 5
@@ -51,6 +53,11 @@ IDENTIFIER_BONUS = 0.2
 # collection) ranks this much higher than one stating none: the embedding sees the topic,
 # this sees which passage names what was asked ("Saturday" of the opening hours).
 TERMS_BONUS = 0.1
+# A passage naming the attribute asked for ("what notice period") ranks up to 1.5 times this much higher (the
+# words side by side); one holding a literal value of the question ("10:50", "group B", a range holding "9 m")
+# this much: a neighbouring sentence or row shares the topic, not these (see :mod:`.asked`).
+ATTRIBUTE_BONUS = 0.15
+LITERAL_BONUS = 0.2
 # A collection this small (in chunks) has no subject common to many of them worth telling apart.
 SUBJECT_CHUNKS = 8
 # Passages after the first are quoted only if they rank within this of the best:
@@ -61,7 +68,6 @@ GROUNDING_POOL = 12
 # Two passages this similar say the same thing (overlapping chunks, a FAQ and a manual).
 NEAR_DUPLICATE = 0.9
 
-_TOKEN = re.compile(r"[\w.-]+")
 _LABELLED = re.compile(r"^[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s")
 _BARE_REPLY = re.compile(r"^(?:Yes|No|Yes and no|Not yet|Not really)\b[.,!;:]", re.IGNORECASE)
 
@@ -78,6 +84,7 @@ class Candidate:
     has_code: bool = False  # carries a code the question names
     heading: str = ""  # shown before the quote: the heading that holds the answer ("Release 5.1 (4 March 2024)")
     says: float = 0.0  # the share of the question's salient words (weighed by rarity) the passage states
+    shows: float = 0.0  # the bonus for naming the asked attribute and holding the question's literal values
 
 
 @dataclass(frozen=True)
@@ -172,16 +179,14 @@ def extract(
     if expected is not None:
         # "How long does shipping take?" is answered only by a passage that gives a duration
         # for the shipping: quote those, or say what the documents do not give.
-        candidates = [_with_heading(c, expected.kind) for c in candidates if c.score >= threshold
-                      and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}")]
+        candidates = [_with_heading(c, expected.kind)
+                      for c in typed(expected, candidates, headings, sources, threshold, embedding)]
         if not candidates:
             return Extraction.refused(expected.refusal())
-    if unit := asked_unit(question):
-        # "What does it draw in watts?" is answered by a number in watts, not by the voltage beside it.
-        word, pattern = unit
-        candidates = [c for c in candidates if pattern.search(f"{c.passage.text} | {c.passage.context}")]
-        if not candidates:
-            return Extraction.refused(f"The documents give no value in {word} for this.", [word])
+    # "What does it draw in watts?" is answered by a number in watts, not by the voltage beside it.
+    candidates, unit = in_asked_unit(question, candidates)
+    if not candidates:
+        return Extraction.refused(f"The documents give no value in {unit} for this.", [unit])
     chosen = select(candidates, max_sentences, threshold)
     if is_yes_no(question):
         quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
@@ -236,22 +241,28 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
     found = _distinct(found)
     if not found:
         return []
-    carried = _codes_carried(identifiers(question), found)
+    carried = codes_carried(identifiers(question), [f"{p.text} {p.context} {s.hit.metadata.get('heading_path') or ''}"
+                                                    for s, p in found])
+    wanted = asked(question)
+    held = [literals_held(wanted, f"{p.text} {p.context}") for _, p in found]
+    tells = telling(held)
     question_vec = embedding.embed_query(question)
     # One batch for all passages: the model call is most of this function's time.
     vectors = embedding.embed_documents([_scoring_text(p) for _, p in found])
     weights = _term_weights(question, vocabulary)
     total = sum(weights.values())
     out = []
-    for (source, passage), vector, has_code in zip(found, vectors, carried, strict=False):
+    for (source, passage), vector, has_code, values in zip(found, vectors, carried, held, strict=False):
         score = cosine(question_vec, vector)
-        ranked = score - RANK_DECAY * (source.index - 1) + (IDENTIFIER_BONUS if has_code else 0.0)
+        shows = (ATTRIBUTE_BONUS * attribute_share(wanted, f"{passage.text} {passage.context}")
+                 + (LITERAL_BONUS if values & tells else 0.0))
+        ranked = score - RANK_DECAY * (source.index - 1) + (IDENTIFIER_BONUS if has_code else 0.0) + shows
         says = 0.0
         if total:
             said = stems(f"{passage.text} {passage.context} {source.hit.metadata.get('heading_path') or ''}")
             says = sum(w for t, w in weights.items() if _says(t, said)) / total
             ranked += TERMS_BONUS * says
-        out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code, says=says))
+        out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code, says=says, shows=shows))
     return out
 
 
@@ -279,29 +290,6 @@ def _says(term: str, said: set[str]) -> bool:
     return stated(term, said) or any(stated(p, said) for p in term.split("-") if len(p) > 3)
 
 
-def _codes_carried(codes: set[str], found: list[tuple[NumberedSource, Passage]]) -> list[bool]:
-    """Whether each passage (with its headings) carries a code of the question.
-
-    A code most passages carry is a product name (KX-2), not what the question is about.
-    """
-    if not codes:
-        return [False] * len(found)
-    held = [codes & identifiers(f"{p.text} {p.context} {s.hit.metadata.get('heading_path') or ''}")
-            for s, p in found]
-    telling = {c for c in codes if 2 * sum(c in h for h in held) <= len(found)}
-    return [bool(h & telling) for h in held]
-
-
-def identifiers(text: str) -> set[str]:
-    """Codes, part numbers and versions: tokens with a digit and a letter (E-17) or two dots (3.3.1)."""
-    out = set()
-    for token in _TOKEN.findall(text):
-        token = token.strip(".-").lower()
-        if any(c.isdigit() for c in token) and (any(c.isalpha() for c in token) or token.count(".") >= 2):
-            out.add(token)
-    return out
-
-
 def select(candidates: list[Candidate], max_sentences: int, threshold: float) -> list[Candidate]:
     """The best passages: at most ``max_sentences``, none below ``threshold`` or far below the best, no near-duplicates."""
     eligible = sorted((c for c in candidates if c.score >= threshold), key=lambda c: c.ranked, reverse=True)
@@ -310,13 +298,15 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
         eligible = [c for c in eligible if c.has_code]
     chosen: list[Candidate] = []
     for cand in eligible:
-        if len(chosen) == max_sentences or cand.ranked < eligible[0].ranked - KEEP_WITHIN:
+        if len(chosen) == max_sentences:
             break
+        if cand.ranked - cand.shows < eligible[0].ranked - eligible[0].shows - KEEP_WITHIN:
+            continue  # the window is the embedding's: evidence puts the answer first, it does not drop its neighbours
         twin = next((i for i, c in enumerate(chosen) if cosine(cand.vector, c.vector) >= NEAR_DUPLICATE), None)
         if twin is not None:
             # Two rows alike but for one word ("price of a half crate" / "of a full crate"): the one that
             # states more of what was asked is the answer, however the embedding ranked them.
-            if cand.says > chosen[twin].says:
+            if (cand.shows, cand.says) > (chosen[twin].shows, chosen[twin].says):
                 chosen[twin] = cand
             continue
         chosen.append(cand)

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 
 # Numbers written as words: "six hours", "forty minutes".
-SPELLED_NUMBERS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
-                   "fifty|hundred|thousand|half")
+SPELLED_NUMBERS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                   "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+                   "hundred|thousand|half")
 # Number words count as numbers: "about four minutes", "within two working days", "an hour".
 NUMBER_WORDS = SPELLED_NUMBERS + "|a|an|a few|several"
-NUM = rf"(?:\d[\d,.]*|(?:{NUMBER_WORDS}))"
-NUMBER = r"\d[\d,.]*"
+# A vulgar fraction is part of the number ("2½ hours", "1¼ litres").
+NUMBER = r"(?:\d[\d,.]*[½¼¾]?|[½¼¾])"
+NUM = rf"(?:{NUMBER}|(?:{NUMBER_WORDS}))"
 
 
 def _re(pattern: str) -> re.Pattern[str]:
@@ -32,6 +34,7 @@ _CURRENCIES = rf"{_CODES}|euros?|dollars?|pounds?|francs?|kroner|krone|kronor|kr
 _TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
 INSTANCES: dict[str, re.Pattern[str]] = {
     "amount of money": _re(rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
+                           rf"|\b(?:{SPELLED_NUMBERS})\s(?:{_CURRENCIES})(?!\w)"
                            rf"|\((?:{_CODES})\)|\bfree of charge\b|\bno charge\b|\bat no cost\b"),
     "duration": _re(rf"\b{NUM}(?:\s|-)?(?:(?:working|business|calendar|full) )?{_TIME_UNIT}\b|\bsame[- ]day\b|\bovernight\b|\bnext (?:business |working )?day\b"
                     r"|\bimmediately\b|\bat once\b"),
@@ -47,6 +50,9 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "speed": _re(rf"\b{NUMBER}\s?(?:m/s|km/h|kph|mph|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) (?:per|an|a) "
                  r"(?:second|hour))\b"),
     "percentage": _re(rf"\b{NUMBER}\s?(?:%|per ?cent)"),
+    # "By how much does the rent go up": a change is given as an amount or as a share ("rises by 4.5 %").
+    "change in amount or share": _re(rf"\b{NUMBER}\s?(?:%|per ?cent)|(?:{_SYMBOLS})\s?{NUMBER}"
+                                     rf"|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"),
     "voltage": _re(rf"\b{NUMBER}\s?(?:v|mv|kv|volts?|millivolts?)\b"),
     "power": _re(rf"\b{NUMBER}\s?(?:w|kw|mw|watts?|kilowatts?)\b"),
     "version": _re(r"\b\d+\.\d+(?:\.\d+|\.x)*\b"),

@@ -98,10 +98,12 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
     title = ""
     first_text = next((u for u in units if u.kind in ("text", "bullet")), None)
     last_text = next((u for u in reversed(units) if u.kind in ("text", "bullet")), None)
+    lead = ""  # "Other members pay:": the sentence a list's items complete, part of their context
     for unit in units:
         if unit.kind in ("heading", "title"):
             context = _inline(" ".join(unit.lines)).lstrip("#").strip().rstrip(".")
             title = context if unit.kind == "title" else ""
+            lead = ""
             continue
         if unit.kind == "rule":
             continue
@@ -113,6 +115,12 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
             pieces = [_render_row(cells, header)]
         else:
             pieces = _prose(unit)
+            if unit.kind == "bullet" and lead:
+                for piece in pieces:
+                    if piece and _worth_quoting(piece):
+                        out.append((piece, f"{context} {lead}".strip(), title))
+                continue
+            lead = pieces[-1] if unit.kind == "text" and pieces and pieces[-1].endswith(":") else ""
             if unit is first_text and unit is units[0] and pieces and pieces[0][:1].islower():
                 pieces[0] = _leading_fragment(pieces[0])
             if unit is last_text and unit is units[-1] and pieces and _cut_at_end(unit, pieces[-1]):

@@ -31,8 +31,8 @@ from .results import Answer, TraceStep, Usage
 _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
                   r"|was|were|has|have)")
 # "…, and at what time…", "…, and from which platform…": a preposition may open the second question.
-_PREPOSITION = r"(?:in|at|on|from|to|for|by|with|of|under|after|before|during)"
-_JOINED = re.compile(rf"(?:[,;]\s*|\s+)(?:and|also|plus|as well as)\s+(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)"
+_PREPOSITION = r"(?:in|at|on|from|to|for|by|with|of|under|after|before|during|until|till|since)"
+_JOINED = re.compile(rf"(?:[,;]\s*|\s+)(?:and|also|plus|as well as),?\s+(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)"
                      rf"|;\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
 # "What is the price, what does E-17 mean": a comma before a question word, split only
@@ -45,8 +45,13 @@ _COMPARATIVES = (
     (r"weighs? more|weighs? less|(?:is|are) (?:heavier|lighter)", "How much does {} weigh?"),
     (r"takes? longer|takes? less time|(?:is|are) (?:quicker|faster|slower)", "How long does {} take?"),
 )
-_WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COMPARATIVES)}),?\s+(?P<a>.+?)\s+or\s+"
-                         r"(?P<b>.+?)(?:,?\s+and by how (?:much|many|long)[^?]*)?\s*\??$", re.IGNORECASE)
+# "Which costs more per day, A or B": a phrase between the comparative and the comma ("per day", "on the
+# receipt") qualifies both sides, and goes with each part.
+_WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COMPARATIVES)})(?:\s+(?P<mod>[^,?]+),|,)?\s+"
+                         r"(?P<a>.+?)\s+or\s+(?P<b>.+?)(?:,?\s+and by how (?:much|many|long)[^?]*)?\s*\??$", re.IGNORECASE)
+# A side that says "one for …" ("a berth for a 9 m boat or one for an 11 m boat") takes the other side's noun.
+_ONE_FOR = re.compile(r"^one\s+(?=(?:for|of|with|in|at|on|from)\s)", re.IGNORECASE)
+_PP = re.compile(r"\s+(?:for|of|with|in|at|on|from)\s+", re.IGNORECASE)
 _BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # a comparison's tail: "…, by how many grams"
 # "What are the height and the width of the cabinet?", "Tell me the colour and size of X": two attributes
 # of one thing, coordinated; each becomes a question of its own about that thing.
@@ -58,9 +63,15 @@ _COMPARE = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|to|against|and)\s+(?P<b>
 _OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", re.IGNORECASE)
 # "Tell me X and Y", "What are X as well as Y": two noun phrases coordinated, the second opening with
 # a determiner or a possessive ("…the lamp's price and its colour"); each is asked as "What is …?".
-_PHRASES = re.compile(r"^(?:tell me|give me|what (?:is|are|were|was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
+_PHRASES = re.compile(r"^(?:tell me|give me|what(?:'s|s| is| are| were| was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
                       r"(?P<b>(?:the|its|their|his|her|a|an)\s+[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
+# "What does A cost, as well as B?": the second side shares the question's verb.
+_SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would) (?P<a>.+?) (?P<verb>cost|weigh|take|"
+                          rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+# "What does a child pay for A and for B?": the preposition repeated, each phrase is asked on its own.
+_SHARED_HEAD = re.compile(rf"^(?P<head>{_QUESTION_WORD}\b.+?\s(?P<prep>for|at|in|on|from|to|with))\s+(?P<a>.+?),?\s+"
+                          r"(?:and|as well as)\s+(?P=prep)\s+(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
 _REQUEST = re.compile(r"^(?:please\s+)?(?:tell|give|show)\s+me\s+(?P<rest>\S.*)$", re.IGNORECASE)
@@ -103,7 +114,11 @@ def _split(question: str) -> list[str]:
     if m := _WHICH_MORE.match(question.strip()):
         # "Which is faster, the tram or the bus?" is answered by both durations.
         template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))
-        return [template.format(m[n].strip()) for n in ("a", "b")]
+        a, b = m["a"].strip(), m["b"].strip()
+        if _ONE_FOR.match(b):
+            b = _PP.split(a, maxsplit=1)[0] + " " + b[4:]
+        tail = f" {m['mod'].strip()}?" if m["mod"] else "?"
+        return [template.format(side)[:-1] + tail for side in (a, b)]
     if pair := _coordinated(question.strip()):
         return pair
     parts: list[str] = []
@@ -123,14 +138,27 @@ def _coordinated(question: str) -> list[str] | None:
     """The two questions of "Compare X with Y" or of two coordinated noun phrases ("Tell me X and its Y"); else None."""
     if m := _COMPARE.match(question):
         a, b = m["a"].strip(), m["b"].strip()
-        if (of := _OF.match(a)) and not _OF.match(b):
+        if (of := _OF.match(a)) and b.lower().startswith(of["attr"].lower() + " ") and not _OF.match(b):
+            # "the start time of the ride in summer with the start time in winter": B changes A's last phrase.
+            rest = b[len(of["attr"]):].strip()
+            prep = rest.split()[0]
+            head, sep, _ = a.rpartition(f" {prep} ")
+            b = f"{head} {rest}" if sep else f"{a} {rest}"
+        elif of and not _OF.match(b):
             b = f"{of['attr']} of {b}"  # "the price of A with B": B's price
         return [f"What is {a}?", f"What is {b}?"]
+    if m := _SHARED_VERB.match(question):
+        return [f"{m['q'].capitalize()} {m['aux']} {m[n].strip()} {m['verb']}?" for n in ("a", "b")]
+    if m := _SHARED_HEAD.match(question):
+        return [f"{m['head']} {m[n].strip()}?" for n in ("a", "b")]
     m = _PHRASES.match(question)
     if m is None or re.search(r"\bbetween\b", m["a"], re.IGNORECASE):
         return None  # "the difference between A and B" is one thing
     a, b = m["a"].strip(), m["b"].strip()
-    if (owner := _POSSESSOR.search(f"{a} ")) and re.match(r"(?:its|their|his|her)\s", b, re.IGNORECASE):
+    pronoun = re.match(r"(?:its|their|his|her)\s", b, re.IGNORECASE)
+    if pronoun and (of := re.search(r"\s(?:of|for)\s+(.+)$", a)):
+        b = f"the {b[pronoun.end():]} of {of.group(1)}"  # "the level of the lake's water and its colour": the water's
+    elif pronoun and (owner := _POSSESSOR.search(f"{a} ")):
         b = owner.group(1) + b[b.index(" "):]  # "the lamp's price and its colour": the lamp's colour
     return [f"What is {a}?", f"What is {b}?"]
 

@@ -52,3 +52,40 @@ def test_a_request_for_a_thing_and_a_clause_becomes_two_questions():
     # Round 4: the first part stayed "Tell me the fee for a berth?", the second a statement ending in ".".
     assert split_parts("Tell me the fee for a berth and when the harbour office opens.") == [
         "What is the fee for a berth?", "When the harbour office opens?"]
+
+
+# Round 6 (issue 33): joins the splitter missed, each a general form of coordination.
+ROUND_6_SPLITS = [
+    # a phrase between the comparative and the comma qualifies both sides
+    ("Which costs more per week, the city bike or the tandem, and by how much?",
+     ["How much does the city bike cost per week?", "How much does the tandem cost per week?"]),
+    # "one for …" takes the other side's noun
+    ("Which is cheaper, a locker for a small bag or one for a large bag, and by how much?",
+     ["How much does a locker for a small bag cost?", "How much does a locker for a large bag cost?"]),
+    # "until", "since" open a second question as other prepositions do
+    ("What time does the café open, and until when is the terrace served?",
+     ["What time does the café open?", "Until when is the terrace served?"]),
+    # "; also, what …"
+    ("What does a window clean cost; also, what do they charge for gutters?",
+     ["What does a window clean cost?", "What do they charge for gutters?"]),
+    # "compare the X of A in summer with the X in winter": B changes A's last phrase
+    ("Compare the start time of the Sunday walk in summer with the start time in winter",
+     ["What is the start time of the Sunday walk in summer?", "What is the start time of the Sunday walk in winter?"]),
+    # "its" after "X of Y" is Y's
+    ("What is the iron level of the lake's water as well as its colour?",
+     ["What is the iron level of the lake's water?", "What is the colour of the lake's water?"]),
+    # "What's X as well as Y"
+    ("What's the highest shelf in the store as well as the minimum gap kept from walls?",
+     ["What is the highest shelf in the store?", "What is the minimum gap kept from walls?"]),
+    # "What does A cost, as well as B?": the verb is shared
+    ("What does a single ticket from Alby to Berg cost, as well as a day's rental of the Trail 3?",
+     ["What does a single ticket from Alby to Berg cost?", "What does a day's rental of the Trail 3 cost?"]),
+    # "… pay for A and for B": the head is shared
+    ("What does an adult pay for a ticket at the museum and for a pass at the lift?",
+     ["What does an adult pay for a ticket at the museum?", "What does an adult pay for a pass at the lift?"]),
+]
+
+
+@pytest.mark.parametrize(("question", "parts"), ROUND_6_SPLITS, ids=[q for q, _ in ROUND_6_SPLITS])
+def test_a_shared_phrase_verb_or_head_goes_with_each_part(question, parts):
+    assert split_parts(question) == parts

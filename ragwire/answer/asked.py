@@ -1,0 +1,192 @@
+"""What a passage shows of what was asked: the attribute's own words, and the literal values the question names.
+
+The embedding ranks passages by topic, and a document's neighbouring sentences and
+table rows share its topic: the row of group A and the row of group B, the departure
+at 18:50 and the one at 10:50, "a day; maximum height" and "Day maximum".  What tells
+the answer apart is evidence read off the passage: it names the attribute asked for
+("what notice period": *notice period*, side by side when the question writes two
+words), and it holds the question's literal values (a time, a code, a one-letter key, a
+number) or a range that contains an asked number ("8 to 30 days" for 10 days, "8.01 – 10 m"
+for a 9 m boat).  :func:`evidence` scores that per passage; the extractive answerer
+ranks the whole retrieved set by it, not only by the embedding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .expectations import type_word
+from .text import QUESTION_FRAME, STOPWORDS, stated, stem, stems, words
+
+_TOKEN = re.compile(r"[\w.-]+")
+_VALUE = re.compile(r"[\w.:/-]+")  # a value as written: a time (10:50), a date (2027-01-07), a code
+# The phrase naming what is asked: the words after the question's wh-word, past its auxiliaries and
+# determiners ("what is the notice period", "which insurance company"), or a "how" adjective ("how hard").
+_WH = re.compile(r"\b(?:what(?:'?s)?|which|who|how much|how many)\b((?:\W+[\w'-]+){1,6})", re.IGNORECASE)
+_HOW = re.compile(r"\bhow ([a-z]+)\b", re.IGNORECASE)
+# "How <word>" asking a measure or a manner, not an attribute the passage would name.
+_HOW_NOT_ATTRIBUTE = frozenset("much many long often do does did is are can could should to come about".split())
+# Values the question writes out: a time (10:50), a number (9, 2.5), a date or code (2024-01-07, E-17).
+_LITERAL = re.compile(r"(?<![\w.:-])(\d{1,2}:\d{2}|\d[\d.,:/-]*\d|\d)(?:\s*([a-zA-Zµ°%]+))?")
+# A one-letter key ("group B", "zone C", "category B car"): a capital letter standing alone, not "I" or "A".
+_KEY = re.compile(r"(?<=\s)([B-HJ-Z])(?=[\s?.,!]|$)")
+# "the fee for a second child": an ordinal picks one row of several as a number does.
+_ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
+_N = r"\d+(?:[.,]\d+)?"
+# Ranges a passage gives ("8 to 30 days", "8.01 – 10 m", "over 10 m", "up to 20 kg"), by how they bound.
+_BETWEEN = re.compile(rf"({_N})\s*(?:[a-zA-Z°]+\s*)?(?:–|—|-|to|until)\s*({_N})\s*([a-zA-Z°%]*)")
+_ABOVE = re.compile(rf"\b(?:over|above|more than|from|longer than|at least)\s+({_N})\s*([a-zA-Z°%]*)", re.IGNORECASE)
+_BELOW = re.compile(rf"\b(?:up to|under|below|less than|at most|max\.?|maximum)\s+({_N})\s*([a-zA-Z°%]*)",
+                    re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a passage answering the question shows.
+
+    Attributes:
+        words: The words naming the attribute asked for ("notice", "period"), as written.
+        literals: The question's literal values, lower-cased ("10:50", "b", "e-17").
+        numbers: Its numbers as ``(literal, value, the unit written after it)``: a range holding one states it.
+    """
+
+    words: tuple[str, ...] = ()
+    literals: tuple[str, ...] = ()
+    numbers: tuple[tuple[str, float, str], ...] = ()
+
+
+def asked(question: str) -> Asked:
+    """The attribute words and literal values of ``question`` (see :class:`Asked`)."""
+    attribute: list[str] = []
+    if m := _WH.search(question):
+        tokens = words(m.group(1))
+        while tokens and (tokens[0] in STOPWORDS or tokens[0] in QUESTION_FRAME):
+            tokens.pop(0)
+        for token in tokens[:2]:
+            if token in STOPWORDS or any(c.isdigit() for c in token):
+                break
+            if not type_word(token):  # "what's the charge": the type's units show it, not the word
+                attribute.append(token)
+    for m in _HOW.finditer(question):
+        if m.group(1).lower() not in _HOW_NOT_ATTRIBUTE and m.group(1).lower() not in attribute:
+            attribute.append(m.group(1).lower())
+    literals = [m.group(1).lower() for m in _LITERAL.finditer(question)]
+    literals += [m.group(1).lower() for m in _KEY.finditer(question)]
+    literals += [w for w in words(question) if w in _ORDINALS]
+    numbers = []
+    for m in _LITERAL.finditer(question):
+        value = _number(m.group(1))
+        if value is not None:
+            numbers.append((m.group(1).lower(), value, (m.group(2) or "").lower()))
+    return Asked(tuple(attribute), tuple(dict.fromkeys(literals)), tuple(numbers))
+
+
+def attribute_share(wanted: Asked, text: str) -> float:
+    """How much of the attribute ``text`` names: the share of its words stated, 1.5 when written side by side."""
+    if not wanted.words:
+        return 0.0
+    said = stems(text)
+    share = sum(stated(w, said) for w in wanted.words) / len(wanted.words)
+    if len(wanted.words) > 1 and share == 1.0 and _side_by_side(wanted.words, text):
+        return 1.5
+    return share
+
+
+def literals_held(wanted: Asked, text: str) -> set[str]:
+    """The question's literal values ``text`` holds: the very token, or a range containing an asked number."""
+    tokens = {t.strip(".,;:()").lower() for t in _VALUE.findall(text)}
+    units = {lit: unit for lit, _, unit in wanted.numbers if unit}
+    held = {lit for lit in wanted.literals if lit in tokens and (lit not in units or _with_unit(lit, units[lit], text))}
+    for lit, value, unit in wanted.numbers:
+        if lit not in held and in_range(value, unit, text):
+            held.add(lit)
+    return held
+
+
+def _with_unit(literal: str, unit: str, text: str) -> bool:
+    """Whether ``text`` writes the number in the unit the question gives it ("10 days", not "10 kr")."""
+    return any(_same_unit(unit, m.group(1))
+               for m in re.finditer(rf"(?<![\w.]){re.escape(literal)}\s*([a-zA-Z°%]+)", text, re.IGNORECASE))
+
+
+def telling(held: Sequence[set[str]]) -> set[str]:
+    """The literals held by at most half the passages: one most passages hold (a product's model number) tells none apart."""
+    counts: dict[str, int] = {}
+    for found in held:
+        for lit in found:
+            counts[lit] = counts.get(lit, 0) + 1
+    return {lit for lit, n in counts.items() if 2 * n <= len(held)}
+
+
+def _number(token: str) -> float | None:
+    if ":" in token or token.count("-") or token.count("/"):
+        return None
+    try:
+        return float(token.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def in_range(value: float, unit: str, text: str) -> bool:
+    """Whether ``text`` bounds a range that holds ``value`` (in ``unit`` when the question names one): "8 to 30 days"
+    holds 10 days, "8.01 – 10 m" a 9 m boat."""
+    for m in _BETWEEN.finditer(text):
+        low, high = _float(m.group(1)), _float(m.group(2))
+        if low is not None and high is not None and low < high and low <= value <= high and _same_unit(unit, m.group(3)):
+            return True
+    for pattern, holds in ((_ABOVE, lambda v, b: v > b), (_BELOW, lambda v, b: v <= b)):
+        for m in pattern.finditer(text):
+            bound = _float(m.group(1))
+            if bound is not None and holds(value, bound) and unit and _same_unit(unit, m.group(2)):
+                return True
+    return False
+
+
+def _float(text: str) -> float | None:
+    try:
+        return float(text.replace(",", "."))
+    except ValueError:
+        return None
+
+
+def _same_unit(asked_unit: str, given: str) -> bool:
+    """No unit asked, or the range's unit is the same word (in some form: "days" for "day", "m" for "m")."""
+    if not asked_unit:
+        return True
+    given = given.lower()
+    return bool(given) and (given == asked_unit or stem(given) == stem(asked_unit))
+
+
+def _side_by_side(attribute: tuple[str, ...], text: str) -> bool:
+    """Whether the attribute's words stand next to each other in ``text``, in order, no punctuation between."""
+    for clause in re.split(r"[^\w\s'-]+", text):
+        tokens = [stem(w) for w in words(clause)]
+        wanted = [stem(w) for w in attribute]
+        for i in range(len(tokens) - len(wanted) + 1):
+            if tokens[i:i + len(wanted)] == wanted:
+                return True
+    return False
+
+
+def identifiers(text: str) -> set[str]:
+    """Codes, part numbers and versions: tokens with a digit and a letter (E-17) or two dots (3.3.1)."""
+    out = set()
+    for token in _TOKEN.findall(text):
+        token = token.strip(".-").lower()
+        if any(c.isdigit() for c in token) and (any(c.isalpha() for c in token) or token.count(".") >= 2):
+            out.add(token)
+    return out
+
+
+def codes_carried(codes: set[str], passages: Sequence[str]) -> list[bool]:
+    """Whether each passage (with its headings) carries a code of the question.
+
+    A code most passages carry is a product name (KX-2), not what the question is about.
+    """
+    if not codes:
+        return [False] * len(passages)
+    held = [codes & identifiers(p) for p in passages]
+    telling_ = {c for c in codes if 2 * sum(c in h for h in held) <= len(passages)}
+    return [bool(h & telling_) for h in held]

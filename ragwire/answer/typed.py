@@ -1,0 +1,98 @@
+"""The typed step of an extractive answer: which passages give the answer type asked for, about its focus.
+
+"How long does shipping take?" is answered only by a passage that gives a duration for the
+shipping (:func:`.expectations.covers`); "… in watts?" only by a number in watts.  A focus word
+may be named otherwise than the question names it: by the document's own name (a contract
+names its company once, in its file name, not in every clause), or by a synonym the passage
+uses instead (a *kid* the passage calls a *child*).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from .context import NumberedSource
+from .evidence import asked_unit
+from .expectations import Expectation, covers
+from .passages import Passage
+from .text import STOPWORDS, cosines, stated, stems, words
+
+if TYPE_CHECKING:
+    from ..stages import Embedder
+
+# A word of the passage this close (cosine of the single words, all-MiniLM-L6-v2) names a focus word of the
+# question in other words.  Synonyms of everyday nouns score 0.7 and more (kid~child 0.81); words of one kind
+# stay below it (pass~ticket 0.48, socks~jersey 0.37), and a sibling must not stand in for the thing asked about.
+SYNONYM = 0.7
+# Passages (best first) whose words are searched for a synonym of a focus word.
+SYNONYM_POOL = 12
+
+
+class Scored(Protocol):
+    """A passage of a numbered source with its similarity to the question (the extractive answerer's candidate)."""
+
+    @property
+    def source(self) -> int: ...
+
+    @property
+    def passage(self) -> Passage: ...
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def ranked(self) -> float: ...
+
+
+C = TypeVar("C", bound=Scored)
+
+
+def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], sources: list[NumberedSource],
+          threshold: float, embedding: Embedder | None) -> list[C]:
+    """The candidates above ``threshold`` that give the expected answer."""
+    titles = {s.index: file_words(s) for s in sources}
+    above = [c for c in candidates if c.score >= threshold]
+    kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
+                                       titles[c.source])]
+    if not kept and expected.heads and embedding is not None:
+        # No passage names the focus as the question does: one may name it by a synonym.
+        pool = sorted(above, key=lambda c: c.ranked, reverse=True)[:SYNONYM_POOL]
+        named = _synonyms(expected.heads, [c.passage.text for c in pool], embedding)
+        kept = [c for c, extra in zip(pool, named, strict=True)
+                if extra and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
+                                    f"{titles[c.source]} {' '.join(extra)}")]
+    return kept
+
+
+def in_asked_unit(question: str, candidates: list[C]) -> tuple[list[C], str]:
+    """The candidates giving a number in the unit the question names ("… in watts?"), and that unit ("" when none)."""
+    unit = asked_unit(question)
+    if unit is None:
+        return candidates, ""
+    word, pattern = unit
+    return [c for c in candidates if pattern.search(f"{c.passage.text} | {c.passage.context}")], word
+
+
+def file_words(source: NumberedSource) -> str:
+    """The words of the source's file name ("happy-paws_contract.txt": happy paws contract)."""
+    name = str(source.hit.metadata.get("source") or "").replace("\\", "/").rsplit("/", 1)[-1]
+    return re.sub(r"[\W_]+", " ", name.rsplit(".", 1)[0])
+
+
+def _synonyms(heads: Sequence[str], passages: Sequence[str], embedding: Embedder) -> list[set[str]]:
+    """For each passage, the focus words one of its words names at :data:`SYNONYM` or closer."""
+    said = [stems(p) for p in passages]
+    missing = [h for h in heads if not all(stated(h, s) for s in said)]
+    vocab = [sorted({w for w in words(p) if w.isalpha() and len(w) > 2 and w not in STOPWORDS}) for p in passages]
+    pool = sorted({w for ws in vocab for w in ws})
+    if not missing or not pool:
+        return [set() for _ in passages]
+    vectors = embedding.embed_documents(list(missing) + pool)
+    row = {w: i for i, w in enumerate(pool)}
+    near = {}
+    for head, vector in zip(missing, vectors[: len(missing)], strict=True):
+        sims = cosines(vectors[len(missing):], vector)
+        near[head] = {w for w in pool if sims[row[w]] >= SYNONYM}
+    return [{h for h in missing if near[h] & set(ws)} for ws in vocab]
