@@ -270,7 +270,13 @@ def main() -> None:
         from ragwire.answer.calibration import fit
 
         pairs = [pair for n in names for pair in results[n].confidence]
-        print(f"\nCALIBRATION fitted on {len(pairs)} answered development questions: {fit(pairs)}")
+        table = fit(pairs)
+        print(f"\nCALIBRATION fitted on {len(pairs)} answered development questions: {table}")
+        # What the fitted table would make of the same answers: the reliability the docs report after a refit.
+        from ragwire.answer.calibration import calibrated
+
+        cells = [rate([ok for c, ok in results[n].confidence if calibrated(c, table) >= 0.8]) for n in names]
+        print(f"{'with it, confidence >= 0.8 right':<38}" + "".join(f"{c:>16}" for c in cells))
 
 
 if __name__ == "__main__":

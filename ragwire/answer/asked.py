@@ -34,6 +34,8 @@ _LITERAL = re.compile(r"(?<![\w.:-])(\d{1,2}:\d{2}|\d[\d.,:/-]*\d|\d)(?:\s*([a-z
 _KEY = re.compile(r"(?<=\s)([B-HJ-Z])(?=[\s?.,!]|$)")
 # "the fee for a second child": an ordinal picks one row of several as a number does.
 _ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
+# "open on Saturdays": a day of the week picks one line of a timetable as a number does.
+_DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _N = r"\d+(?:[.,]\d+)?"
 # Ranges a passage gives ("8 to 30 days", "8.01 – 10 m", "over 10 m", "up to 20 kg"), by how they bound.
 _BETWEEN = re.compile(rf"({_N})\s*(?:[a-zA-Z°]+\s*)?(?:–|—|-|to|until)\s*({_N})\s*([a-zA-Z°%]*)")
@@ -61,7 +63,10 @@ def asked(question: str) -> Asked:
     """The attribute words and literal values of ``question`` (see :class:`Asked`)."""
     attribute: list[str] = []
     if m := _WH.search(question):
-        tokens = words(m.group(1))
+        phrase = m.group(1)
+        if owner := re.match(r"^(?:[\w-]+\W+){0,4}?[\w-]+'s\b", phrase.strip()):
+            phrase = phrase.strip()[owner.end():]  # "what was the patient's heart rate": the owner's attribute
+        tokens = words(phrase)
         while tokens and (tokens[0] in STOPWORDS or tokens[0] in QUESTION_FRAME):
             tokens.pop(0)
         for token in tokens[:2]:
@@ -74,7 +79,10 @@ def asked(question: str) -> Asked:
             attribute.append(m.group(1).lower())
     literals = [m.group(1).lower() for m in _LITERAL.finditer(question)]
     literals += [m.group(1).lower() for m in _KEY.finditer(question)]
-    literals += [w for w in words(question) if w in _ORDINALS]
+    tokens = [_day(t) for t in words(question)]
+    literals += [w for w in tokens if w in _DAYS]
+    # An ordinal counts with its noun: "the second child" picks a row, "after the first year" none.
+    literals += [f"{w} {n}" for w, n in zip(tokens, tokens[1:], strict=False) if w in _ORDINALS]
     numbers = []
     for m in _LITERAL.finditer(question):
         value = _number(m.group(1))
@@ -96,13 +104,19 @@ def attribute_share(wanted: Asked, text: str) -> float:
 
 def literals_held(wanted: Asked, text: str) -> set[str]:
     """The question's literal values ``text`` holds: the very token, or a range containing an asked number."""
-    tokens = {t.strip(".,;:()").lower() for t in _VALUE.findall(text)}
+    tokens = {_day(t.strip(".,;:()").lower()) for t in _VALUE.findall(text)}
     units = {lit: unit for lit, _, unit in wanted.numbers if unit}
     held = {lit for lit in wanted.literals if lit in tokens and (lit not in units or _with_unit(lit, units[lit], text))}
+    held |= {lit for lit in wanted.literals if " " in lit and _side_by_side(tuple(lit.split()), text)}
     for lit, value, unit in wanted.numbers:
         if lit not in held and in_range(value, unit, text):
             held.add(lit)
     return held
+
+
+def _day(word: str) -> str:
+    """A weekday in the singular ("saturdays": saturday); any other word as it is."""
+    return word[:-1] if word.endswith("s") and word[:-1] in _DAYS else word
 
 
 def _with_unit(literal: str, unit: str, text: str) -> bool:

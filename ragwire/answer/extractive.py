@@ -300,8 +300,9 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
     for cand in eligible:
         if len(chosen) == max_sentences:
             break
-        if cand.ranked - cand.shows < eligible[0].ranked - eligible[0].shows - KEEP_WITHIN:
-            continue  # the window is the embedding's: evidence puts the answer first, it does not drop its neighbours
+        if (cand.ranked < eligible[0].ranked - KEEP_WITHIN
+                and cand.ranked - cand.shows < eligible[0].ranked - eligible[0].shows - KEEP_WITHIN):
+            continue  # near the best by evidence or by the embedding: evidence adds, it does not drop neighbours
         twin = next((i for i, c in enumerate(chosen) if cosine(cand.vector, c.vector) >= NEAR_DUPLICATE), None)
         if twin is not None:
             # Two rows alike but for one word ("price of a half crate" / "of a full crate"): the one that

@@ -72,7 +72,8 @@ INSTANCES: dict[str, re.Pattern[str]] = {
 LABEL_UNITS: dict[str, frozenset[str]] = {
     "amount of money": frozenset(_CURRENCIES.split("|")) | {"price", "cost", "fee", "amount", "total"},
     "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
-    "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration"}),
+    "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration", "h", "hrs",
+                           "min", "mins", "sec", "secs"}),
     "length": frozenset({"mm", "cm", "m", "km", "length", "width", "height", "depth", "metres", "meters"}),
     "percentage": frozenset({"pct", "percent", "percentage"}),
 }

@@ -69,6 +69,18 @@ SAFETY
 
 Keep the lamp away from water and never cover its shade.
 """,
+    "power-bill.txt": """NORTHLIGHT POWER
+Electricity bill
+
+Invoice date: 3 May 2027
+
+Subtotal: EUR 140.00
+
+Total amount due: EUR 168.40
+
+Payment due by 31 May 2027.
+A reminder costs EUR 10.00.
+""",
     "school-health.txt": """HEALTH RULES
 
 A child with a fever must stay at home until 24 hours after the fever has gone.
@@ -132,6 +144,8 @@ def test_a_focus_named_otherwise_still_lets_the_right_passage_answer(rag, questi
     ("How long does the lamb stew simmer?", "1½ hours"),
     ("How much money a month was the cook paid, according to the letters?", "thirteen dollars"),
     ("How much weight can the stand of the Zeta lamp carry?", "4 kg"),
+    # a short labelled line holding a value is a fact, not the heading of the line after it
+    ("What is the total amount due on the Northlight electricity bill?", "EUR 168.40"),
     ("By how much does the yearly club fee go up in May?", "4 %"),
     # two modifiers before the type noun: a fee asked for, not the pair "maximum nightly"
     ("What is the maximum nightly fee for a second dog at Sunnyside?", "EUR 36"),

@@ -37,3 +37,16 @@ def test_a_literal_value_of_the_question_or_a_range_holding_it_tells_the_row_apa
 
 def test_a_literal_every_passage_holds_tells_none_apart():
     assert telling([{"312"}, {"312"}, {"312", "b"}, set()]) == {"b"}
+
+
+def test_a_weekday_picks_its_line_and_an_ordinal_counts_only_with_its_noun():
+    wanted = asked("When is the library open on Saturdays?")
+    assert literals_held(wanted, "Saturday 10:00 to 14:00.") == {"saturday"}
+    assert not literals_held(wanted, "Closed on Sundays and public holidays.")
+    wanted = asked("What notice applies after the first year of the lease?")
+    assert not literals_held(wanted, "It cannot be ended during the first twelve months.")
+    assert literals_held(asked("What is the fee for a second cat?"), "Second cat: EUR 8") == {"second cat"}
+
+
+def test_the_attribute_follows_a_possessive_owner():
+    assert asked("What was the patient's blood pressure at the visit?").words == ("blood", "pressure")
