@@ -82,3 +82,10 @@ def test_how_much_of_a_thing_expects_a_quantity_of_that_thing():
 def test_how_much_before_a_comparative_or_money_is_no_quantity_of_a_thing(question):
     expected = expectation(question)
     assert expected is None or expected.kind != "quantity"
+
+
+def test_a_column_named_in_minutes_gives_a_duration():
+    # Round 6: "flight_time_min: 85" gave no duration, and "how long is the flight" was refused.
+    expected = expectation("How long is the flight from Alby to Berg?")
+    assert expected is not None and expected.kind == "duration"
+    assert covers(expected, "route: Alby - Berg · fare: Saver · flight_time_min: 85")
