@@ -41,7 +41,6 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import answers_heldout  # noqa: E402
