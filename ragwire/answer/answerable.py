@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .asked import in_range
+from .asked import asked, in_range
 from .context import NumberedSource
 from .expectations import expectation, type_word
 from .text import STOPWORDS, cosine, stated, stem, words
@@ -45,9 +45,11 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     """
     text = " ".join(f"{s.text} {s.hit.metadata.get('heading_path') or ''}" for s in sources)
     vocabulary = set(words(text))
-    # A number inside a range the sources give is carried by it ("a 9 m boat": "8.01 – 10 m").
+    # A number in a unit inside a range the sources give in that unit is carried by it ("a 9 m boat": "8.01 – 10 m");
+    # a bare number is not ("version 5.0" is no quantity in "3 to 7 days").
+    measured = {lit: (value, unit) for lit, value, unit in asked(question).numbers if unit}
     missing = [t for t in _numbers(question) if not _carried(t, vocabulary)
-               and not (re.fullmatch(r"\d+(?:\.\d+)?", t) and in_range(float(t), "", text))]
+               and not (t in measured and in_range(*measured[t], text))]
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
 
 

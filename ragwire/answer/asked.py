@@ -26,6 +26,7 @@ _VALUE = re.compile(r"[\w.:/-]+")  # a value as written: a time (10:50), a date 
 # determiners ("what is the notice period", "which insurance company"), or a "how" adjective ("how hard").
 _WH = re.compile(r"\b(?:what(?:'?s)?|which|who|how much|how many)\b((?:\W+[\w'-]+){1,6})", re.IGNORECASE)
 _HOW = re.compile(r"\bhow ([a-z]+)\b", re.IGNORECASE)
+_WHERE = re.compile(r"\bwhere (?:is|are|was|were|does|do|did|can|could)\b((?:\W+[\w'-]+){1,6})", re.IGNORECASE)
 # "How <word>" asking a measure or a manner, not an attribute the passage would name.
 _HOW_NOT_ATTRIBUTE = frozenset("much many long often do does did is are can could should to come about".split())
 # Values the question writes out: a time (10:50), a number (9, 2.5), a date or code (2024-01-07, E-17).
@@ -74,6 +75,18 @@ def asked(question: str) -> Asked:
                 break
             if not type_word(token):  # "what's the charge": the type's units show it, not the word
                 attribute.append(token)
+    if not attribute and (m := _WHERE.search(question)):
+        # "where is the service team based": the place of that subject, which the passage names beside it.
+        phrase = m.group(1)
+        if owner := re.match(r"^(?:[\w-]+\W+){0,4}?[\w-]+'s\b", phrase.strip()):
+            phrase = phrase.strip()[owner.end():]
+        for token in words(phrase)[:3]:
+            if token in STOPWORDS or token in QUESTION_FRAME:
+                if attribute:
+                    break
+                continue
+            attribute.append(token)
+        attribute = attribute[:2]
     for m in _HOW.finditer(question):
         if m.group(1).lower() not in _HOW_NOT_ATTRIBUTE and m.group(1).lower() not in attribute:
             attribute.append(m.group(1).lower())

@@ -3,8 +3,9 @@
 "How long does shipping take?" is answered only by a passage that gives a duration for the
 shipping (:func:`.expectations.covers`); "… in watts?" only by a number in watts.  A focus word
 may be named otherwise than the question names it: by the document's own name (a contract
-names its company once, in its file name, not in every clause), or by a synonym the passage
-uses instead (a *kid* the passage calls a *child*).
+names its company once, in its file name, not in every clause), by a code its chunk gives
+(the flat or model the chunk is about), or by a synonym the passage uses instead (a *kid*
+the passage calls a *child*).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from .asked import identifiers
 from .context import NumberedSource
 from .evidence import asked_unit
 from .expectations import Expectation, covers
@@ -52,7 +54,8 @@ C = TypeVar("C", bound=Scored)
 def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], sources: list[NumberedSource],
           threshold: float, embedding: Embedder | None) -> list[C]:
     """The candidates above ``threshold`` that give the expected answer."""
-    titles = {s.index: file_words(s) for s in sources}
+    # A code the chunk gives (a flat H0302, a model KX-2) names what the chunk is about, as its heading would.
+    titles = {s.index: f"{file_words(s)} {' '.join(sorted(identifiers(s.text)))}" for s in sources}
     above = [c for c in candidates if c.score >= threshold]
     kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
                                        titles[c.source])]

@@ -81,6 +81,13 @@ Total amount due: EUR 168.40
 Payment due by 31 May 2027.
 A reminder costs EUR 10.00.
 """,
+    "flat-lease.md": """# Lease agreement
+
+Flat K12 on the second floor: two rooms, a kitchen and a bathroom.
+
+The monthly rent is EUR 900, paid in advance by the 1st of each month.
+The deposit equals two months' rent.
+""",
     "school-health.txt": """HEALTH RULES
 
 A child with a fever must stay at home until 24 hours after the fever has gone.
@@ -129,6 +136,8 @@ def test_a_range_holding_the_asked_number_picks_the_row(rag):
 @pytest.mark.parametrize(("question", "value"), [
     # "range" names the shape of the value; the lamp is named by the file name, not in the sentence
     ("What is the operating temperature range of the Zeta lamp?", "-10 °C to 35 °C"),
+    # the flat's code is in the chunk, not in the sentence giving its rent
+    ("What is the monthly rent for flat K12?", "EUR 900"),
     # a kid is a child
     ("How long must a kid with a fever stay at home?", "24 hours"),
     # the list's lead-in line names who pays

@@ -50,3 +50,7 @@ def test_a_weekday_picks_its_line_and_an_ordinal_counts_only_with_its_noun():
 
 def test_the_attribute_follows_a_possessive_owner():
     assert asked("What was the patient's blood pressure at the visit?").words == ("blood", "pressure")
+
+
+def test_where_asks_for_the_place_of_its_subject():
+    assert asked("Where is the club's repair team based?").words == ("repair", "team")

@@ -89,3 +89,9 @@ def test_a_column_named_in_minutes_gives_a_duration():
     expected = expectation("How long is the flight from Alby to Berg?")
     assert expected is not None and expected.kind == "duration"
     assert covers(expected, "route: Alby - Berg · fare: Saver · flight_time_min: 85")
+
+
+def test_an_owner_is_no_head_of_the_subject():
+    # Round 6: "the club's trailers" made "club's" the head, which the answering sentence never says.
+    expected = expectation("How long do the club's trailers stay on site?")
+    assert expected is not None and covers(expected, "Trailers stay on site for 3 days.")
