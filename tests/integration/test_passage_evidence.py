@@ -76,6 +76,8 @@ Invoice date: 3 May 2027
 
 Subtotal: EUR 140.00
 
+Sales tax 20 %: EUR 28.40
+
 Total amount due: EUR 168.40
 
 Payment due by 31 May 2027.
@@ -155,6 +157,7 @@ def test_a_focus_named_otherwise_still_lets_the_right_passage_answer(rag, questi
     ("How much weight can the stand of the Zeta lamp carry?", "4 kg"),
     # a short labelled line holding a value is a fact, not the heading of the line after it
     ("What is the total amount due on the Northlight electricity bill?", "EUR 168.40"),
+    ("What sales tax rate is applied on the Northlight invoice?", "20 %"),
     ("By how much does the yearly club fee go up in May?", "4 %"),
     # two modifiers before the type noun: a fee asked for, not the pair "maximum nightly"
     ("What is the maximum nightly fee for a second dog at Sunnyside?", "EUR 36"),
