@@ -14,7 +14,7 @@ reliability table of ``Answer.confidence`` against correctness.
 The held-out sets (``bench/heldout/``) are for the final measurement only: never tune on
 them.  ``--sets dev`` runs the development set alone; dev, dev2, dev3, devkiln and dev4 are the
 development sets (dev3, devkiln and dev4 over corpora of other domains than ``examples/docs``), and
-so are messy, corpus_b, corpus_c and corpus_d, retired from held out on 2026-12-05.  With no
+so are messy, corpus_b, corpus_c, corpus_d and corpus_e, retired from held out on 2026-12-05.  With no
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
