@@ -45,7 +45,7 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     """
     text = " ".join(f"{s.text} {s.hit.metadata.get('heading_path') or ''}" for s in sources)
     vocabulary = set(words(text))
-    # A number in a unit inside a range the sources give in that unit is carried by it ("a 9 m boat": "8.01 – 10 m");
+    # A number in a unit inside a range the sources give in that unit is carried by it ("a 4 m canoe": "3.01 – 5 m");
     # a bare number is not ("version 5.0" is no quantity in "3 to 7 days").
     measured = {lit: (value, unit) for lit, value, unit in asked(question).numbers if unit}
     missing = [t for t in _numbers(question) if not _carried(t, vocabulary)

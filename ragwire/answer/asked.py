@@ -2,12 +2,12 @@
 
 The embedding ranks passages by topic, and a document's neighbouring sentences and
 table rows share its topic: the row of group A and the row of group B, the departure
-at 18:50 and the one at 10:50, "a day; maximum height" and "Day maximum".  What tells
+at 07:15 and the one at 17:15, "a week; maximum load" and "Week maximum".  What tells
 the answer apart is evidence read off the passage: it names the attribute asked for
-("what notice period": *notice period*, side by side when the question writes two
+("what delivery charge": *delivery charge*, side by side when the question writes two
 words), and it holds the question's literal values (a time, a code, a one-letter key, a
-number) or a range that contains an asked number ("8 to 30 days" for 10 days, "8.01 – 10 m"
-for a 9 m boat).  :func:`evidence` scores that per passage; the extractive answerer
+number) or a range that contains an asked number ("6 to 20 days" for 12 days, "3.01 – 5 m"
+for a 4 m canoe).  :func:`evidence` scores that per passage; the extractive answerer
 ranks the whole retrieved set by it, not only by the embedding.
 """
 
@@ -33,12 +33,12 @@ _HOW_NOT_ATTRIBUTE = frozenset("much many long often do does did is are can coul
 _LITERAL = re.compile(r"(?<![\w.:-])(\d{1,2}:\d{2}|\d[\d.,:/-]*\d|\d)(?:\s*([a-zA-Zµ°%]+))?")
 # A one-letter key ("group B", "zone C", "category B car"): a capital letter standing alone, not "I" or "A".
 _KEY = re.compile(r"(?<=\s)([B-HJ-Z])(?=[\s?.,!]|$)")
-# "the fee for a second child": an ordinal picks one row of several as a number does.
+# "the price of a third lesson": an ordinal picks one row of several as a number does.
 _ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 # "open on Saturdays": a day of the week picks one line of a timetable as a number does.
 _DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _N = r"\d+(?:[.,]\d+)?"
-# Ranges a passage gives ("8 to 30 days", "8.01 – 10 m", "over 10 m", "up to 20 kg"), by how they bound.
+# Ranges a passage gives ("6 to 20 days", "3.01 – 5 m", "over 5 m", "up to 20 kg"), by how they bound.
 _BETWEEN = re.compile(rf"({_N})\s*(?:[a-zA-Z°]+\s*)?(?:–|—|-|to|until)\s*({_N})\s*([a-zA-Z°%]*)")
 _ABOVE = re.compile(rf"\b(?:over|above|more than|from|longer than|at least)\s+({_N})\s*([a-zA-Z°%]*)", re.IGNORECASE)
 _BELOW = re.compile(rf"\b(?:up to|under|below|less than|at most|max\.?|maximum)\s+({_N})\s*([a-zA-Z°%]*)",
@@ -76,7 +76,7 @@ def asked(question: str) -> Asked:
             if not type_word(token):  # "what's the charge": the type's units show it, not the word
                 attribute.append(token)
     if not attribute and (m := _WHERE.search(question)):
-        # "where is the service team based": the place of that subject, which the passage names beside it.
+        # "where is the sorting depot located": the place of that subject, which the passage names beside it.
         phrase = m.group(1)
         if owner := re.match(r"^(?:[\w-]+\W+){0,4}?[\w-]+'s\b", phrase.strip()):
             phrase = phrase.strip()[owner.end():]
@@ -157,8 +157,8 @@ def _number(token: str) -> float | None:
 
 
 def in_range(value: float, unit: str, text: str) -> bool:
-    """Whether ``text`` bounds a range that holds ``value`` (in ``unit`` when the question names one): "8 to 30 days"
-    holds 10 days, "8.01 – 10 m" a 9 m boat."""
+    """Whether ``text`` bounds a range that holds ``value`` (in ``unit`` when the question names one): "6 to 20 days"
+    holds 12 days, "3.01 – 5 m" a 4 m canoe."""
     for m in _BETWEEN.finditer(text):
         low, high = _float(m.group(1)), _float(m.group(2))
         if low is not None and high is not None and low < high and low <= value <= high and _same_unit(unit, m.group(3)):

@@ -35,7 +35,7 @@ _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 _LABEL = re.compile(r"^\s*[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s+\S")
 # "Warranty period. The …", "How to make a claim. Open …": up to five words and a period open the line.
 _RUN_IN = re.compile(r"^\s*((?!(?:A|An|The) )[A-Z][\w'-]*(?: [\w'-]+){1,4}\.)\s+(?=[A-Z])")
-# "Total amount due: CHF 283.61": a label of any length and a value with a number is a fact, not a heading.
+# "Balance to pay this quarter: EUR 74.20": a label of any length and a value with a number is a fact, not a heading.
 _LABELLED_NUMBER = re.compile(r"(?<=\S):\s+\D{0,8}\d")
 _TERMINAL = ".!?:;"
 # A line ending in one of these stops mid-sentence even when it is short.

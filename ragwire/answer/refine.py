@@ -45,11 +45,11 @@ _COMPARATIVES = (
     (r"weighs? more|weighs? less|(?:is|are) (?:heavier|lighter)", "How much does {} weigh?"),
     (r"takes? longer|takes? less time|(?:is|are) (?:quicker|faster|slower)", "How long does {} take?"),
 )
-# "Which costs more per day, A or B": a phrase between the comparative and the comma ("per day", "on the
-# receipt") qualifies both sides, and goes with each part.
+# "Which weighs more when full, A or B": a phrase between the comparative and the comma ("when full", "on the
+# label") qualifies both sides, and goes with each part.
 _WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COMPARATIVES)})(?:\s+(?P<mod>[^,?]+),|,)?\s+"
                          r"(?P<a>.+?)\s+or\s+(?P<b>.+?)(?:,?\s+and by how (?:much|many|long)[^?]*)?\s*\??$", re.IGNORECASE)
-# A side that says "one for …" ("a berth for a 9 m boat or one for an 11 m boat") takes the other side's noun.
+# A side that says "one for …" ("a locker for a small bag or one for a suitcase") takes the other side's noun.
 _ONE_FOR = re.compile(r"^one\s+(?=(?:for|of|with|in|at|on|from)\s)", re.IGNORECASE)
 _PP = re.compile(r"\s+(?:for|of|with|in|at|on|from)\s+", re.IGNORECASE)
 _BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # a comparison's tail: "…, by how many grams"
@@ -139,7 +139,7 @@ def _coordinated(question: str) -> list[str] | None:
     if m := _COMPARE.match(question):
         a, b = m["a"].strip(), m["b"].strip()
         if (of := _OF.match(a)) and b.lower().startswith(of["attr"].lower() + " ") and not _OF.match(b):
-            # "the start time of the ride in summer with the start time in winter": B changes A's last phrase.
+            # "the opening hour of the kiosk in spring with the opening hour in autumn": B changes A's last phrase.
             rest = b[len(of["attr"]):].strip()
             prep = rest.split()[0]
             head, sep, _ = a.rpartition(f" {prep} ")

@@ -79,7 +79,7 @@ def in_asked_unit(question: str, candidates: list[C]) -> tuple[list[C], str]:
 
 
 def file_words(source: NumberedSource) -> str:
-    """The words of the source's file name ("happy-paws_contract.txt": happy paws contract)."""
+    """The words of the source's file name ("green-leaf_garden_rules.txt": green leaf garden rules)."""
     name = str(source.hit.metadata.get("source") or "").replace("\\", "/").rsplit("/", 1)[-1]
     return re.sub(r"[\W_]+", " ", name.rsplit(".", 1)[0])
 
