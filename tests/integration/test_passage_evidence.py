@@ -5,7 +5,7 @@ table row quoted instead of the one holding the question's value (a time, a rang
 containing an asked number); a right passage refused because its focus word is named otherwise (in the
 document's file name, a synonym, a list's lead-in line), because the question named the
 shape of the value ("temperature range") or two modifiers before its type noun, or because
-the value was written "2½ hours" or "thirteen dollars"; "how much weight can …" and "by
+the value was written "2½ hours" or "eleven dollars"; "how much weight can …" and "by
 how much does … go up" read as a mass and a change.
 """
 
@@ -20,20 +20,20 @@ from .helpers import ingested
 DOCS = {
     "ferry-timetable.md": """# Island ferry timetable
 
-| Departs Alby | Calls at Holm | Arrives Berg |
+| Departs Oakfield | Calls at Ridge | Arrives Millbrook |
 | --- | --- | --- |
-| 08:50 | 09:25 | 10:05 |
-| 10:50 | 11:25 | 12:05 |
-| 18:50 | 19:25 | 20:05 |
+| 07:40 | 08:15 | 08:55 |
+| 09:40 | 10:15 | 10:55 |
+| 17:40 | 18:15 | 18:55 |
 """,
-    "harbour-fees.md": """# Harbour fees
+    "canoe-club-fees.md": """# Canoe club fees
 
-| Boat length | Berth width | Season fee |
+| Canoe length | Rack width | Season fee |
 | --- | --- | --- |
-| up to 6 m | 2.5 m | DKK 4.200 |
-| 6.01 – 8 m | 3.0 m | DKK 6.100 |
-| 8.01 – 10 m | 3.5 m | DKK 8.300 |
-| 10.01 – 12 m | 4.0 m | DKK 11.900 |
+| up to 3 m | 0.6 m | EUR 95 |
+| 3.01 – 5 m | 0.8 m | EUR 140 |
+| 5.01 – 7 m | 1.0 m | EUR 185 |
+| 7.01 – 9 m | 1.2 m | EUR 230 |
 
 Members pay nothing for the slipway. Other visitors pay:
 
@@ -41,10 +41,10 @@ Members pay nothing for the slipway. Other visitors pay:
 
 ## Lending rules
 
-Books may be kept for three weeks. Late returns of books are charged by how late they are:
+Games may be kept for two weeks. Late returns of board games are charged by how late they are:
 
-- 1 to 7 days late: 10 kr.
-- 8 to 30 days late: 45 kr.
+- 1 to 5 days late: 10 kr.
+- 6 to 20 days late: 45 kr.
 """,
     "sunnyside-kennel-contract.txt": """SERVICE AGREEMENT
 
@@ -58,7 +58,7 @@ This agreement is made between the owner and Sunnyside, a family-run kennel near
 First dog: EUR 48 per night
 Second dog: EUR 36 per night
 """,
-    "zeta-lamp-manual.txt": """OWNER'S NOTES FOR THE ZETA
+    "orla-lamp-manual.txt": """OWNER'S NOTES FOR THE ORLA
 
 Charge the battery fully before first use.
 Operating temperature: -10 °C to 35 °C.
@@ -69,8 +69,8 @@ SAFETY
 
 Keep the lamp away from water and never cover its shade.
 """,
-    "power-bill.txt": """NORTHLIGHT POWER
-Electricity bill
+    "power-bill.txt": """BRIGHTWATER GAS
+Gas statement
 
 Invoice date: 3 May 2027
 
@@ -78,14 +78,14 @@ Subtotal: EUR 140.00
 
 Sales tax 20 %: EUR 28.40
 
-Total amount due: EUR 168.40
+Balance to pay: EUR 168.40
 
 Payment due by 31 May 2027.
 A reminder costs EUR 10.00.
 """,
     "flat-lease.md": """# Lease agreement
 
-Flat K12 on the second floor: two rooms, a kitchen and a bathroom.
+Flat M14 on the second floor: two rooms, a kitchen and a bathroom.
 
 The monthly rent is EUR 900, paid in advance by the 1st of each month.
 The deposit equals two months' rent.
@@ -104,7 +104,7 @@ The stew keeps for three days in the fridge.
 
 ## Old letters
 
-The cook wrote that he was paid thirteen dollars a month, with board.
+The gardener wrote that she was paid eleven dollars a week, with lodging.
 
 ## Club notice
 
@@ -119,8 +119,8 @@ def rag(tmp_path_factory) -> RAGWire:
 
 
 @pytest.mark.parametrize(("question", "right", "wrong"), [
-    ("When does the 10:50 ferry from Alby arrive in Berg?", "12:05", "20:05"),
-    ("What does a season berth cost for a 9 m boat?", "8.300", "11.900"),
+    ("When does the 07:40 ferry from Oakfield arrive in Millbrook?", "08:55", "10:55"),
+    ("What does a season rack cost for an 8 m canoe?", "230", "185"),
 ])
 def test_the_row_holding_the_questions_value_is_quoted_first(rag, question, right, wrong):
     answer = rag.query(question)
@@ -130,16 +130,16 @@ def test_the_row_holding_the_questions_value_is_quoted_first(rag, question, righ
 
 
 def test_a_range_holding_the_asked_number_picks_the_row(rag):
-    answer = rag.query("What is the late fee for a book that is 10 days overdue?")
+    answer = rag.query("How much is charged for a board game returned 12 days late?")
     assert answer, answer.text
     assert "45 kr" in answer.text
 
 
 @pytest.mark.parametrize(("question", "value"), [
     # "range" names the shape of the value; the lamp is named by the file name, not in the sentence
-    ("What is the operating temperature range of the Zeta lamp?", "-10 °C to 35 °C"),
+    ("What is the operating temperature range of the Orla lamp?", "-10 °C to 35 °C"),
     # the flat's code is in the chunk, not in the sentence giving its rent
-    ("What is the monthly rent for flat K12?", "EUR 900"),
+    ("How much is the monthly rent of flat M14?", "EUR 900"),
     # a kid is a child
     ("How long must a kid with a fever stay at home?", "24 hours"),
     # the list's lead-in line names who pays
@@ -153,11 +153,11 @@ def test_a_focus_named_otherwise_still_lets_the_right_passage_answer(rag, questi
 
 @pytest.mark.parametrize(("question", "value"), [
     ("How long does the lamb stew simmer?", "1½ hours"),
-    ("How much money a month was the cook paid, according to the letters?", "thirteen dollars"),
-    ("How much weight can the stand of the Zeta lamp carry?", "4 kg"),
+    ("How much was the gardener paid each week, according to the letters?", "eleven dollars"),
+    ("How much weight can the stand of the Orla lamp carry?", "4 kg"),
     # a short labelled line holding a value is a fact, not the heading of the line after it
-    ("What is the total amount due on the Northlight electricity bill?", "EUR 168.40"),
-    ("What sales tax rate is applied on the Northlight invoice?", "20 %"),
+    ("What is the balance to pay on the Brightwater gas statement?", "EUR 168.40"),
+    ("Which sales tax rate does the Brightwater statement apply?", "20 %"),
     ("By how much does the yearly club fee go up in May?", "4 %"),
     # two modifiers before the type noun: a fee asked for, not the pair "maximum nightly"
     ("What is the maximum nightly fee for a second dog at Sunnyside?", "EUR 36"),
