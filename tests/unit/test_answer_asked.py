@@ -26,7 +26,7 @@ def test_an_attribute_written_side_by_side_counts_more_than_its_words_apart():
     ("How fast does group C ride?", "Group: C · Average speed: 22 km/h", "Group: A · Average speed: 30 km/h"),
     ("What does a rack cost for a 6 m canoe?", "Canoe length: 5.01 – 7 m · Fee: EUR 185",
      "Canoe length: 7.01 – 9 m · Fee: EUR 230"),
-    ("What is the late fee for a game 12 days overdue?", "6 to 20 days late: 45 kr.", "1 to 5 days late: 10 kr."),
+    ("How much is the late fee for a game 12 days overdue?", "6 to 20 days late: 45 kr.", "1 to 5 days late: 10 kr."),
     ("What is the charge for a third rabbit?", "Third rabbit: EUR 4 per night", "Second rabbit: EUR 6 per night"),
 ])
 def test_a_literal_value_of_the_question_or_a_range_holding_it_tells_the_row_apart(question, right, wrong):

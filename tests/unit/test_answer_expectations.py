@@ -85,10 +85,10 @@ def test_how_much_before_a_comparative_or_money_is_no_quantity_of_a_thing(questi
 
 
 def test_a_column_named_in_minutes_gives_a_duration():
-    # Round 6: a column such as "crossing_time_min: 85" gave no duration, so "how long is the crossing" was refused.
-    expected = expectation("How long is the crossing from Oakfield to Millbrook?")
+    # Round 6: a column such as "trip_time_min: 85" gave no duration, so a question how long the trip takes was refused.
+    expected = expectation("How long is the trip from Oakfield to Millbrook?")
     assert expected is not None and expected.kind == "duration"
-    assert covers(expected, "route: Oakfield - Millbrook · fare: Saver · crossing_time_min: 85")
+    assert covers(expected, "route: Oakfield - Millbrook · fare: Saver · trip_time_min: 85")
 
 
 def test_an_owner_is_no_head_of_the_subject():
