@@ -18,7 +18,7 @@ so are messy, corpus_b, corpus_c, corpus_d and corpus_e, retired from held out o
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g] [--fresh]
 """
 
 from __future__ import annotations
@@ -77,6 +77,8 @@ CORPORA = {
                        (common.BENCH_DIR / "heldout" / "corpus_e.yaml",)),
     "corpus_f": Corpus("corpus_f", common.BENCH_DIR / "heldout" / "corpus_f",
                        (common.BENCH_DIR / "heldout" / "corpus_f.yaml",)),
+    "corpus_g": Corpus("corpus_g", common.BENCH_DIR / "heldout" / "corpus_g",
+                       (common.BENCH_DIR / "heldout" / "corpus_g.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -247,7 +249,8 @@ def report(results: dict[str, Scores]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default=",".join(DEVELOPMENT),
-                    help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, corpus_f "
+                    help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
+                         "corpus_f, corpus_g "
                          "(default: the development sets; a held-out set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
