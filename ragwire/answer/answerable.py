@@ -78,14 +78,15 @@ def _content_terms(question: str) -> list[str]:
             if t not in STOPWORDS and len(t) > 1 and not any(c.isdigit() for c in t)]
 
 
-def key_terms(question: str, terms: list[str], embedding: Any) -> list[tuple[str, float]]:
-    """The ``terms`` whose removal moves the question's embedding by at least :data:`KEY_TERM_WEIGHT`, with that move."""
+def key_terms(question: str, terms: list[str], embedding: Any,
+              floor: float = KEY_TERM_WEIGHT) -> list[tuple[str, float]]:
+    """The ``terms`` whose removal moves the question's embedding by at least ``floor``, with that move."""
     if not terms:
         return []
     question_vector = embedding.embed_query(question)
     without = [" ".join(re.sub(rf"(?i)(?<![\w-]){re.escape(t)}(?![\w-])", " ", question).split()) for t in terms]
     weights = [1.0 - cosine(question_vector, v) for v in embedding.embed_documents(without)]
-    return [(t, w) for t, w in zip(terms, weights, strict=False) if w >= KEY_TERM_WEIGHT]
+    return [(t, w) for t, w in zip(terms, weights, strict=False) if w >= floor]
 
 
 def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any) -> list[str]:

@@ -151,10 +151,11 @@ def extract(
         return Extraction.refused(f"The retrieved documents do not answer this question "
                                   f"(closest passage {best:.2f}, threshold {threshold:.2f}).")
     headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
-    in_quote, in_sources, heavy = salient_absent(question, vocabulary, embedding)
+    in_quote, in_sources, heavy, light = salient_absent(question, vocabulary, embedding)
     if in_sources:
         texts = [f"{s.text} {headings[s.index]}" for s in sources]
-        seen = set().union(*grounded(in_sources, texts, embedding, names(question, in_sources)))
+        exact = names(question, in_sources)
+        seen = set().union(*grounded(in_sources, texts, embedding, exact, light - exact))
         ungrounded = [t for t in in_sources if t not in seen]
         if ungrounded:
             return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
