@@ -128,8 +128,8 @@ def salient_absent(question: str, vocabulary: Vocabulary | None,
 def things(question: str, terms: Sequence[str]) -> set[str]:
     """The ``terms`` the question writes as names or nouns, less the one word naming what it asks for.
 
-    "What number do I ring" asks for a number, which the documents write as digits, not as the word;
-    "how much is the measles vaccine" asks for a vaccine, and "measles" qualifies it.
+    "What phone number should I dial" asks for a number, which the documents write as digits, not as the word;
+    "how much is the rabies jab" asks for a jab, and "rabies" qualifies it.
     """
     asked = _asked_tokens(question)
     return (names(question, terms) | nouns(question, terms)) - set(asked[-1:])

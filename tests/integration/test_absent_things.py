@@ -3,7 +3,7 @@
 "What does the hire shop charge for a surfboard carrier?" over documents pricing a ski carrier and
 a roof box: "surfboard" qualifies the carrier, the rest of the question carries its meaning, so
 the word moves the question's embedding less than a key term; before round 7 it was wording
-and the ski carrier's price came back.  A name no document uses ("Easter Monday") likewise.
+and the ski carrier's price came back.  A name no document uses ("Christmas Eve") likewise.
 A thing said in other words (a "bicycle" for a "bike") is still answered.
 """
 
@@ -52,9 +52,9 @@ def test_a_qualifier_no_document_mentions_is_refused(rag):
 
 
 def test_a_name_no_document_mentions_is_refused_however_light(rag):
-    answer = rag.query("Is the Millbrook Museum open on Easter Monday afternoon?")
+    answer = rag.query("Is the Millbrook Museum open on Christmas Eve afternoon?")
     assert answer.refused, answer.text
-    assert "Easter" in answer.text
+    assert "christmas" in answer.text.lower()
 
 
 def test_a_thing_said_in_other_words_is_still_answered(rag):
