@@ -32,9 +32,11 @@ _SYMBOLS = r"€|\$|£"
 _CODES = "eur|usd|gbp|chf|nok|sek|dkk"
 _CURRENCIES = rf"{_CODES}|euros?|dollars?|pounds?|francs?|kroner|krone|kronor|kr"
 _TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
+# An amount in figures with its currency, and a share: also the two ways a change is given.
+_AMOUNT = rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
+_SHARE = rf"\b{NUMBER}\s?(?:%|per ?cent)"
 INSTANCES: dict[str, re.Pattern[str]] = {
-    "amount of money": _re(rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
-                           rf"|\b(?:{SPELLED_NUMBERS})\s(?:{_CURRENCIES})(?!\w)"
+    "amount of money": _re(rf"{_AMOUNT}|\b(?:{SPELLED_NUMBERS})\s(?:{_CURRENCIES})(?!\w)"
                            rf"|\((?:{_CODES})\)|\bfree of charge\b|\bno charge\b|\bat no cost\b"),
     "duration": _re(rf"\b{NUM}(?:\s|-)?(?:(?:working|business|calendar|full) )?{_TIME_UNIT}\b|\bsame[- ]day\b|\bovernight\b|\bnext (?:business |working )?day\b"
                     r"|\bimmediately\b|\bat once\b"),
@@ -49,10 +51,9 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "temperature": _re(rf"{NUMBER}\s?°\s?[cf]\b|\b{NUMBER}\s?degrees? (?:celsius|fahrenheit)\b"),
     "speed": _re(rf"\b{NUMBER}\s?(?:m/s|km/h|kph|mph|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) (?:per|an|a) "
                  r"(?:second|hour))\b"),
-    "percentage": _re(rf"\b{NUMBER}\s?(?:%|per ?cent)"),
+    "percentage": _re(_SHARE),
     # "By how much does the rent go up": a change is given as an amount or as a share ("rises by 4.5 %").
-    "change in amount or share": _re(rf"\b{NUMBER}\s?(?:%|per ?cent)|(?:{_SYMBOLS})\s?{NUMBER}"
-                                     rf"|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"),
+    "change in amount or share": _re(rf"{_SHARE}|{_AMOUNT}"),
     "voltage": _re(rf"\b{NUMBER}\s?(?:v|mv|kv|volts?|millivolts?)\b"),
     "power": _re(rf"\b{NUMBER}\s?(?:w|kw|mw|watts?|kilowatts?)\b"),
     "version": _re(r"\b\d+\.\d+(?:\.\d+|\.x)*\b"),

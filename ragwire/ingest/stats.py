@@ -44,10 +44,14 @@ class FileOutcome:
         and, for a failed file, ``error``, ``error_type`` and ``retryable`` as in the stats' ``errors``."""
         out: dict[str, Any] = {"file": self.path, "status": self.status, "chunks": self.chunks}
         if self.status == "failed":
-            out.update(error=self.reason, error_type=self.error_type, retryable=self.retryable)
+            out.update(self.error_entry())
         elif self.reason:
             out["reason"] = self.reason
         return out
+
+    def error_entry(self) -> dict[str, Any]:
+        """A failed file as the stats' ``errors`` list holds it: ``file``, ``error``, ``error_type``, ``retryable``."""
+        return {"file": self.path, "error": self.reason, "error_type": self.error_type, "retryable": self.retryable}
 
 
 @dataclass
@@ -138,10 +142,7 @@ class IngestStats:
             "replaced": self.replaced,
             "embedded_chunks": self.embedded_chunks,
             "reused_chunks": self.reused_chunks,
-            "errors": [
-                {"file": o.path, "error": o.reason, "error_type": o.error_type, "retryable": o.retryable}
-                for o in self.outcomes if o.status == "failed"
-            ],
+            "errors": [o.error_entry() for o in self.outcomes if o.status == "failed"],
             "metadata_usage": self.metadata_usage.accounting(),
         }
         doubtful = [{"file": o.path, "page": page, "ocr_confidence": confidence}
