@@ -33,7 +33,7 @@ _HOW_NOT_ATTRIBUTE = frozenset("much many long often do does did is are can coul
 _LITERAL = re.compile(r"(?<![\w.:-])(\d{1,2}:\d{2}|\d[\d.,:/-]*\d|\d)(?:\s*([a-zA-Zµ°%]+))?")
 # A one-letter key ("group B", "zone C", "category B car"): a capital letter standing alone, not "I" or "A".
 _KEY = re.compile(r"(?<=\s)([B-HJ-Z])(?=[\s?.,!]|$)")
-# "the price of a third lesson": an ordinal picks one row of several as a number does.
+# "a third lesson": an ordinal picks one row of several as a number does.
 _ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 # "open on Saturdays": a day of the week picks one line of a timetable as a number does.
 _DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())

@@ -280,7 +280,7 @@ def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset(
     if not content:
         return Expectation(kind, "", ())
     if subject:
-        # "do the club's common costs go up": the owner is no head of the subject, its noun is ("costs").
+        # "does the library's fee go up": the owner is no head of the subject, its noun is ("fee").
         owners = [w for w in content[:-1] if w.endswith("'s")]
         content = [*(w for w in owners if w in names), *[w for w in content if not w.endswith("'s")][:1]]
     elif content[-1].endswith("ed"):  # a participle ("is refunded", "is the repaired unit insured")
