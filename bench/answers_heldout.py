@@ -79,6 +79,8 @@ CORPORA = {
                        (common.BENCH_DIR / "heldout" / "corpus_f.yaml",)),
     "corpus_g": Corpus("corpus_g", common.BENCH_DIR / "heldout" / "corpus_g",
                        (common.BENCH_DIR / "heldout" / "corpus_g.yaml",)),
+    "corpus_h": Corpus("corpus_h", common.BENCH_DIR / "heldout" / "corpus_h",
+                       (common.BENCH_DIR / "heldout" / "corpus_h.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -250,7 +252,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default=",".join(DEVELOPMENT),
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
-                         "corpus_f, corpus_g "
+                         "corpus_f, corpus_g, corpus_h "
                          "(default: the development sets; a held-out set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
