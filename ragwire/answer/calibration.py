@@ -1,14 +1,13 @@
-"""What an extractive answer's confidence means: its grounding strength mapped to the share of such answers that were right.
+"""What an extractive answer's confidence means: the decision model's chance of a right answer, mapped to the share right.
 
-The extractive answerer scores each answer's grounding (:func:`strength`): how close
-the best quoted passage is to the question (cosine, all-MiniLM-L6-v2) times the share
-of the question's salient words the quotes state (same word family, with their
-headings).  :data:`CALIBRATION` maps that score to ``Answer.confidence``: a monotone
-step function fitted (isotonic regression, pooled adjacent violators) on the development
-sets (``bench/golden/``: dev, dev2, dev3, devkiln, dev4; and the retired held-out sets messy,
-corpus_b, corpus_c, corpus_d, corpus_e), where an answered unanswerable counts as wrong.  Refit with
-``bench/answers_heldout.py --sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e
---fit``; never on a set still held out.
+The extractive answerer's decision (:mod:`.decision`) gives each answer a chance of being
+right from all its evidence; :func:`strength` (the best quoted passage's cosine times the
+share of the question's salient words the quotes state) is one of its features.
+:data:`CALIBRATION` maps that chance to ``Answer.confidence``: a monotone step function
+fitted (isotonic regression, pooled adjacent violators) on the development sets (dev,
+dev2, dev3, devkiln, dev4 and the retired held-out sets messy, corpus_b to corpus_g), where
+an answered unanswerable counts as wrong.  Refit with ``bench/answers_heldout.py --fit``
+(development sets only); never on a set still held out.
 """
 
 from __future__ import annotations
@@ -16,18 +15,17 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-# (lowest strength, confidence): a strength at or above the bound and below the next one
-# gets that confidence.  Fitted on the development sets (376 answered questions of dev, dev2,
-# dev3, devkiln, dev4 and the retired held-out sets messy, corpus_b, corpus_c, corpus_d, corpus_e
-# and corpus_f; issue 33 round 7, commit 6f61778; see the module docstring).  With it, answers at
-# 0.8 or more were right 219 of 229 times over those sets (0.85 on the worst, corpus_f).
+# (lowest chance, confidence): a chance at or above the bound and below the next one gets that confidence.
+# Fitted on 425 answered questions of the twelve development sets (issue 33, round 8, the decision of
+# decision.py); with it, answers at 0.8 or more were right 271 of 287 times over those sets (0.74 on the
+# worst, messy).
 CALIBRATION: tuple[tuple[float, float], ...] = (
-    (0.0, 0.54),
-    (0.295, 0.76),
-    (0.379, 0.85),
-    (0.47, 0.9),
-    (0.524, 0.97),
-    (0.621, 0.99),
+    (0.0, 0.43),
+    (0.632, 0.61),
+    (0.761, 0.86),
+    (0.859, 0.93),
+    (0.924, 0.96),
+    (0.947, 0.99),
 )
 
 

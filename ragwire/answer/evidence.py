@@ -28,6 +28,8 @@ from .text import QUESTION_FRAME, STOPWORDS, cosines, same_family, stated, stem,
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..stages import Embedder
+
 # A word of the quoted passage at least this close (cosine of the single words,
 # all-MiniLM-L6-v2) stands in for a term the collection never uses: synonyms score
 # about 0.5 and more (postage~shipping 0.68, supermarket~shop 0.64), unrelated words
@@ -123,6 +125,33 @@ def salient_absent(question: str, vocabulary: Vocabulary | None,
     in_sources = [t for t, w in weighted if w < QUOTE_WEIGHT and t not in in_quote
                   and (w >= KEY_TERM_WEIGHT or t in light)]
     return in_quote, in_sources, heavy, light
+
+
+def absent_evidence(question: str, absent: Sequence[str], quoted: Sequence[str],
+                    embedding: Embedder | None) -> tuple[float, float, float, bool]:
+    """How well the quotes ground the question's absent words, as the decision weighs it (see :mod:`.decision`).
+
+    ``(the heaviest absent word's weight, the cosine of the quotes' nearest word to the least-grounded
+    absent word, how much nearer that word is than the next of another family, whether some absent
+    word has no word of its family in the quotes)``; ``(0, 1, 1, False)`` when nothing is absent.
+    """
+    pool = sorted({w for q in quoted for w in words(q) if w not in STOPWORDS and w.isalpha() and len(w) > 2})
+    if not absent or not quoted or embedding is None:
+        return 0.0, 1.0, 1.0, False
+    weight = max(w for _, w in key_terms(question, list(absent), embedding, floor=-1.0))
+    unstated = not all(stated(t, {stem(w) for w in pool}) for t in absent)
+    if not pool:
+        return weight, 0.0, 0.0, unstated
+    vectors = embedding.embed_documents(list(absent) + pool)
+    nearest = []
+    for vector in vectors[: len(absent)]:
+        sims = cosines(vectors[len(absent):], vector)
+        ranked = sorted(range(len(pool)), key=lambda i: -sims[i])
+        top = stem(pool[ranked[0]])
+        runner_up = next((float(sims[i]) for i in ranked if not same_family(stem(pool[i]), top)), 0.0)
+        nearest.append((float(sims[ranked[0]]), float(sims[ranked[0]]) - runner_up))
+    near, margin = min(nearest)
+    return weight, near, margin, unstated
 
 
 def things(question: str, terms: Sequence[str]) -> set[str]:

@@ -336,15 +336,20 @@ def covers(expected: Expectation, text: str, context: str = "", title: str = "")
     (``delivery`` ~ ``delivered``, ``kilometre`` ~ ``km``), or in the document's name: a
     document names its subject once ("acme-lamp-manual"), not in every sentence.
     """
-    if not (instance(expected.kind, f"{text} | {context}") or _priced(expected.kind, text, context)):
+    if not measured(expected, text, context):
         return False
     words = stems(f"{text} {context}")
-    if expected.aspect and not any(_stated_in(a, words) for a in expected.aspect):
-        return False
-    if expected.counted and not _counts(expected.counted, text):
-        return False
     named = words | stems(title) if title else words
     return all(_stated_in(h, named) for h in expected.heads)
+
+
+def measured(expected: Expectation, text: str, context: str = "") -> bool:
+    """Whether a passage gives a value of the expected type as asked (a length's dimension, a count's noun), about anything."""
+    if not (instance(expected.kind, f"{text} | {context}") or _priced(expected.kind, text, context)):
+        return False
+    if expected.aspect and not any(_stated_in(a, stems(f"{text} {context}")) for a in expected.aspect):
+        return False
+    return not expected.counted or _counts(expected.counted, text)
 
 
 def _counts(nouns: tuple[str, ...], text: str) -> bool:

@@ -10,17 +10,19 @@ is a refusal.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .answerable import missing_terms, unmentioned
 from .asked import asked, attribute_share, codes_carried, literals_held, telling
 from .asked import identifiers as identifiers  # re-exported: the codes of a question
 from .calibration import strength
 from .context import NumberedSource
+from .decision import OVERRULE_AT, Evidence, probability
 from .evidence import (
     Vocabulary,
+    absent_evidence,
+    absent_terms,
     asked_pair,
     grounded,
     names,
@@ -30,12 +32,16 @@ from .evidence import (
     salient_absent,
     salient_terms,
 )
-from .expectations import expectation, instance, is_yes_no
-from .extraction import Extraction, Quote
+from .expectations import expectation, instance, is_yes_no, measured
+from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
-from .passages import Passage, split_passages, table_header
+from .passages import Passage, distinct, split_passages, table_headers
+from .quoting import quotes_of
 from .text import cosine, stated, stems
 from .typed import in_asked_unit, typed
+
+if TYPE_CHECKING:
+    from ..stages import Embedder
 
 # The similarity (cosine, all-MiniLM-L6-v2) the best passage must reach, else the answer
 # is a refusal.  Measured by bench/extractive_calibration.py on examples/docs, top 5
@@ -67,9 +73,6 @@ KEEP_WITHIN = 0.07
 GROUNDING_POOL = 12
 # Two passages this similar say the same thing (overlapping chunks, a FAQ and a manual).
 NEAR_DUPLICATE = 0.9
-
-_LABELLED = re.compile(r"^[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s")
-_BARE_REPLY = re.compile(r"^(?:Yes|No|Yes and no|Not yet|Not really)\b[.,!;:]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -141,62 +144,108 @@ def extract(
     Raises:
         ValueError: ``max_sentences`` is below 1.
     """
+    return decide(assess(question, sources, embedding, max_sentences=max_sentences, threshold=threshold,
+                         vocabulary=vocabulary))
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the checks found about answering a question from its sources, before anything is decided."""
+
+    chosen: list[Candidate]  # the passages an answer would quote; empty when none is worth quoting
+    sources: list[NumberedSource]
+    refusals: list[Extraction]  # each objecting check's refusal, the one to report first
+    evidence: Evidence
+
+
+def decide(assessment: Assessment, overrule_at: float = OVERRULE_AT) -> Extraction:
+    """The answer the evidence supports: the quotes, unless a check objects and the model does not overrule it."""
+    if not assessment.chosen:
+        return assessment.refusals[0] if assessment.refusals else Extraction.refused(
+            "The retrieved documents hold no passage that could answer this question.")
+    chance = probability(assessment.evidence)
+    if assessment.refusals and chance < overrule_at:
+        return assessment.refusals[0]
+    return Extraction(quotes_of(assessment.chosen, assessment.sources), strength=chance)
+
+
+def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *, max_sentences: int = 3,
+           threshold: float = REFUSAL_THRESHOLD, vocabulary: Vocabulary | None = None) -> Assessment:
+    """Every check of ``question`` against its sources, the passages to quote, and the evidence (see :mod:`.decision`)."""
     if max_sentences < 1:
         raise ValueError(f"max_sentences must be at least 1, got {max_sentences}")
     candidates = score_passages(question, sources, embedding, vocabulary)
-    if not candidates:
-        return Extraction.refused("The retrieved documents hold no passage that could answer this question.")
-    best = max(c.score for c in candidates)
-    if best < threshold:
-        return Extraction.refused(f"The retrieved documents do not answer this question "
-                                  f"(closest passage {best:.2f}, threshold {threshold:.2f}).")
+    best = max((c.score for c in candidates), default=0.0)
+    if not candidates or best < threshold:
+        # Nothing is close enough to quote: no evidence could make an answer of it.
+        reason = (f"The retrieved documents do not answer this question (closest passage {best:.2f}, threshold "
+                  f"{threshold:.2f})." if candidates else "")
+        return Assessment([], sources, [Extraction.refused(reason)] if reason else [], Evidence(best=best))
     headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
+    refusals: list[Extraction] = []
+    seen: dict[str, bool] = {}
     in_quote, in_sources, heavy, light = salient_absent(question, vocabulary, embedding)
     if in_sources:
         texts = [f"{s.text} {headings[s.index]}" for s in sources]
         exact = names(question, in_sources)
-        seen = set().union(*grounded(in_sources, texts, embedding, exact, light - exact))
-        ungrounded = [t for t in in_sources if t not in seen]
-        if ungrounded:
-            return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
+        found = set().union(*grounded(in_sources, texts, embedding, exact, light - exact))
+        if ungrounded := [t for t in in_sources if t not in found]:
+            seen["ungrounded_in_sources"] = True
+            refusals.append(Extraction.refused(refusal_text(ungrounded, question), ungrounded))
     if in_quote:
         # A term no document uses is answered only by a passage that says it in other words.
-        candidates, ungrounded = _grounding(in_quote, candidates, headings, threshold, embedding,
-                                            names(question, in_quote),
-                                            nouns(question, [t for t in in_quote if t in heavy]))
-        if not candidates:
-            return Extraction.refused(refusal_text(ungrounded, question), ungrounded)
+        kept, ungrounded = _grounding(in_quote, candidates, headings, threshold, embedding,
+                                      names(question, in_quote), nouns(question, [t for t in in_quote if t in heavy]))
+        candidates = kept or candidates
+        if not kept:
+            seen["ungrounded_in_quote"] = True
+            refusals.append(Extraction.refused(refusal_text(ungrounded, question), ungrounded))
     if (pair := asked_pair(question)) and not pair_stated(pair, " ".join(f"{s.text} {headings[s.index]}"
                                                                           for s in sources)):
         # "What is the boiling point": passages that say "point" and "boiling" apart name no boiling point.
-        return Extraction.refused(refusal_text([" ".join(pair)], question), [" ".join(pair)])
-    missing = missing_terms(question, sources, embedding)
-    if missing:
+        seen["pair_unstated"] = True
+        refusals.append(Extraction.refused(refusal_text([" ".join(pair)], question), [" ".join(pair)]))
+    if missing := missing_terms(question, sources, embedding):
         # On topic is not answered: the sources never state what was specifically asked.
+        seen["missing"] = True
         named = ", ".join(f"'{t}'" for t in missing)
-        return Extraction.refused(f"The retrieved documents do not answer this question: nothing in them "
-                                  f"states {named}.", missing)
+        refusals.append(Extraction.refused(f"The retrieved documents do not answer this question: nothing in them "
+                                           f"states {named}.", missing))
     expected = expectation(question)
     if expected is not None:
-        # "How long does shipping take?" is answered only by a passage that gives a duration
-        # for the shipping: quote those, or say what the documents do not give.
-        candidates = [_with_heading(c, expected.kind)
-                      for c in typed(expected, candidates, headings, sources, threshold, embedding)]
-        if not candidates:
-            return Extraction.refused(expected.refusal())
+        # "How long does shipping take?" is answered by a passage that gives a duration for the shipping.
+        kept = [_with_heading(c, expected.kind)
+                for c in typed(expected, candidates, headings, sources, threshold, embedding)]
+        candidates = kept or candidates
+        if not kept:
+            seen["typed_unfound"] = True
+            seen["typed_unmeasured"] = not any(measured(expected, c.passage.text, f"{c.passage.context} | "
+                                                        f"{headings[c.source]}") for c in candidates
+                                               if c.score >= threshold)
+            refusals.append(Extraction.refused(expected.refusal()))
     # "What does it draw in watts?" is answered by a number in watts, not by the voltage beside it.
-    candidates, unit = in_asked_unit(question, candidates)
-    if not candidates:
-        return Extraction.refused(f"The documents give no value in {unit} for this.", [unit])
+    in_unit, unit = in_asked_unit(question, candidates)
+    candidates = in_unit or candidates
+    if not in_unit:
+        seen["unit_unfound"] = True
+        refusals.append(Extraction.refused(f"The documents give no value in {unit} for this.", [unit]))
     chosen = select(candidates, max_sentences, threshold)
-    if is_yes_no(question):
-        quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
+    quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
+    if is_yes_no(question) and chosen:
         absent = unmentioned(question, quoted, embedding, _subject_words(question, vocabulary))
         if absent:
+            seen["yes_no_unmentioned"] = True
             named = ", ".join(f"'{t}'" for t in absent)
-            return Extraction.refused(f"The documents do not say: the passages closest to this question never "
-                                      f"mention {named}.", absent)
-    return Extraction(quotes_of(chosen, sources), strength=_strength(question, chosen, headings))
+            refusals.append(Extraction.refused(f"The documents do not say: the passages closest to this question "
+                                               f"never mention {named}.", absent))
+    weight, near, margin, unstated = absent_evidence(question, absent_terms(question, vocabulary), quoted, embedding)
+    evidence = Evidence(best=best, quoted=max((c.score for c in chosen), default=0.0),
+                        strength=_strength(question, chosen, headings), absent=len(in_quote) + len(in_sources),
+                        absent_weight=weight, absent_near=near, absent_margin=margin, absent_unstated=unstated,
+                        typed=expected is not None, yes_no=is_yes_no(question),
+                        typed_quoted=expected is not None and any(instance(expected.kind, q) for q in quoted),
+                        **seen)
+    return Assessment(chosen, sources, refusals, evidence)
 
 
 def _strength(question: str, chosen: list[Candidate], headings: dict[int, str]) -> float:
@@ -232,14 +281,14 @@ def _with_heading(candidate: Candidate, kind: str) -> Candidate:
 def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
                    vocabulary: Vocabulary | None = None) -> list[Candidate]:
     """Every distinct passage of ``sources`` with its similarity to ``question``, in no particular order."""
-    headers = _table_headers(sources)
+    headers = table_headers(sources)
     found: list[tuple[NumberedSource, Passage]] = []
     for source in sources:
         meta = source.hit.metadata
         header = headers.get(str(meta.get("source", "")))
         heading = str(meta.get("heading_path") or "")
         found += [(source, p) for p in split_passages(source.text, heading=heading, header=header)]
-    found = _distinct(found)
+    found = distinct(found)
     if not found:
         return []
     carried = codes_carried(identifiers(question), [f"{p.text} {p.context} {s.hit.metadata.get('heading_path') or ''}"
@@ -315,73 +364,9 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
     return chosen
 
 
-def compose(chosen: list[Candidate], sources: list[NumberedSource] | None = None) -> str:
-    """The answer text quoting ``chosen`` (see :meth:`Extraction.render`)."""
-    return Extraction(quotes_of(chosen, sources)).render()[0]
-
-
-def quotes_of(chosen: list[Candidate], sources: list[NumberedSource] | None = None) -> list[Quote]:
-    """The best source first, its passages in reading order, each with the heading or FAQ question it needs."""
-    by_number = {s.index: s for s in sources or []}
-    by_source: dict[int, list[Candidate]] = {}
-    for cand in chosen:  # best first, so sources come in order of their best passage
-        by_source.setdefault(cand.source, []).append(cand)
-    quotes: list[Quote] = []
-    for index, group in by_source.items():
-        group.sort(key=lambda c: c.passage.position)
-        shown_title = ""
-        for cand in group:
-            passage = cand.passage
-            heading = ""
-            # "Meaning: …" says nothing without the error code line above it.
-            if cand.heading and cand.heading != shown_title:
-                heading = shown_title = cand.heading
-            elif passage.title and passage.title != shown_title and _LABELLED.match(passage.text):
-                heading = shown_title = passage.title
-            # A bare "No." answers the FAQ question above it, not the one asked: the pair is
-            # quoted, so the reader sees which question it answers.
-            asked = passage.context if (not heading and _BARE_REPLY.match(passage.text)
-                                        and passage.context.endswith("?")) else ""
-            source = by_number.get(index)
-            at = source.text.find(passage.text) if source is not None else -1
-            page = source.hit.page_number if source is not None else None
-            quotes.append(Quote(index, passage.text, (at, at + len(passage.text)) if at >= 0 else None,
-                                page if isinstance(page, int) else None, heading, asked))
-    return quotes
-
-
 def _scoring_text(passage: Passage) -> str:
     # A sentence often leaves its subject to the heading above it ("It runs
     # between 10 and 30 °C" under "Can the pump stay outside?"); the heading goes in.
     if passage.context and passage.context.lower() not in passage.text.lower():
         return f"{passage.context}: {passage.text}"
     return passage.text
-
-
-def _table_headers(sources: list[NumberedSource]) -> dict[str, list[str]]:
-    """The first table header seen in each file: rows of a later chunk of that table need it."""
-    headers: dict[str, list[str]] = {}
-    for source in sources:
-        key = str(source.hit.metadata.get("source", ""))
-        if key not in headers:
-            header = table_header(source.text)
-            if header is not None:
-                headers[key] = header
-    return headers
-
-
-def _distinct(found: list[tuple[NumberedSource, Passage]]) -> list[tuple[NumberedSource, Passage]]:
-    """Drop a passage whose text another passage already holds (overlapping chunks); the better-ranked source keeps it."""
-    keys = [_key(p.text) for _, p in found]
-    keep = []
-    for i, item in enumerate(found):
-        if any(keys[i] == keys[j] for j in range(i)):
-            continue
-        if any(keys[i] != keys[j] and f" {keys[i]} " in f" {keys[j]} " for j in range(len(found))):
-            continue
-        keep.append(item)
-    return keep
-
-
-def _key(text: str) -> str:
-    return re.sub(r"\W+", " ", text.lower()).strip()

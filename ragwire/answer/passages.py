@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .text import SENTENCE_ABBREVIATIONS
+
+if TYPE_CHECKING:
+    from .context import NumberedSource
 
 # A passage shorter than this (in words) is a label or a fragment, not an answer...
 MIN_WORDS = 4
@@ -345,3 +349,32 @@ def _worth_quoting(piece: str) -> bool:
     words = piece.split()
     value = len(words) >= MIN_VALUE_WORDS and any(c.isdigit() for c in piece)
     return (len(words) >= MIN_WORDS or value) and not piece.endswith("?")
+
+
+def table_headers(sources: list[NumberedSource]) -> dict[str, list[str]]:
+    """The first table header seen in each file: rows of a later chunk of that table need it."""
+    headers: dict[str, list[str]] = {}
+    for source in sources:
+        key = str(source.hit.metadata.get("source", ""))
+        if key not in headers:
+            header = table_header(source.text)
+            if header is not None:
+                headers[key] = header
+    return headers
+
+
+def distinct(found: list[tuple[NumberedSource, Passage]]) -> list[tuple[NumberedSource, Passage]]:
+    """Drop a passage whose text another passage already holds (overlapping chunks); the better-ranked source keeps it."""
+    keys = [_key(p.text) for _, p in found]
+    keep = []
+    for i, item in enumerate(found):
+        if any(keys[i] == keys[j] for j in range(i)):
+            continue
+        if any(keys[i] != keys[j] and f" {keys[i]} " in f" {keys[j]} " for j in range(len(found))):
+            continue
+        keep.append(item)
+    return keep
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\W+", " ", text.lower()).strip()
