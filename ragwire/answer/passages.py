@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .text import SENTENCE_ABBREVIATIONS
 
@@ -378,3 +378,19 @@ def distinct(found: list[tuple[NumberedSource, Passage]]) -> list[tuple[Numbered
 
 def _key(text: str) -> str:
     return re.sub(r"\W+", " ", text.lower()).strip()
+
+
+class Scored(Protocol):
+    """A passage of a numbered source with its similarity to the question (the extractive answerer's candidate)."""
+
+    @property
+    def source(self) -> int: ...
+
+    @property
+    def passage(self) -> Passage: ...
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def ranked(self) -> float: ...

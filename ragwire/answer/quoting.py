@@ -8,20 +8,15 @@ from typing import Protocol
 
 from .context import NumberedSource
 from .extraction import Quote
-from .passages import Passage
+from .passages import Scored
 
 
-class Candidate(Protocol):
-    """A chosen passage of one numbered source (the extractive answerer's candidate)."""
-
-    @property
-    def source(self) -> int: ...
-
-    @property
-    def passage(self) -> Passage: ...
+class Candidate(Scored, Protocol):
+    """A chosen passage, with the heading shown before it when only the heading holds the answer's value."""
 
     @property
     def heading(self) -> str: ...
+
 
 _LABELLED = re.compile(r"^[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s")
 _BARE_REPLY = re.compile(r"^(?:Yes|No|Yes and no|Not yet|Not really)\b[.,!;:]", re.IGNORECASE)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .asked import identifiers
 from .context import NumberedSource
 from .evidence import asked_unit
 from .expectations import Expectation, covers
-from .passages import Passage
+from .passages import Scored
 from .text import STOPWORDS, cosines, stated, stems, words
 
 if TYPE_CHECKING:
@@ -30,22 +30,6 @@ if TYPE_CHECKING:
 SYNONYM = 0.7
 # Passages (best first) whose words are searched for a synonym of a focus word.
 SYNONYM_POOL = 12
-
-
-class Scored(Protocol):
-    """A passage of a numbered source with its similarity to the question (the extractive answerer's candidate)."""
-
-    @property
-    def source(self) -> int: ...
-
-    @property
-    def passage(self) -> Passage: ...
-
-    @property
-    def score(self) -> float: ...
-
-    @property
-    def ranked(self) -> float: ...
 
 
 C = TypeVar("C", bound=Scored)
