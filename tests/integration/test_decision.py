@@ -40,7 +40,7 @@ def rag(tmp_path_factory) -> RAGWire:
 
 
 def test_a_price_the_row_states_is_answered_with_it(rag):
-    answer = rag.query("What does the workshop charge to put a new chain on my bike?")
+    answer = rag.query("How much is a new chain put on my bike at the workshop?")
     assert not answer.refused, answer.text
     assert "NOK 350" in answer.text
     assert cited_files(answer) == {"millbrook-cycle-workshop.md"}
