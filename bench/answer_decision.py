@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import answers_heldout as ah  # noqa: E402
 
 from ragwire.answer import extractive  # noqa: E402
-from ragwire.answer.decision import FEATURES  # noqa: E402
+from ragwire.answer.decision import FEATURES, Evidence, decisive  # noqa: E402
 from ragwire.answer.extraction import Extraction  # noqa: E402
 from ragwire.answer.quoting import quotes_of  # noqa: E402
 from ragwire.eval.golden import GoldenSet  # noqa: E402
@@ -74,6 +74,10 @@ def collect(names: list[str], cache: Path) -> list[dict]:
         print(f"[{name}] {len(rows)} questions so far", file=sys.stderr)
     extractive.decide = decide  # type: ignore[assignment]
     return rows
+
+
+def evidence(row: dict) -> Evidence:
+    return Evidence(**{k: row["evidence"][k] for k in FEATURES})
 
 
 def matrix(rows: list[dict]) -> list[list[float]]:
@@ -118,7 +122,8 @@ def leave_one_out(rows: list[dict], overrule_at: float) -> None:
         test = [r for r in rows if r["set"] == name]
         chance = fitted(train).predict_proba(matrix(test))[:, 1]
         rules = {"any check objects": [not r["objected"] for r in test],
-                 "overruled by model": [not r["objected"] or p >= overrule_at for r, p in zip(test, chance, strict=True)],
+                 "overruled by model": [not r["objected"] or (p >= overrule_at and not decisive(evidence(r)))
+                                        for r, p in zip(test, chance, strict=True)],
                  "model alone": [p >= overrule_at for p in chance]}
         for rule, answered in rules.items():
             counts = tally(test, answered)

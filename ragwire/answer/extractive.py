@@ -18,7 +18,7 @@ from .asked import asked, attribute_share, codes_carried, literals_held, telling
 from .asked import identifiers as identifiers  # re-exported: the codes of a question
 from .calibration import strength
 from .context import NumberedSource
-from .decision import OVERRULE_AT, Evidence, probability
+from .decision import OVERRULE_AT, Evidence, decisive, probability
 from .evidence import (
     Vocabulary,
     absent_evidence,
@@ -164,7 +164,7 @@ def decide(assessment: Assessment, overrule_at: float = OVERRULE_AT) -> Extracti
         return assessment.refusals[0] if assessment.refusals else Extraction.refused(
             "The retrieved documents hold no passage that could answer this question.")
     chance = probability(assessment.evidence)
-    if assessment.refusals and chance < overrule_at:
+    if assessment.refusals and (chance < overrule_at or decisive(assessment.evidence)):
         return assessment.refusals[0]
     return Extraction(quotes_of(assessment.chosen, assessment.sources), strength=chance)
 

@@ -60,3 +60,13 @@ def test_the_chance_of_a_right_answer_grows_with_grounding_and_falls_with_each_o
     assert probability(weaker) < probability(ONE_OBJECTION)
     for check in ("missing", "ungrounded_in_sources", "pair_unstated", "unit_unfound", "yes_no_unmentioned"):
         assert probability(dataclasses.replace(ONE_OBJECTION, **{check: True})) < probability(ONE_OBJECTION), check
+
+
+def test_an_objection_that_found_the_asked_thing_absent_is_never_overruled():
+    # A pair of words naming the attribute never stands together, however well the rest grounds the quote.
+    evidence = dataclasses.replace(ONE_OBJECTION, typed_unfound=False, pair_unstated=True)
+    assert probability(dataclasses.replace(evidence, strength=0.95, quoted=0.95, best=0.95)) >= OVERRULE_AT
+    pair = Extraction.refused("The documents do not answer this question: nothing in the documents mentions "
+                              "'spending cap'.", ["spending cap"])
+    strong = dataclasses.replace(evidence, strength=0.95, quoted=0.95, best=0.95)
+    assert decide(_assessment(strong, [pair])).refusal == pair.refusal
