@@ -18,7 +18,7 @@ so are messy and corpus_b to corpus_i, retired from held out on 2026-12-05.  Wit
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j] [--fresh]
 """
 
 from __future__ import annotations
@@ -83,6 +83,9 @@ CORPORA = {
                        (common.BENCH_DIR / "heldout" / "corpus_h.yaml",)),
     "corpus_i": Corpus("corpus_i", common.BENCH_DIR / "heldout" / "corpus_i",
                        (common.BENCH_DIR / "heldout" / "corpus_i.yaml",)),
+    # Held out (issue 33, written blind after round 9): the final measurement only, never tuned on.
+    "corpus_j": Corpus("corpus_j", common.BENCH_DIR / "heldout" / "corpus_j",
+                       (common.BENCH_DIR / "heldout" / "corpus_j.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -254,7 +257,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default=",".join(DEVELOPMENT),
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
-                         "corpus_f, corpus_g, corpus_h, corpus_i "
+                         "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j "
                          "(default: the development sets; a held-out set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
