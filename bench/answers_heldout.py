@@ -67,25 +67,10 @@ CORPORA = {
     "dev4": Corpus("dev4", common.BENCH_DIR / "golden" / "corpus_dev4",
                    (common.BENCH_DIR / "golden" / "corpus_dev4.yaml",)),
     "messy": Corpus("messy", common.SHARED_BENCH / "data" / "docs", (common.BENCH_DIR / "heldout" / "messy_docs.yaml",)),
-    "corpus_b": Corpus("corpus_b", common.BENCH_DIR / "heldout" / "corpus_b",
-                       (common.BENCH_DIR / "heldout" / "corpus_b.yaml",)),
-    "corpus_c": Corpus("corpus_c", common.BENCH_DIR / "heldout" / "corpus_c",
-                       (common.BENCH_DIR / "heldout" / "corpus_c.yaml",)),
-    "corpus_d": Corpus("corpus_d", common.BENCH_DIR / "heldout" / "corpus_d",
-                       (common.BENCH_DIR / "heldout" / "corpus_d.yaml",)),
-    "corpus_e": Corpus("corpus_e", common.BENCH_DIR / "heldout" / "corpus_e",
-                       (common.BENCH_DIR / "heldout" / "corpus_e.yaml",)),
-    "corpus_f": Corpus("corpus_f", common.BENCH_DIR / "heldout" / "corpus_f",
-                       (common.BENCH_DIR / "heldout" / "corpus_f.yaml",)),
-    "corpus_g": Corpus("corpus_g", common.BENCH_DIR / "heldout" / "corpus_g",
-                       (common.BENCH_DIR / "heldout" / "corpus_g.yaml",)),
-    "corpus_h": Corpus("corpus_h", common.BENCH_DIR / "heldout" / "corpus_h",
-                       (common.BENCH_DIR / "heldout" / "corpus_h.yaml",)),
-    "corpus_i": Corpus("corpus_i", common.BENCH_DIR / "heldout" / "corpus_i",
-                       (common.BENCH_DIR / "heldout" / "corpus_i.yaml",)),
-    # Held out (issue 33, written blind after round 9): the final measurement only, never tuned on.
-    "corpus_j": Corpus("corpus_j", common.BENCH_DIR / "heldout" / "corpus_j",
-                       (common.BENCH_DIR / "heldout" / "corpus_j.yaml",)),
+    # The blind sets written for issue 33 (corpus_b onwards), each over its own folder; all retired to development.
+    **{name: Corpus(name, common.BENCH_DIR / "heldout" / name, (common.BENCH_DIR / "heldout" / f"{name}.yaml",))
+       for name in ("corpus_b", "corpus_c", "corpus_d", "corpus_e", "corpus_f", "corpus_g", "corpus_h", "corpus_i",
+                    "corpus_j")},
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
