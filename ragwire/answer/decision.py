@@ -5,8 +5,8 @@ rate of its own: a question's rare word absent from the collection, an answer ty
 whose focus no passage names, a yes/no question's subject the quotes never mention.
 Refusing whenever any one check objects adds their errors up: on questions nobody
 tuned the checks to, most false refusals were one check objecting to a passage every
-other signal called right (a focus read as the verb of "what does it cost to fit a
-new chain", a company named only in its file name).
+other signal called right (the focus of "what will you ask to fit a new chain" read
+as its verb, a company named only in its file name).
 
 So the checks and the grounding scores are features of one logistic model, fitted on
 the development sets' single questions (an answered question is right when its fact
@@ -99,9 +99,7 @@ def decisive(evidence: Evidence) -> bool:
     return any(getattr(evidence, name) for name in DECISIVE)
 
 
-def probability(evidence: Evidence, weights: dict[str, float] | None = None, intercept: float | None = None) -> float:
+def probability(evidence: Evidence) -> float:
     """The fitted model's probability that answering with this evidence gives a right answer."""
-    weights = WEIGHTS if weights is None else weights
-    logit = INTERCEPT if intercept is None else intercept
-    logit += sum(weights.get(name, 0.0) * value for name, value in zip(FEATURES, evidence.vector(), strict=True))
+    logit = INTERCEPT + sum(WEIGHTS[name] * value for name, value in zip(FEATURES, evidence.vector(), strict=True))
     return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, logit))))

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .expectations import MODIFIERS, SPELLED_NUMBERS, expectation, type_word
-from .text import QUESTION_FRAME, STOPWORDS, cosines, same_family, stated, stem, words
+from .text import QUESTION_FRAME, STOPWORDS, content_words, cosines, same_family, stated, stem, words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -101,9 +101,18 @@ def absent_terms(question: str, vocabulary: Vocabulary | None) -> list[str]:
     return [t for t in salient_terms(question) if vocabulary.documents_with(t) == 0]
 
 
-def salient_absent(question: str, vocabulary: Vocabulary | None,
-                   embedding: Any) -> tuple[list[str], list[str], set[str], set[str]]:
-    """The absent terms the question rests on, as ``(in the quote, in the sources, the heavy ones, the things)``.
+class Absence(NamedTuple):
+    """The question's absent terms by where they must be grounded (see :func:`salient_absent`)."""
+
+    in_quote: list[str]
+    in_sources: list[str]
+    heavy: set[str]
+    light: set[str]  # the things
+    weights: dict[str, float]  # every absent term's weight (how far its removal moves the question's embedding)
+
+
+def salient_absent(question: str, vocabulary: Vocabulary | None, embedding: Any) -> Absence:
+    """The absent terms the question rests on: in the quote, in the sources, the heavy ones, the things.
 
     A term whose removal moves the question's embedding by :data:`QUOTE_WEIGHT` or more
     is what the question is about (heavy): the quoted passage itself must ground it.  One that
@@ -113,8 +122,9 @@ def salient_absent(question: str, vocabulary: Vocabulary | None,
     """
     absent = absent_terms(question, vocabulary)
     if not absent or embedding is None:
-        return absent, [], set(), set()
-    weighted = key_terms(question, absent, embedding, floor=THING_WEIGHT)
+        return Absence(absent, [], set(), set(), {})
+    every = key_terms(question, absent, embedding, floor=-1.0)
+    weighted = [(t, w) for t, w in every if w >= THING_WEIGHT]
     # The thing asked for ("which languages", "what discount") is what the quote must say, however
     # little it moves the question's embedding: the rest of the question retrieves a near topic.
     # A typed question ("what voltage gap") is checked by its type's units instead.
@@ -124,21 +134,22 @@ def salient_absent(question: str, vocabulary: Vocabulary | None,
     light = things(question, [t for t, w in weighted if w < KEY_TERM_WEIGHT and t not in in_quote])
     in_sources = [t for t, w in weighted if w < QUOTE_WEIGHT and t not in in_quote
                   and (w >= KEY_TERM_WEIGHT or t in light)]
-    return in_quote, in_sources, heavy, light
+    return Absence(in_quote, in_sources, heavy, light, dict(every))
 
 
-def absent_evidence(question: str, absent: Sequence[str], quoted: Sequence[str],
+def absent_evidence(weights: dict[str, float], quoted: Sequence[str],
                     embedding: Embedder | None) -> tuple[float, float, float, bool]:
-    """How well the quotes ground the question's absent words, as the decision weighs it (see :mod:`.decision`).
+    """How well the quotes ground the question's absent words (``Absence.weights``), as the decision weighs it.
 
     ``(the heaviest absent word's weight, the cosine of the quotes' nearest word to the least-grounded
     absent word, how much nearer that word is than the next of another family, whether some absent
     word has no word of its family in the quotes)``; ``(0, 1, 1, False)`` when nothing is absent.
     """
-    pool = sorted({w for q in quoted for w in words(q) if w not in STOPWORDS and w.isalpha() and len(w) > 2})
+    absent = list(weights)
+    pool = sorted(set().union(*map(content_words, quoted)))
     if not absent or not quoted or embedding is None:
         return 0.0, 1.0, 1.0, False
-    weight = max(w for _, w in key_terms(question, list(absent), embedding, floor=-1.0))
+    weight = max(weights.values())
     unstated = not all(stated(t, {stem(w) for w in pool}) for t in absent)
     if not pool:
         return weight, 0.0, 0.0, unstated
@@ -146,10 +157,8 @@ def absent_evidence(question: str, absent: Sequence[str], quoted: Sequence[str],
     nearest = []
     for vector in vectors[: len(absent)]:
         sims = cosines(vectors[len(absent):], vector)
-        ranked = sorted(range(len(pool)), key=lambda i: -sims[i])
-        top = stem(pool[ranked[0]])
-        runner_up = next((float(sims[i]) for i in ranked if not same_family(stem(pool[i]), top)), 0.0)
-        nearest.append((float(sims[ranked[0]]), float(sims[ranked[0]]) - runner_up))
+        top, margin = _lead(pool, sims)
+        nearest.append((float(sims[top]), margin))
     near, margin = min(nearest)
     return weight, near, margin, unstated
 
@@ -247,7 +256,7 @@ def grounded(terms: Sequence[str], passages: Sequence[str], embedding: Any,
     """
     if not terms:
         return [set() for _ in passages]
-    vocab = [sorted({w for w in words(p) if w not in STOPWORDS and w.isalpha() and len(w) > 2}) for p in passages]
+    vocab = [sorted(content_words(p)) for p in passages]
     pool = sorted({w for ws in vocab for w in ws})
     if not pool:
         return [set() for _ in passages]
@@ -258,20 +267,27 @@ def grounded(terms: Sequence[str], passages: Sequence[str], embedding: Any,
         sims = cosines(vectors[len(terms):], vector)
         close = {w for w in pool if sims[row[w]] >= NEIGHBOUR and term not in exact}
         if close and term in distinct:
-            close = _standing_out(close, pool, sims, row)
+            close = _standing_out(close, pool, sims)
         near[term] = close | {w for w in pool if stated(term, {stem(w)})}
     return [{t for t in terms if near[t] & set(ws)} for ws in vocab]
 
 
-def _standing_out(close: set[str], words_: list[str], sims: np.ndarray, row: dict[str, int]) -> set[str]:
+def _standing_out(close: set[str], words_: list[str], sims: np.ndarray) -> set[str]:
     """The nearest word's family, when it is :data:`DISTINCT` nearer than any word of another family; else nothing."""
-    ranked = sorted(words_, key=lambda w: sims[row[w]], reverse=True)
-    top = stem(ranked[0])
-    family = {w for w in ranked if same_family(stem(w), top)}
-    runner_up = next((float(sims[row[w]]) for w in ranked if w not in family), 0.0)
-    if float(sims[row[ranked[0]]]) - runner_up < DISTINCT:
+    top, margin = _lead(words_, sims)
+    if margin < DISTINCT:
         return set()
-    return close & family
+    family = stem(words_[top])
+    return {w for w in close if same_family(stem(w), family)}
+
+
+def _lead(words_: Sequence[str], sims: np.ndarray) -> tuple[int, float]:
+    """The index of the word nearest by ``sims`` (one per word), and how much nearer it is than the nearest word of
+    another family."""
+    ranked = sorted(range(len(words_)), key=lambda i: -sims[i])
+    top = stem(words_[ranked[0]])
+    runner_up = next((float(sims[i]) for i in ranked if not same_family(stem(words_[i]), top)), 0.0)
+    return ranked[0], float(sims[ranked[0]]) - runner_up
 
 
 # "What is the boiling point of …", "which file system …": the thing asked for named by two words.  Each

@@ -22,7 +22,6 @@ from .decision import OVERRULE_AT, Evidence, decisive, probability
 from .evidence import (
     Vocabulary,
     absent_evidence,
-    absent_terms,
     asked_pair,
     grounded,
     names,
@@ -184,7 +183,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
     refusals: list[Extraction] = []
     seen: dict[str, bool] = {}
-    in_quote, in_sources, heavy, light = salient_absent(question, vocabulary, embedding)
+    in_quote, in_sources, heavy, light, weights = salient_absent(question, vocabulary, embedding)
     if in_sources:
         texts = [f"{s.text} {headings[s.index]}" for s in sources]
         exact = names(question, in_sources)
@@ -231,18 +230,19 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         refusals.append(Extraction.refused(f"The documents give no value in {unit} for this.", [unit]))
     chosen = select(candidates, max_sentences, threshold)
     quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
-    if is_yes_no(question) and chosen:
+    yes_no = is_yes_no(question)
+    if yes_no and chosen:
         absent = unmentioned(question, quoted, embedding, _subject_words(question, vocabulary))
         if absent:
             seen["yes_no_unmentioned"] = True
             named = ", ".join(f"'{t}'" for t in absent)
             refusals.append(Extraction.refused(f"The documents do not say: the passages closest to this question "
                                                f"never mention {named}.", absent))
-    weight, near, margin, unstated = absent_evidence(question, absent_terms(question, vocabulary), quoted, embedding)
+    weight, near, margin, unstated = absent_evidence(weights, quoted, embedding)
     evidence = Evidence(best=best, quoted=max((c.score for c in chosen), default=0.0),
                         strength=_strength(question, chosen, headings), absent=len(in_quote) + len(in_sources),
                         absent_weight=weight, absent_near=near, absent_margin=margin, absent_unstated=unstated,
-                        typed=expected is not None, yes_no=is_yes_no(question),
+                        typed=expected is not None, yes_no=yes_no,
                         typed_quoted=expected is not None and any(instance(expected.kind, q) for q in quoted),
                         **seen)
     return Assessment(chosen, sources, refusals, evidence)

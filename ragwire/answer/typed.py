@@ -19,7 +19,7 @@ from .context import NumberedSource
 from .evidence import asked_unit
 from .expectations import Expectation, covers
 from .passages import Scored
-from .text import STOPWORDS, cosines, stated, stems, words
+from .text import content_words, cosines, stated, stems
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -72,7 +72,7 @@ def _synonyms(heads: Sequence[str], passages: Sequence[str], embedding: Embedder
     """For each passage, the focus words one of its words names at :data:`SYNONYM` or closer."""
     said = [stems(p) for p in passages]
     missing = [h for h in heads if not all(stated(h, s) for s in said)]
-    vocab = [sorted({w for w in words(p) if w.isalpha() and len(w) > 2 and w not in STOPWORDS}) for p in passages]
+    vocab = [sorted(content_words(p)) for p in passages]
     pool = sorted({w for ws in vocab for w in ws})
     if not missing or not pool:
         return [set() for _ in passages]
