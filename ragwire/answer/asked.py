@@ -66,7 +66,7 @@ def asked(question: str) -> Asked:
     if m := _WH.search(question):
         phrase = m.group(1)
         if owner := re.match(r"^(?:[\w-]+\W+){0,4}?[\w-]+'s\b", phrase.strip()):
-            phrase = phrase.strip()[owner.end():]  # "what was the patient's heart rate": the owner's attribute
+            phrase = phrase.strip()[owner.end():]  # "what is the tenant's deposit": the owner's attribute
         tokens = words(phrase)
         while tokens and (tokens[0] in STOPWORDS or tokens[0] in QUESTION_FRAME):
             tokens.pop(0)

@@ -182,7 +182,7 @@ def route(question: str) -> str:
 def _as_question(part: str) -> str:
     part = part.strip()
     if m := _REQUEST.match(part):
-        # "Tell me the price of a crate": a request for a noun phrase is the question "What is …?"; one
+        # "Tell me the fee for a locker": a request for a noun phrase is the question "What is …?"; one
         # for a clause ("tell me when visitors may park") is that clause.
         rest = m["rest"].rstrip(" ?.!")
         part = rest if _STARTS_AS_QUESTION.match(rest) else f"What is {rest}"

@@ -118,4 +118,4 @@ class Source(ABC):
         return False
 
     def close(self) -> None:  # noqa: B027 - a hook: sources that keep state override it
-        """Persist whatever the source keeps between runs (called once at the end of a sync)."""
+        """Persist whatever the source keeps between runs (called once, when a sync finishes)."""

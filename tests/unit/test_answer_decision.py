@@ -14,7 +14,7 @@ from ragwire.retrieval import Hit
 TEXT = "Fitting a new chain on a city bike costs NOK 350 at the Millbrook workshop."
 SOURCE = NumberedSource(1, TEXT, Hit(TEXT, {"source": "/docs/workshop.md", "file_name": "workshop.md"}))
 QUOTE = Candidate(1, Passage(TEXT, "", 0), 0.71, 0.71, (1.0, 0.0))
-# A typed question ("what does it cost to fit …") whose focus parse named a verb no passage states: the one check
+# A typed question ("what will you ask to fit …") whose focus parse named a verb no passage states: the one check
 # objects, every other signal grounds the quote.
 ONE_OBJECTION = Evidence(best=0.71, quoted=0.71, strength=0.71, typed=True, typed_unfound=True, typed_quoted=True)
 
