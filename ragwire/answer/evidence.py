@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .expectations import MODIFIERS, SPELLED_NUMBERS, expectation, type_word
+from .lexicon import lexicon
 from .text import QUESTION_FRAME, STOPWORDS, content_words, cosines, same_family, stated, stem, words
 
 if TYPE_CHECKING:
@@ -247,12 +248,15 @@ def nouns(question: str, terms: Sequence[str]) -> set[str]:
 
 def grounded(terms: Sequence[str], passages: Sequence[str], embedding: Any,
              exact: set[str] | frozenset[str] = frozenset(),
-             distinct: set[str] | frozenset[str] = frozenset()) -> list[set[str]]:
+             distinct: set[str] | frozenset[str] = frozenset(),
+             kinds: set[str] | frozenset[str] = frozenset()) -> list[set[str]]:
     """For each passage (with its heading), which of ``terms`` it grounds: a word of the same family or a near neighbour.
 
     A term of ``exact`` (a name, see :func:`names`) is grounded by its own family alone; one
     of ``distinct`` (a noun, see :func:`nouns`) by its family or a neighbour nearer than
-    every word of another family by :data:`DISTINCT`.
+    every word of another family by :data:`DISTINCT`; one of ``kinds`` by a neighbour the
+    lexicon does not call unrelated to it (see :mod:`.lexicon`: a synonym, a derivation,
+    a kind of it, or a word it does not know).
     """
     if not terms:
         return [set() for _ in passages]
@@ -268,6 +272,8 @@ def grounded(terms: Sequence[str], passages: Sequence[str], embedding: Any,
         close = {w for w in pool if sims[row[w]] >= NEIGHBOUR and term not in exact}
         if close and term in distinct:
             close = _standing_out(close, pool, sims)
+        if close and term in kinds:
+            close = {w for w in close if lexicon().stands_for(term, w) is not False}
         near[term] = close | {w for w in pool if stated(term, {stem(w)})}
     return [{t for t in terms if near[t] & set(ws)} for ws in vocab]
 

@@ -194,7 +194,8 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if in_quote:
         # A term no document uses is answered only by a passage that says it in other words.
         kept, ungrounded = _grounding(in_quote, candidates, headings, threshold, embedding,
-                                      names(question, in_quote), nouns(question, [t for t in in_quote if t in heavy]))
+                                      names(question, in_quote), nouns(question, [t for t in in_quote if t in heavy]),
+                                      heavy)
         candidates = kept or candidates
         if not kept:
             seen["ungrounded_in_quote"] = True
@@ -259,12 +260,13 @@ def _strength(question: str, chosen: list[Candidate], headings: dict[int, str]) 
 
 
 def _grounding(terms: list[str], candidates: list[Candidate], headings: dict[int, str], threshold: float,
-               embedding: Any, exact: set[str], distinct: set[str]) -> tuple[list[Candidate], list[str]]:
+               embedding: Any, exact: set[str], distinct: set[str],
+               kinds: set[str]) -> tuple[list[Candidate], list[str]]:
     """The best passages above ``threshold`` that ground every term, and the terms none of them grounds."""
     best = sorted((c for c in candidates if c.score >= threshold), key=lambda c: c.ranked, reverse=True)
     best = best[:GROUNDING_POOL]
     texts = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in best]
-    found = grounded(terms, texts, embedding, exact, distinct)
+    found = grounded(terms, texts, embedding, exact, distinct, kinds)
     keep = [c for c, g in zip(best, found, strict=True) if g >= set(terms)]
     seen = set().union(*found) if found else set()
     return keep, [t for t in terms if t not in seen] or list(terms)

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .asked import identifiers
 from .context import NumberedSource
-from .evidence import asked_unit
+from .evidence import NEIGHBOUR, asked_unit
 from .expectations import Expectation, covers
+from .lexicon import lexicon
 from .passages import Scored
 from .text import content_words, cosines, stated, stems
 
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 # A word of the passage this close (cosine of the single words, all-MiniLM-L6-v2) names a focus word of the
 # question in other words.  Synonyms of everyday nouns score 0.7 and more (kid~child 0.81); words of one kind
-# stay below it (pass~ticket 0.48, socks~jersey 0.37), and a sibling must not stand in for the thing asked about.
+# stay below it (pass~ticket 0.48, socks~jersey 0.37), and a sibling must not stand in for the thing asked about:
+# nearer ones the lexicon calls unrelated are not synonyms, further ones it vouches for are (see _synonyms).
 SYNONYM = 0.7
 # Passages (best first) whose words are searched for a synonym of a focus word.
 SYNONYM_POOL = 12
@@ -44,12 +46,14 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
     kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
                                        titles[c.source])]
     if not kept and expected.heads and embedding is not None:
-        # No passage names the focus as the question does: one may name it by a synonym.
+        # No passage names the focus as the question does: one may name it by a synonym, the closer kind first.
         pool = sorted(above, key=lambda c: c.ranked, reverse=True)[:SYNONYM_POOL]
-        named = _synonyms(expected.heads, [c.passage.text for c in pool], embedding)
-        kept = [c for c, extra in zip(pool, named, strict=True)
-                if extra and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
-                                    f"{titles[c.source]} {' '.join(extra)}")]
+        for named in _synonyms(expected.heads, [c.passage.text for c in pool], embedding):
+            kept = [c for c, extra in zip(pool, named, strict=True)
+                    if extra and covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
+                                        f"{titles[c.source]} {' '.join(extra)}")]
+            if kept:
+                break
     return kept
 
 
@@ -68,18 +72,27 @@ def file_words(source: NumberedSource) -> str:
     return re.sub(r"[\W_]+", " ", name.rsplit(".", 1)[0])
 
 
-def _synonyms(heads: Sequence[str], passages: Sequence[str], embedding: Embedder) -> list[set[str]]:
-    """For each passage, the focus words one of its words names at :data:`SYNONYM` or closer."""
+def _synonyms(heads: Sequence[str], passages: Sequence[str], embedding: Embedder) -> list[list[set[str]]]:
+    """For each passage, the focus words one of its words names: by an embedding synonym, then by the lexicon's.
+
+    Two tiers, the closer first: words at :data:`SYNONYM` or nearer that the lexicon does not call
+    unrelated (a sibling as near as 0.77, a weekday for a weekend, is not a synonym), then words at
+    :data:`.evidence.NEIGHBOUR` or nearer that it says stand for the focus word (a warranty for a
+    guarantee, 0.58).  The second is asked only when the first names nothing the type covers.
+    """
     said = [stems(p) for p in passages]
     missing = [h for h in heads if not all(stated(h, s) for s in said)]
     vocab = [sorted(content_words(p)) for p in passages]
     pool = sorted({w for ws in vocab for w in ws})
     if not missing or not pool:
-        return [set() for _ in passages]
+        return []
     vectors = embedding.embed_documents(list(missing) + pool)
-    row = {w: i for i, w in enumerate(pool)}
-    near = {}
+    close: dict[str, set[str]] = {}
+    vouched: dict[str, set[str]] = {}
     for head, vector in zip(missing, vectors[: len(missing)], strict=True):
         sims = cosines(vectors[len(missing):], vector)
-        near[head] = {w for w in pool if sims[row[w]] >= SYNONYM}
-    return [{h for h in missing if near[h] & set(ws)} for ws in vocab]
+        near = [(w, float(sim), lexicon().stands_for(head, w)) for w, sim in zip(pool, sims, strict=True)
+                if sim >= NEIGHBOUR]
+        close[head] = {w for w, sim, verdict in near if sim >= SYNONYM and verdict is not False}
+        vouched[head] = {w for w, _, verdict in near if verdict}
+    return [[{h for h in missing if tier[h] & set(ws)} for ws in vocab] for tier in (close, vouched)]
