@@ -2,7 +2,7 @@
 
 An embedding cannot tell a synonym from a sibling: a weekday is as near a weekend as a
 warranty is to a guarantee, a dog as near a horse as a shop is to a supermarket.  Grounding a
-question's key term by its nearest word therefore answers "are horses allowed on board?"
+question's key term by its nearest word therefore answers "may I bring my horse?"
 with the passage about dogs.  WordNet records which words share a sense, derive from one
 another or name a kind of one another, and which merely sit side by side under one parent.
 The answerer asks it only about words it knows both of; an unknown word (a brand, a
