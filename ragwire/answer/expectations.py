@@ -215,6 +215,8 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "change in amount or share", m.group(1)
     if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
         return "amount of money", text[m.end():]
+    if m := re.search(r"\bhow (?:far|much time) (?:ahead|in advance|beforehand)\b", text):
+        return "duration", text[m.end():]  # "how far ahead must I book": a lead time, not a distance
     if m := re.search(r"\bhow ([a-z]+)\b", text):
         if m.group(1) in _HOW_ADJECTIVE:
             return _HOW_ADJECTIVE[m.group(1)], text[m.end():]

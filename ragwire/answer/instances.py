@@ -8,6 +8,7 @@ named ``weight_kg``).
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 # Numbers written as words: "six hours", "forty minutes".
 SPELLED_NUMBERS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
@@ -24,13 +25,34 @@ def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+def _currencies() -> tuple[list[str], list[str], list[str], list[str]]:
+    """Every currency in use (``data/currencies.tsv``, from CLDR): codes, codes that are English words, symbols, names."""
+    codes: list[str] = []
+    word_codes: list[str] = []
+    symbols: list[str] = []
+    names: list[str] = []
+    text = resources.files("ragwire.answer").joinpath("data", "currencies.tsv").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        code, signs, called, word = (line.split("\t") + ["", "", ""])[:4]
+        # TRY, ALL, CUP: a code that is also a word is money only in capitals ("try 3 times" is not).
+        (word_codes if word else codes).append(code.lower())
+        symbols += signs.split()
+        names += called.split()
+    return codes, word_codes, sorted(set(symbols), key=len, reverse=True), sorted(set(names))
+
+
 # Instances of each answer type, as text shows them.  A table row carries its column
 # names ("Unit price (EUR): 2950"), so a currency in a header counts for the row.
 # Money is stated by a currency: its symbol, its ISO code before or after the amount
-# ("NOK 14 500", "4318.50 NOK"), or its name ("250 kroner").
-_SYMBOLS = r"€|\$|£"
-_CODES = "eur|usd|gbp|chf|nok|sek|dkk"
-_CURRENCIES = rf"{_CODES}|euros?|dollars?|pounds?|francs?|kroner|krone|kronor|kr"
+# ("NOK 14 500", "4318.50 NOK", "CAD 65"), or its name ("250 kroner", "12 000 forints").  Every
+# currency in use counts, not those of the documents we tried: the table is CLDR's.
+_codes, _word_codes, _symbols, _names = _currencies()
+_SYMBOLS = "|".join(re.escape(sign) for sign in _symbols)
+_CODES = "|".join(_codes) + (f"|(?-i:{'|'.join(c.upper() for c in _word_codes)})" if _word_codes else "")
+# Scandinavian names and the short "kr" are written as often as the English ones.
+_CURRENCIES = rf"{_CODES}|{'|'.join(_names)}|kroner|krone|kronor|kr"
 _TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
 # An amount in figures with its currency, and a share: also the two ways a change is given.
 _AMOUNT = rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
@@ -71,7 +93,8 @@ INSTANCES: dict[str, re.Pattern[str]] = {
 # A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
 # "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
 LABEL_UNITS: dict[str, frozenset[str]] = {
-    "amount of money": frozenset(_CURRENCIES.split("|")) | {"price", "cost", "fee", "amount", "total"},
+    "amount of money": frozenset(_codes + _word_codes + _names) | {"kroner", "krone", "kronor", "kr", "price", "cost",
+                                                                     "fee", "amount", "total"},
     "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
     "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration", "h", "hrs",
                            "min", "mins", "sec", "secs"}),

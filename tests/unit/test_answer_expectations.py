@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.expectations import covers, expectation, instance
 from ragwire.answer.passages import split_passages
 
 
@@ -95,3 +95,19 @@ def test_an_owner_is_no_head_of_the_subject():
     # Round 6: "the club's trailers" made "club's" the head, which the answering sentence never says.
     expected = expectation("How long do the club's trailers stay on site?")
     assert expected is not None and covers(expected, "Trailers stay on site for 3 days.")
+
+
+@pytest.mark.parametrize("text", ["CAD 65", "AUD 219", "45 zł", "HUF 38", "₹1,450", "12 000 forints", "R$ 30", "A$45"])
+def test_an_amount_in_any_currency_in_use_is_money(text):
+    assert instance("amount of money", text)
+
+
+@pytest.mark.parametrize(("text", "money"), [("try 3 times", False), ("TRY 300", True), ("all 5 rooms", False),
+                                            ("5 marks out of 10", False)])
+def test_a_currency_code_that_is_also_a_word_is_money_only_in_capitals(text, money):
+    assert instance("amount of money", text) is money
+
+
+def test_how_far_ahead_asks_for_a_lead_time_not_a_distance():
+    assert expectation("How far ahead must I book the sauna?").kind == "duration"
+    assert expectation("How far is the sauna from the lake?").kind == "length"

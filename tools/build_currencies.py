@@ -1,0 +1,65 @@
+"""Build ragwire/answer/data/currencies.tsv, the currencies the offline answerer recognises money by.
+
+Every currency a territory uses today (CLDR, through Babel), with its ISO 4217 code, the
+symbols its locales write it with and its English names.  A symbol of plain letters
+("Ft", "Rs", "R") is left out: after a number it reads as feet or a grade as often as
+money; one with a currency sign ($, ₹, R$) or a Latin letter past ASCII (zł, Kč) is kept.
+A code that is also an English word (TRY, ALL, CUP; by ragwire's lexicon) is marked
+``word``: the answerer reads it as money only in capitals ("try 3 times" is not).
+
+    pip install babel            # build time only; ragwire does not depend on it
+    python tools/build_currencies.py
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import unicodedata
+from pathlib import Path
+
+from babel import Locale, localedata
+from babel.numbers import get_currency_name, get_territory_currencies
+
+from ragwire.answer.lexicon import lexicon
+
+OUT = Path(__file__).resolve().parents[1] / "ragwire" / "answer" / "data" / "currencies.tsv"
+_NAME = re.compile(r"^[a-zà-ÿ]+$")
+# Names that, after a number, mean something else as often as money: "5 marks" out of ten, "3 gold" medals,
+# "a real", "the team won 2".  Their currencies are still known by code and symbol.
+_AMBIGUOUS_NAMES = frozenset({"gold", "mark", "marks", "real", "reals", "sol", "won"})
+
+
+def _distinct(symbol: str) -> bool:
+    """A symbol no unit or word is written as: one with a currency sign ($, ₹, R$) or a Latin letter past ASCII (zł, Kč)."""
+    if any(c.isspace() or unicodedata.category(c) == "Cf" for c in symbol):
+        return False
+    if any(unicodedata.category(c) == "Sc" for c in symbol):
+        return True
+    return symbol.isalpha() and any(ord(c) > 127 and "LATIN" in unicodedata.name(c, "") for c in symbol)
+
+
+def main() -> None:
+    today = datetime.date.today()
+    codes: set[str] = set()
+    for territory in Locale("en").territories:
+        if territory.isalpha():
+            codes.update(get_territory_currencies(territory, start_date=today, tender=True))
+    symbols: dict[str, set[str]] = {code: set() for code in codes}
+    for name in localedata.locale_identifiers():
+        for code, symbol in Locale.parse(name).currency_symbols.items():
+            if code in symbols and _distinct(symbol):
+                symbols[code].add(symbol)
+    lines = ["# code\tsymbols (space-separated)\tEnglish names (last word, singular and plural)\t'word' when the code is"
+             " an English word. From CLDR via Babel; rebuild with tools/build_currencies.py"]
+    for code in sorted(codes):
+        names = {get_currency_name(code, count=n, locale="en").split()[-1].lower() for n in (1, 2)}
+        names = {n for n in names if _NAME.match(n) and n != code.lower() and n not in _AMBIGUOUS_NAMES}
+        word = "word" if lexicon().knows(code.lower()) else ""
+        lines.append(f"{code}\t{' '.join(sorted(symbols[code]))}\t{' '.join(sorted(names))}\t{word}")
+    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{OUT}: {len(codes)} currencies")
+
+
+if __name__ == "__main__":
+    main()
