@@ -62,12 +62,12 @@ def words(text: str) -> list[str]:
     return [w.removesuffix("'s") for w in WORD.findall(text.lower())]
 
 
-@functools.lru_cache(maxsize=1)
 def content_words(text: str) -> set[str]:
     """The words of ``text`` that can stand in for a question's word: alphabetic, three letters or more, not a function word."""
     return {w for w in words(text) if w not in STOPWORDS and w.isalpha() and len(w) > 2}
 
 
+@functools.lru_cache(maxsize=1)
 def _stemmer() -> Any:
     import snowballstemmer
 
