@@ -21,6 +21,8 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parents[1] / "ragwire" / "answer" / "data" / "lexicon.tsv.gz"
 POS = ("noun", "verb", "adj", "adv")
 HYPERNYM = {"@", "@i"}
+# A pointer's part of speech, as the data files key their senses (an adjective satellite is an adjective).
+_PART_OF_SPEECH = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}
 RELATED = {"+", "\\", "=", "&"}
 # One lower-case word (hyphens allowed): the answerer compares single words.
 LEMMA = re.compile(r"^[a-z][a-z-]*[a-z]$")
@@ -60,7 +62,7 @@ def read(folder: Path) -> tuple[dict[str, list[str]], dict[str, tuple[list[str],
             hyper, related = [], []
             for i in range(int(fields[at])):
                 symbol, offset, target = fields[at + 1 + 4 * i: at + 4 + 4 * i]
-                ref = f"{ {'n': 'n', 'v': 'v', 'a': 'a', 's': 'a', 'r': 'r'}[target] }{offset}".replace(" ", "")
+                ref = _PART_OF_SPEECH[target] + offset
                 if symbol in HYPERNYM:
                     hyper.append(ref)
                 elif symbol in RELATED:

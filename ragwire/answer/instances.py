@@ -40,7 +40,8 @@ def _currencies() -> tuple[list[str], list[str], list[str], list[str]]:
         (word_codes if word else codes).append(code.lower())
         symbols += signs.split()
         names += called.split()
-    return codes, word_codes, sorted(set(symbols), key=len, reverse=True), sorted(set(names))
+    # The short "kr" of the Scandinavian kroner is written as often as their names.
+    return codes, word_codes, sorted(set(symbols), key=len, reverse=True), sorted(set(names) | {"kr"})
 
 
 # Instances of each answer type, as text shows them.  A table row carries its column
@@ -51,8 +52,7 @@ def _currencies() -> tuple[list[str], list[str], list[str], list[str]]:
 _codes, _word_codes, _symbols, _names = _currencies()
 _SYMBOLS = "|".join(re.escape(sign) for sign in _symbols)
 _CODES = "|".join(_codes) + (f"|(?-i:{'|'.join(c.upper() for c in _word_codes)})" if _word_codes else "")
-# Scandinavian names and the short "kr" are written as often as the English ones.
-_CURRENCIES = rf"{_CODES}|{'|'.join(_names)}|kroner|krone|kronor|kr"
+_CURRENCIES = rf"{_CODES}|{'|'.join(_names)}"
 _TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
 # An amount in figures with its currency, and a share: also the two ways a change is given.
 _AMOUNT = rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
@@ -93,8 +93,7 @@ INSTANCES: dict[str, re.Pattern[str]] = {
 # A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
 # "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
 LABEL_UNITS: dict[str, frozenset[str]] = {
-    "amount of money": frozenset(_codes + _word_codes + _names) | {"kroner", "krone", "kronor", "kr", "price", "cost",
-                                                                     "fee", "amount", "total"},
+    "amount of money": frozenset(_codes + _word_codes + _names) | {"price", "cost", "fee", "amount", "total"},
     "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
     "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration", "h", "hrs",
                            "min", "mins", "sec", "secs"}),
