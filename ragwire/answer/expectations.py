@@ -205,7 +205,7 @@ def _kind(text: str) -> tuple[str | None, str]:
     if (m := re.search(r"\bhow much ([a-z-]+) (?:is|are|was|were|does|do|did|will|would|can|could|may|might|must|"
                        r"should|shall)\b", text)) and m.group(1) not in _NOT_MASS_NOUNS and not _comparative(m.group(1)):
         if m.group(1) in _TYPE_NOUNS:
-            # "how much weight can the trolley carry": the noun names the measure, the rest is its focus.
+            # "how much weight does a shelf hold": the noun names the measure, the rest is its focus.
             return _TYPE_NOUNS[m.group(1)], text[m.end(1):]
         # "how much paint should one coat use": a quantity of that thing, which the passage must name.
         return "quantity", "is " + m.group(1)

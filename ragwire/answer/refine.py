@@ -69,7 +69,7 @@ _POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
 # "What does A cost, as well as B?": the second side shares the question's verb.
 _SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would) (?P<a>.+?) (?P<verb>cost|weigh|take|"
                           rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
-# "What does a child pay for A and for B?": the preposition repeated, each phrase is asked on its own.
+# "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.
 _SHARED_HEAD = re.compile(rf"^(?P<head>{_QUESTION_WORD}\b.+?\s(?P<prep>for|at|in|on|from|to|with))\s+(?P<a>.+?),?\s+"
                           r"(?:and|as well as)\s+(?P=prep)\s+(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
