@@ -33,9 +33,9 @@ _ENDINGS = (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
 # group" is the minimum group, "the largest order" is not the minimum order.  WordNet links none of these
 # across parts of speech (small and minimum share no pointer), so they are data here.
 _LOW_END = frozenset("small low few short young early little least min minimum minimal narrow thin light cheap "
-                     "slow near lowest".split())
+                     "slow near".split())
 _HIGH_END = frozenset("large big high great many much long old late most max maximum maximal wide thick heavy "
-                      "dear expensive fast far tall highest".split())
+                      "dear expensive fast far tall".split())
 _EXTREME_NOUNS = frozenset("min minimum minimal least most max maximum maximal".split())
 
 
