@@ -18,7 +18,7 @@ so are messy and corpus_b to corpus_l, retired from held out on 2026-12-05.  Wit
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n] [--fresh]
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ CORPORA = {
     # are retired to development (corpus_k and corpus_l after round 10's measurements); corpus_m is held out.
     **{name: Corpus(name, common.BENCH_DIR / "heldout" / name, (common.BENCH_DIR / "heldout" / f"{name}.yaml",))
        for name in ("corpus_b", "corpus_c", "corpus_d", "corpus_e", "corpus_f", "corpus_g", "corpus_h", "corpus_i",
-                    "corpus_j", "corpus_k", "corpus_l", "corpus_m")},
+                    "corpus_j", "corpus_k", "corpus_l", "corpus_m", "corpus_n")},
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -244,7 +244,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default=",".join(DEVELOPMENT),
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
-                         "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m "
+                         "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m, corpus_n "
                          "(default: the development sets; a held-out set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
