@@ -5,7 +5,9 @@ The answerer asks one thing of a lexicon: does a document's word stand for a que
 sibling is (a weekday for a weekend, a dog for a horse)?  That needs WordNet's senses and three
 kinds of pointer, not its glosses or examples, so the file keeps only those: one-word lemmas,
 each sense's hypernyms, and its derivational, pertainym, attribute and similar-to pointers,
-plus the irregular forms.  About 1.3 MB gzipped against WordNet's 30 MB.
+plus the irregular forms.  A question's focus phrase is read with one more fact per word: the
+part of speech it is mostly used as (SemCor's tagged counts in ``cntlist.rev``; failing those, the
+part of speech with most senses), so "good" in "how long is a quote good for" is no noun.  About 1.3 MB gzipped against WordNet's 30 MB.
 
     apt-get install wordnet-base        # Princeton WordNet 3.0 in /usr/share/wordnet
     python tools/build_lexicon.py [--wordnet /usr/share/wordnet]
@@ -24,6 +26,8 @@ HYPERNYM = {"@", "@i"}
 # A pointer's part of speech, as the data files key their senses (an adjective satellite is an adjective).
 _PART_OF_SPEECH = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}
 RELATED = {"+", "\\", "=", "&"}
+# cntlist.rev's synset types as parts of speech (5, an adjective satellite, is an adjective).
+_SYNSET_TYPE = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
 # One lower-case word (hyphens allowed): the answerer compares single words.
 LEMMA = re.compile(r"^[a-z][a-z-]*[a-z]$")
 NOTICE = """\
@@ -77,11 +81,29 @@ def read(folder: Path) -> tuple[dict[str, list[str]], dict[str, tuple[list[str],
     return lemmas, senses, irregular
 
 
+def usual_parts(folder: Path, lemmas: dict[str, list[str]]) -> dict[str, str]:
+    """Each word's usual part of speech: the most tagged in SemCor, else the one with most senses (noun first)."""
+    tagged: dict[str, dict[str, int]] = {}
+    for line in (folder / "cntlist.rev").read_text(encoding="latin-1").splitlines():
+        key, _, count = line.split()
+        lemma, _, rest = key.partition("%")
+        part = _SYNSET_TYPE[rest[:1]]
+        counts = tagged.setdefault(lemma, {})
+        counts[part] = counts.get(part, 0) + int(count)
+    usual = {}
+    for word, keys in lemmas.items():
+        senses = {p: sum(k[0] == p for k in keys) for p in "nvar"}
+        counts = tagged.get(word, {})
+        usual[word] = max("nvar", key=lambda p: (counts.get(p, 0), senses[p], -"nvar".index(p)))
+    return usual
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
     args = ap.parse_args()
     lemmas, senses, irregular = read(args.wordnet)
+    usual = usual_parts(args.wordnet, lemmas)
     used = {k for keys in lemmas.values() for k in keys}
     frontier = set(used)
     while frontier:  # a word's hypernyms up the tree, though no one-word lemma names them
@@ -89,7 +111,7 @@ def main() -> None:
         used |= frontier
     ids = {k: str(i) for i, k in enumerate(sorted(used))}
     lines = [NOTICE.rstrip("\n")]
-    lines += [f"w\t{word}\t{','.join(ids[k] for k in keys)}" for word, keys in sorted(lemmas.items())]
+    lines += [f"w\t{word}\t{','.join(ids[k] for k in keys)}\t{usual[word]}" for word, keys in sorted(lemmas.items())]
     for key in sorted(used, key=lambda k: int(ids[k])):
         hyper, related = senses[key]
         lines.append(f"s\t{','.join(ids[h] for h in hyper if h in ids)}\t{','.join(ids[r] for r in related if r in ids)}")

@@ -16,6 +16,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from .focus import AUXILIARIES, MODIFIERS, PREPOSITIONS, PRONOUNS, focused
 from .instances import INSTANCES, SPELLED_NUMBERS
 from .instances import LABEL_UNITS as _LABEL_UNITS
 from .instances import LABELLED_VALUE as _LABELLED_VALUE
@@ -94,28 +95,11 @@ _DIMENSIONS = {"tall": ("tall", "taller", "height", "high", "higher"), "high": (
                "far": ("distance", "far", "farther", "further", "away", "range")}
 _LENGTH_NOUNS = {"height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
                  "radius": ("radius",), "diameter": ("diameter",), "thickness": ("thickness", "thick"),
-                 "distance": ("distance", "far", "away"), "length": ("length", "long")}
+                 "distance": ("distance", "far", "away"), "length": ("length", "long", "longer", "short", "shorter")}
+# A distance is any length no other dimension is named for: "swim 200 m" says how far, "2 m high" does not.
+_OTHER_DIMENSIONS = ("height", "high", "tall", "width", "wide", "depth", "deep", "thickness", "thick")
 _TIME_NOUNS = {"seconds", "minutes", "hours", "days", "weeks", "months", "years"}
 
-# Words that end a noun phrase (prepositions, auxiliaries, determiners, pronouns, wh-words).
-_PREPOSITIONS = frozenset("of for to in on at by with from into onto about against after before under over "
-                          "per without within around between during via than".split())
-_AUXILIARIES = frozenset("is are was were be been being am do does did done have has had will would can could "
-                         "shall should may might must need needs take takes took get gets".split())
-_DETERMINERS = frozenset("a an the this that these those its their our your my his her some any each every "
-                         "one".split())
-# Indefinite pronouns ("when may anyone borrow the van …") name no one a passage must mention.
-_PRONOUNS = frozenset("it they we you i he she them us me somebody someone anybody anyone everybody everyone "
-                      "that's thats".split())
-# Particles of a phrasal verb end a noun phrase ("the walk back to the car", "the fee to sign in"): not nouns.
-_PARTICLES = frozenset("up down out off back away".split())
-_WH = frozenset("what which who whom whose when where why how".split())
-MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
-                       "itself".split())
-# Words naming the shape of a value, not what it is of ("the operating temperature range", "the total amount"):
-# the passage gives the shape ("0 to 40 °C"), it need not name it.
-_SHAPES = frozenset("range amount total sum value figure".split())
-_CLASSIFIERS = frozenset({"rating", "class", "level", "number", "code", "grade"})
 _YES_NO = re.compile(r"^\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b",
                      re.IGNORECASE)
 
@@ -165,13 +149,18 @@ def expectation(question: str) -> Expectation | None:
     # A word capitalised inside the question is a name ("the Gravel Pro", "Linden Hill"): a passage
     # about another product of the same kind shares the focus's last word, not its name.
     names = {w.lower() for w in _WORD.findall(question)[1:] if w[:1].isupper()}
-    found = _focused(kind, rest, names)
+    phrase, heads = focused(rest, names)
+    found = Expectation(kind, phrase, heads)
     if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):
         counted = tuple(w for w in m.group(1).split() if w not in MODIFIERS)[:2]
-        counted = counted[:1] if counted[1:] and counted[1] in _AUXILIARIES | _PREPOSITIONS else counted
-        # A unit ("how many amperes") is checked by its symbol (16 A), not as a counted noun.
-        if not any(p.search(f"1 {counted[0]}") for k, p in INSTANCES.items() if k not in _PLAIN):
+        counted = counted[:1] if counted[1:] and counted[1] in AUXILIARIES | PREPOSITIONS else counted
+        # A unit ("how many amperes", "how many kilos of plums") asks for a measure in any of its units
+        # ("16 A", "40 kg"): the unit is no thing a passage must name.
+        measures = [k for k, p in INSTANCES.items() if k not in _PLAIN and p.search(f"1 {counted[0]}")]
+        if not measures:
             found = dataclasses.replace(found, counted=counted)
+        elif len(measures) == 1:
+            found = dataclasses.replace(found, kind=measures[0], heads=tuple(h for h in found.heads if h != counted[0]))
     if kind == "length" and (m := re.search(rf"\bhow ({'|'.join(_DIMENSIONS)})\b", text)):
         return dataclasses.replace(found, aspect=_DIMENSIONS[m.group(1)])
     if kind == "length" and (m := re.search(rf"\b({'|'.join(_LENGTH_NOUNS)})s?\b", text)):
@@ -189,6 +178,11 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "duration", "of " + m.group(1)  # "how long does <X> take to <verb>": the verb's action is timed
     if m := re.search(r"\bhow long (?:does|do|did|will|would) ((?:(?!\btake\b).)+?) take\b", text):
         return "duration", "is " + m.group(1)
+    if (m := re.search(r"\bhow long (?:does|do|did|will|would|must|should) ((?:(?!\bhave\b).)+?) (?:have|need) to (\w+)",
+                       text)) and m.group(1).split()[0] not in PRONOUNS:
+        return "duration", "of " + m.group(2)  # "how long do buyers have to cancel": the duty's act is timed
+    if m := re.search(r"\bhow long (?:is|are|was|were)\b", text):
+        return "duration or length", text[m.end():]  # "long" measures time or space: the film's, the tunnel's
     if m := re.search(r"\bhow long\b", text):
         return "duration", text[m.end():]
     if m := re.search(rf"\bhow many ({'|'.join(_TIME_NOUNS)})\b", text):
@@ -213,8 +207,9 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "amount of money", text[m.end():]  # "what does <someone> charge per <unit>": the unit is priced
     if m := re.search(r"^by how much ((?:is|are|was|were|does|do|did|will|would)\b.*)", text):
         return "change in amount or share", m.group(1)
-    if m := re.search(r"\bhow much (?:is|are|was|were|does|do|did|will|would|for|to|money)\b", text):
-        return "amount of money", text[m.end():]
+    if m := re.search(r"\bhow much (?:is|are|was|were|for|to|money)\b|\bhow much(?= (?:does|do|did|will|would)\b)",
+                      text):
+        return "amount of money", text[m.end():]  # "how much do volunteers pay": the auxiliary opens a subject
     if m := re.search(r"\bhow (?:far|much time) (?:ahead|in advance|beforehand)\b", text):
         return "duration", text[m.end():]  # "how far ahead must I book": a lead time, not a distance
     if m := re.search(r"\bhow ([a-z]+)\b", text):
@@ -256,67 +251,6 @@ def _event(clause: str) -> str:
     return " ".join(tokens[:-1]) if len(tokens) > 2 else clause
 
 
-def _focused(kind: str, rest: str, names: set[str] | frozenset[str] = frozenset()) -> Expectation:
-    """The focus phrase at the start of ``rest`` and its heads.
-
-    After a copula ("how long is the repaired unit insured", "how much is a spare battery")
-    or a preposition ("price of the printer") the phrase is a noun phrase: its head is its
-    last word, less a trailing participle.  After another auxiliary ("how long can a
-    laptop run", "how often does the vendor publish") it is a subject and its verb: the
-    head is the subject's first word.  A pronoun ("what does it cost") gives no focus.
-    """
-    tokens = rest.split()
-    subject = bool(tokens) and tokens[0] in _AUXILIARIES - {"is", "are", "was", "were", "be", "been", "am"}
-    while tokens and (tokens[0] in _AUXILIARIES | _DETERMINERS | _PREPOSITIONS | _WH or tokens[0] in MODIFIERS):
-        tokens.pop(0)
-    if not tokens or tokens[0] in _PRONOUNS:
-        return Expectation(kind, "", ())
-    content, used = _noun_phrase(tokens)
-    if content[:1] and content[0].endswith("ing") and len(content) == 1 and tokens[used:used + 1] \
-            and tokens[used] in _DETERMINERS:
-        # A verb form heads the phrase ("the charge for renting a canoe out"): the action is named
-        # in other words by the documents ("canoes hired by the day"), its object is not.
-        obj, more = _noun_phrase(tokens[used + 1:])
-        if obj:
-            content, used = obj[:1], used + 1 + more
-    if not content:
-        return Expectation(kind, "", ())
-    if subject:
-        # "does the library's fee go up": the owner is no head of the subject, its noun is ("fee").
-        owners = [w for w in content[:-1] if w.endswith("'s")]
-        content = [*(w for w in owners if w in names), *[w for w in content if not w.endswith("'s")][:1]]
-    elif content[-1].endswith("ed"):  # a participle ("is refunded", "is the repaired unit insured")
-        content = content[:-1]
-    if not content:
-        return Expectation(kind, "", ())
-    core = [w for w in content if w not in _SHAPES]
-    heads = [core[-1], *(w for w in core[:-1] if w in names)] if core else []
-    phrase = tokens[:used]
-    if tokens[used:used + 1] in (["of"], ["for"]):
-        tail = tokens[used + 1:]
-        skip = 0
-        while skip < len(tail) and tail[skip] in _DETERMINERS:
-            skip += 1
-        second, more = _noun_phrase(tail[skip:])
-        if subject and second and skip + more == len(tail):
-            # After an auxiliary the clause ends in its verb ("how long should the cycle for E-17 run"):
-            # the last word is what the subject does, not a noun the passage must name.
-            second = second[:-1]
-        if second:
-            heads.append(second[-1])
-            phrase = tokens[: used + 1 + skip + more]
-    return Expectation(kind, " ".join(phrase), tuple(dict.fromkeys(heads)))
-
-
-def _noun_phrase(tokens: list[str]) -> tuple[list[str], int]:
-    """The content words of the noun phrase opening ``tokens``, and how many tokens it spans."""
-    stop = _PREPOSITIONS | _AUXILIARIES | _DETERMINERS | _PRONOUNS | _PARTICLES | _WH | {"and", "or", "but", "if", "so"}
-    n = 0
-    while n < len(tokens) and tokens[n] not in stop:
-        n += 1
-    return [t for t in tokens[:n] if t not in MODIFIERS and not t[0].isdigit()], n
-
-
 def instance(kind: str, text: str) -> bool:
     """Whether ``text`` holds an answer of type ``kind`` (a duration, an amount of money…)."""
     pattern = INSTANCES.get(kind)
@@ -349,7 +283,9 @@ def measured(expected: Expectation, text: str, context: str = "") -> bool:
     """Whether a passage gives a value of the expected type as asked (a length's dimension, a count's noun), about anything."""
     if not (instance(expected.kind, f"{text} | {context}") or _priced(expected.kind, text, context)):
         return False
-    if expected.aspect and not any(_stated_in(a, stems(f"{text} {context}")) for a in expected.aspect):
+    said = stems(f"{text} {context}")
+    if expected.aspect and not any(_stated_in(a, said) for a in expected.aspect) and not (
+            expected.aspect == _DIMENSIONS["far"] and not any(_stated_in(d, said) for d in _OTHER_DIMENSIONS)):
         return False
     return not expected.counted or _counts(expected.counted, text)
 

@@ -66,8 +66,9 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     # "How much luggage / storage / water": a number of some unit, but a number ("a" is none).
     "quantity": _re(rf"\b(?:{NUMBER}|(?:{SPELLED_NUMBERS}))(?!\w)"),
     "length": _re(rf"\b{NUMBER}\s?(?:mm|cm|m|km|metres?|meters?|kilomet(?:re|er)s?|millimet(?:re|er)s?|"
-                  r"centimet(?:re|er)s?|in|inch(?:es)?|ft|feet)\b(?!\s*(?:/|per\b|an? (?:hour|second)))"),
-    "mass": _re(rf"\b{NUMBER}\s?(?:kg|g|t|tonnes?|tons?|kilograms?|grams?|lbs?|pounds?)\b"),
+                  r"centimet(?:re|er)s?|in|inch(?:es)?|ft|feet|foot|yards?|yds?|miles?|mi)\b"
+                  r"(?!\s*(?:/|per\b|an? (?:hour|second)))"),
+    "mass": _re(rf"\b{NUMBER}\s?(?:kg|g|t|tonnes?|tons?|kilos?|kilograms?|grams?|lbs?|pounds?|ounces?|oz)\b"),
     "sound level": _re(rf"\b{NUMBER}\s?(?:db|dba|db\(a\)|decibels?)\b"),
     "gradient": _re(rf"\b{NUMBER}\s?(?:°(?!\s?[cf]\b)|degrees?(?!\s+(?:celsius|fahrenheit))|%|per ?cent)"),
     "temperature": _re(rf"{NUMBER}\s?°\s?[cf]\b|\b{NUMBER}\s?degrees? (?:celsius|fahrenheit)\b"),
@@ -90,6 +91,9 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "rating": _re(r"\b[A-Z]{1,4}[- ]?\d{1,5}\b|\bclass [A-Z0-9]\b"),
 }
 
+# "How long is the tunnel / the film": long measures space or time.
+INSTANCES["duration or length"] = _re(f"{INSTANCES['duration'].pattern}|{INSTANCES['length'].pattern}")
+
 # A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
 # "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
 LABEL_UNITS: dict[str, frozenset[str]] = {
@@ -100,6 +104,7 @@ LABEL_UNITS: dict[str, frozenset[str]] = {
     "length": frozenset({"mm", "cm", "m", "km", "length", "width", "height", "depth", "metres", "meters"}),
     "percentage": frozenset({"pct", "percent", "percentage"}),
 }
+LABEL_UNITS["duration or length"] = LABEL_UNITS["duration"] | LABEL_UNITS["length"]
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
 PLAIN = frozenset({"number", "quantity", "date", "time of day", "version", "rating", "frequency"})  # no unit of their own

@@ -47,6 +47,7 @@ class Lexicon:
     hypernyms: tuple[tuple[int, ...], ...]
     related: tuple[tuple[int, ...], ...]
     irregular: dict[str, str]
+    usual: dict[str, str]  # each word's usual part of speech: n, v, a (adjective) or r (adverb)
 
     def lemmas(self, word: str) -> set[str]:
         """The dictionary forms ``word`` may be an inflection of (``largest``: large; ``geese``: goose)."""
@@ -62,6 +63,19 @@ class Lexicon:
 
     def knows(self, word: str) -> bool:
         return bool(self.lemmas(word))
+
+    def usual_part(self, word: str) -> str | None:
+        """The part of speech ``word`` is mostly used as ("n", "v", "a", "r"), None when unknown.
+
+        An inflection is read by its dictionary form ("comes": v, "passengers": n); a form
+        the dictionary lists itself keeps its own ("written": a).
+        """
+        word = word.lower()
+        if word in self.usual:
+            return self.usual[word]
+        parts = {self.usual[lemma] for lemma in self.lemmas(word)}
+        # An ending two dictionary forms may take ("axes": axe, axis): a noun reading wins.
+        return "n" if "n" in parts else min(parts, default=None)
 
     def stands_for(self, word: str, other: str) -> bool | None:
         """Whether ``other`` may stand for ``word``: one form, one sense, a derivation, or a kind of it (either way).
@@ -117,13 +131,15 @@ def lexicon() -> Lexicon:
     hypernyms: list[tuple[int, ...]] = []
     related: list[tuple[int, ...]] = []
     irregular: dict[str, str] = {}
+    usual: dict[str, str] = {}
     for line in gzip.decompress(raw).decode("utf-8").splitlines():
-        kind, first, second = (line.split("\t") + ["", ""])[:3]
+        kind, first, second, third = (line.split("\t") + ["", "", ""])[:4]
         if kind == "w":
             words[first] = _ids(second)
+            usual[first] = third
         elif kind == "s":
             hypernyms.append(_ids(first))
             related.append(_ids(second))
         elif kind == "x":
             irregular[first] = second
-    return Lexicon(words, tuple(hypernyms), tuple(related), irregular)
+    return Lexicon(words, tuple(hypernyms), tuple(related), irregular, usual)

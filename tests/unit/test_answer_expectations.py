@@ -10,7 +10,7 @@ from ragwire.answer.passages import split_passages
 
 @pytest.mark.parametrize(("question", "heads"), [
     ("When was version 2.3.1 of the editor released?", ("version", "editor")),
-    ("When did the night bus start?", ("night",)),
+    ("When did the night bus start?", ("bus",)),  # a compound noun is headed by its last noun
     ("In what year was the lighthouse built?", ("lighthouse",)),
 ])
 def test_a_question_about_a_past_event_expects_a_date_of_its_subject(question, heads):
@@ -87,7 +87,7 @@ def test_how_much_before_a_comparative_or_money_is_no_quantity_of_a_thing(questi
 def test_a_column_named_in_minutes_gives_a_duration():
     # Round 6: a column such as "trip_time_min: 85" gave no duration, so a question how long the trip takes was refused.
     expected = expectation("How long is the trip from Oakfield to Millbrook?")
-    assert expected is not None and expected.kind == "duration"
+    assert expected is not None and "duration" in expected.kind
     assert covers(expected, "route: Oakfield - Millbrook · fare: Saver · trip_time_min: 85")
 
 

@@ -1,0 +1,144 @@
+"""The phrase a typed question's answer attaches to (its focus), and the head words a passage must name.
+
+"How long is a gift voucher good for?" asks about a voucher, not about "good"; "How tall
+must a zipline rider be?" about a rider.  The phrase after the question's
+trigger is read with a closed class of function words (prepositions, auxiliaries,
+determiners, pronouns) and, for open-class words, the part of speech the lexicon says
+each is mostly used as (:meth:`.lexicon.Lexicon.usual_part`): a closing adjective or
+participle is said of the noun, a verb in its base form ends a subject.
+"""
+
+from __future__ import annotations
+
+from .instances import INSTANCES, PLAIN
+from .lexicon import lexicon
+
+# Words that end a noun phrase (prepositions, auxiliaries, determiners, pronouns, wh-words).
+# English's one-word prepositions (a closed class), and "until" and "till", which open a clause as well.
+PREPOSITIONS = frozenset("of for to in on at by with from into onto about above across against along amid among "
+                         "around as before behind below beneath beside besides between beyond despite during except "
+                         "inside near opposite outside over past per since than through throughout till toward towards "
+                         "under underneath unlike until upon via within without after including excluding regarding "
+                         "concerning".split())
+AUXILIARIES = frozenset("is are was were be been being am do does did done have has had will would can could "
+                        "shall should may might must need needs take takes took get gets".split())
+_DETERMINERS = frozenset("a an the this that these those its their our your my his her some any each every "
+                         "one".split())
+# Indefinite pronouns ("when may anyone borrow the van …") name no one a passage must mention.
+PRONOUNS = frozenset("it they we you i he she them us me somebody someone anybody anyone everybody everyone "
+                     "that's thats".split())
+# Particles of a phrasal verb end a noun phrase ("the walk back to the car", "the fee to sign in"): not nouns.
+_PARTICLES = frozenset("up down out off back away".split())
+_WH = frozenset("what which who whom whose when where why how".split())
+MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
+                      "itself".split())
+# Words naming the shape of a value, not what it is of ("the operating temperature range", "the total amount"):
+# the passage gives the shape ("0 to 40 °C"), it need not name it.
+_SHAPES = frozenset("range amount total sum value figure".split())
+
+
+def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[str, tuple[str, ...]]:
+    """The focus phrase at the start of ``rest`` and its heads (the words a passage must name).
+
+    After a copula ("how long is the repaired unit insured", "how much is a spare battery")
+    or a preposition ("price of the printer") the phrase is a noun phrase: its head is its
+    last word, less a trailing participle.  After another auxiliary ("how long can a
+    laptop run", "how often does the vendor publish") it is a subject and its verb: the
+    head is the subject's last noun before the verb.  A pronoun ("what does it cost") gives no focus.
+    """
+    tokens = rest.split()
+    subject = bool(tokens) and tokens[0] in AUXILIARIES - {"is", "are", "was", "were", "be", "been", "am"}
+    infinitive = False
+    while tokens and (tokens[0] in AUXILIARIES | _DETERMINERS | PREPOSITIONS | _WH or tokens[0] in MODIFIERS
+                      or _usually(tokens[0], "r")):  # an adverb ("charge just to clip") names nothing
+        infinitive = tokens.pop(0) == "to"
+    if not tokens or tokens[0] in PRONOUNS:
+        return "", ()
+    content, used = _noun_phrase(tokens)
+    if content[:1] and (content[0].endswith("ing") or infinitive) and len(content) == 1 \
+            and tokens[used:used + 1] and tokens[used] in _DETERMINERS:
+        # A verb form heads the phrase ("the charge for renting a canoe out"): the action is named
+        # in other words by the documents ("canoes hired by the day"), its object is not.
+        obj, more = _noun_phrase(tokens[used + 1:])
+        if obj:
+            content, used = _predicate_dropped(obj)[-1:], used + 1 + more
+    if not content:
+        return "", ()
+    if subject:
+        # "does the library's fee go up": the owner is no head of the subject, its noun is ("fee"), unless a name.
+        head = _subject([w for w in content if not w.endswith("'s")])
+        # A name in the subject ("the Gravel Pro battery") is asked about too, as in any noun phrase.
+        content = [*dict.fromkeys(w for w in tokens[:used] if w in names and w not in head), *head]
+    elif content[-1].endswith("ed") or _participle(content[-1]):
+        content = content[:-1]  # a participle ("is refunded", "is the repaired unit insured", "are dishes kept")
+    else:
+        content = _predicate_dropped(content)
+    if not content:
+        return "", ()
+    core = [w for w in content if w not in _SHAPES]
+    heads = [core[-1], *(w for w in core[:-1] if w in names)] if core else []
+    phrase = tokens[:used]
+    if tokens[used:used + 1] in (["of"], ["for"]):
+        tail = tokens[used + 1:]
+        skip = 0
+        while skip < len(tail) and tail[skip] in _DETERMINERS:
+            skip += 1
+        second, more = _noun_phrase(tail[skip:])
+        if subject and second and skip + more == len(tail) and _usually(second[-1], "v") \
+                and second[-1] in lexicon().usual:
+            # After an auxiliary the clause ends in its verb ("how long should the cycle for E-17 run"):
+            # the last word is what the subject does, not a noun the passage must name.
+            second = second[:-1]
+        if second:
+            heads.append(second[-1])
+            phrase = tokens[: used + 1 + skip + more]
+            if heads[0] != second[-1] and _measure_word(heads[0]):
+                heads.pop(0)  # "a month of gym use", "a kilo of plums": the measure is no focus
+    return " ".join(phrase), tuple(dict.fromkeys(heads))
+
+
+def _usually(word: str, part: str) -> bool:
+    """Whether ``word`` is mostly used as the part of speech ``part`` (the lexicon's n, v, a or r)."""
+    return lexicon().usual_part(word) == part
+
+
+def _predicate_dropped(words: list[str]) -> list[str]:
+    """``words`` less a closing adjective ("a quote good for", "the pass valid", "a parcel late")."""
+    if len(words) > 1 and _usually(words[-1], "a"):
+        return words[:-1]  # an adverb stays: "to carry tiles upstairs" is another service than carrying tiles
+    return words
+
+
+def _measure_word(word: str) -> bool:
+    """Whether ``word`` is a unit of some measure ("year", "metre", "kilos"): "1 <word>" is a measured value."""
+    return any(p.search(f"1 {word}") for k, p in INSTANCES.items() if k not in PLAIN)
+
+
+def _participle(word: str) -> bool:
+    """Whether ``word`` is an irregular form of a verb ("kept", "sold", "paid"), as a participle closing a clause."""
+    base = lexicon().irregular.get(word, "")
+    return lexicon().usual.get(base) == "v" and word not in lexicon().usual
+
+
+def _subject(words: list[str]) -> list[str]:
+    """The head of a clause's subject ahead of its verb: "a balloon passenger be" → passenger, "a laptop run"
+    → laptop, "a written quote" → quote.  The last noun before the verb, which after an auxiliary stands in its
+    base form ("do volunteers pay": volunteers is no verb); the first word stands as a noun even when it is
+    mostly a verb (the subject needs one), adjectives are passed over."""
+    head = ""
+    for word in words:
+        part = lexicon().usual_part(word)
+        if head and part == "v" and word in lexicon().usual:
+            break
+        if part in ("n", "v", None):
+            head = word
+    return [head or words[0]] if words else []
+
+
+def _noun_phrase(tokens: list[str]) -> tuple[list[str], int]:
+    """The content words of the noun phrase opening ``tokens``, and how many tokens it spans."""
+    stop = PREPOSITIONS | AUXILIARIES | _DETERMINERS | PRONOUNS | _PARTICLES | _WH | {"and", "or", "but", "if", "so"}
+    n = 0
+    while n < len(tokens) and tokens[n] not in stop:
+        n += 1
+    return [t for t in tokens[:n] if t not in MODIFIERS and not t[0].isdigit()], n
