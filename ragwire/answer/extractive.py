@@ -17,6 +17,7 @@ from .answerable import missing_terms, unmentioned
 from .asked import asked, attribute_share, codes_carried, literals_held, telling
 from .asked import identifiers as identifiers  # re-exported: the codes of a question
 from .calibration import strength
+from .contact import asks_contact, contact_only
 from .context import NumberedSource
 from .decision import OVERRULE_AT, Evidence, decisive, probability
 from .evidence import (
@@ -36,8 +37,9 @@ from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
 from .passages import Passage, distinct, split_passages, table_headers
 from .quoting import quotes_of
+from .siblings import quoted_sibling
 from .text import cosine, stated, stems
-from .typed import in_asked_unit, typed
+from .typed import file_words, in_asked_unit, typed
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -174,6 +176,9 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if max_sentences < 1:
         raise ValueError(f"max_sentences must be at least 1, got {max_sentences}")
     candidates = score_passages(question, sources, embedding, vocabulary)
+    if not asks_contact(question):
+        # A letterhead names what every question names; it answers only how to reach someone (contact.py).
+        candidates = [c for c in candidates if not contact_only(c.passage.text)] or candidates
     best = max((c.score for c in candidates), default=0.0)
     if not candidates or best < threshold:
         # Nothing is close enough to quote: no evidence could make an answer of it.
@@ -239,6 +244,12 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
             named = ", ".join(f"'{t}'" for t in absent)
             refusals.append(Extraction.refused(f"The documents do not say: the passages closest to this question "
                                                f"never mention {named}.", absent))
+    by_index = {s.index: s for s in sources}
+    if chosen and (pair := quoted_sibling(question, [f"{q} {file_words(by_index[c.source])}"
+                                                     for q, c in zip(quoted, chosen, strict=True)], embedding)):
+        seen["sibling_quoted"] = True
+        refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
+                                           f"'{pair[1]}', not '{pair[0]}'.", [pair[0]]))
     weight, near, margin, unstated = absent_evidence(weights, quoted, embedding)
     evidence = Evidence(best=best, quoted=max((c.score for c in chosen), default=0.0),
                         strength=_strength(question, chosen, headings), absent=len(in_quote) + len(in_sources),

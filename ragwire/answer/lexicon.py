@@ -24,6 +24,10 @@ from importlib import resources
 # baggage in one step, a supermarket a shop in three.  Four steps up, most nouns reach categories broad
 # enough ("artifact", "organism") that nearly everything is a kind of them, so the walk stops there.
 KIND_DEPTH = 4
+# Two words are siblings when both are kinds of one thing this near: a cat and a dog (carnivores), a radish
+# and a tomato (vegetables), Germany and Switzerland.  Three steps up, a price and a fee meet (both sums), too
+# broad to say one was quoted for the other.
+SIBLING_DEPTH = 2
 # The endings English inflects with, and what each leaves of the word (WordNet's own morphology rules).
 _ENDINGS = (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
             ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""),
@@ -99,10 +103,19 @@ class Lexicon:
             return True
         return bool(self._kinds(senses) & others or self._kinds(others) & senses)
 
-    def _kinds(self, senses: set[int]) -> set[int]:
-        """``senses`` and everything they are a kind of, up to :data:`KIND_DEPTH` steps."""
+    def siblings(self, word: str, other: str) -> bool:
+        """Whether ``other`` is a sibling of ``word``: one does not stand for the other, but both are kinds of one
+        thing within :data:`SIBLING_DEPTH` steps (a cat and a dog, pine and birch, lunch and dinner)."""
+        if self.stands_for(word, other) is not False:
+            return False
+        mine = {s for w in self.lemmas(word) for s in self.words[w]}
+        theirs = {s for w in self.lemmas(other) for s in self.words[w]}
+        return bool(self._kinds(mine, SIBLING_DEPTH) & self._kinds(theirs, SIBLING_DEPTH))
+
+    def _kinds(self, senses: set[int], depth: int = KIND_DEPTH) -> set[int]:
+        """``senses`` and everything they are a kind of, up to ``depth`` steps."""
         out, frontier = set(senses), set(senses)
-        for _ in range(KIND_DEPTH):
+        for _ in range(depth):
             frontier = {h for s in frontier for h in self.hypernyms[s]} - out
             out |= frontier
         return out

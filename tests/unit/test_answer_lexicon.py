@@ -50,3 +50,16 @@ def test_irregular_and_regular_inflections_find_their_dictionary_form():
 ])
 def test_a_superlative_names_its_end_of_the_scale(word, other, verdict):
     assert lexicon().stands_for(word, other) is verdict
+
+
+@pytest.mark.parametrize(("word", "other", "verdict"), [
+    ("cat", "dog", True),  # both kinds of one thing, two steps up
+    ("pine", "birch", True),
+    ("lunch", "dinner", True),
+    ("senior", "adult", False),  # a kind of it: it stands for it, no sibling
+    ("price", "fee", False),  # they meet three steps up: too broad a kin
+    ("warranty", "guarantee", False),  # one sense
+    ("drysuit", "wetsuit", False),  # unknown
+])
+def test_siblings_are_kinds_of_one_thing_neither_standing_for_the_other(word, other, verdict):
+    assert lexicon().siblings(word, other) is verdict

@@ -1,0 +1,73 @@
+"""Contact details answer only questions about how to reach someone.
+
+A letterhead, a footer or a signature ("Harbour Bakery, 12 Quay Street, 4020 Portwell,
+tel. +47 22 33 44 55") names the business every question about it names, so it is
+retrieved and scored high for any of them, and quoted as the answer to what the bakery
+sells or what it charges.  It says none of that: it says where, when and how to reach the
+business.  A passage made of contact details is therefore quoted only for a question that
+asks for them (where, which address, what number to call, when it is open…).
+
+The patterns are the shapes contact details take in most countries' writing: a telephone
+number with its international prefix, an area code in brackets or a word introducing it,
+an e-mail or web address, a postcode before its town, a street named by a street word
+(in English, German, the Nordic languages, Dutch and the Romance languages) next to a
+house number.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import lexicon
+from .text import STOPWORDS
+
+_STREET_WORDS = ("street|st|road|rd|lane|ln|avenue|ave|way|drive|dr|place|pl|square|sq|quay|row|terrace|close|"
+                 "court|crescent|boulevard|blvd|highway|hwy|parade|wharf")
+_STREET_SUFFIXES = "straße|strasse|gasse|weg|gade|gata|gatan|vej|veien|vegen|gate|laan|gracht|straat|plein|platz"
+_STREET_PREFIXES = "rue|via|viale|calle|rua|avenida|avinguda|piazza|plaza|praça|largo|corso|chemin"
+_CONTACT = re.compile(
+    r"\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}"  # +47 22 33 44 55, +1 (503) 555-0142
+    r"|\(\d{2,5}\)\s?\d{3,4}[\s-]?\d{3,4}"  # (503) 555-0142
+    r"|\b(?i:tel|phone|telephone|call|ring|fax|mobile)\b\.?:?\s*\d[\d\s-]{5,}\d"  # tel. 01632 960 455
+    r"|[\w.+-]+@[\w-]+\.[\w.-]+|\bhttps?://\S+|\bwww\.\S+"  # e-mail, web
+    rf"|\b\d{{1,5}}[a-z]?,?\s+(?:[A-ZÆØÅÄÖÜ][\w'-]*\s+){{1,3}}(?i:{_STREET_WORDS})\b\.?"  # 12 Quay Street
+    rf"|\b[A-ZÆØÅÄÖÜ][\w'-]*\s+(?:[A-ZÆØÅÄÖÜ][\w'-]*\s+)?(?i:{_STREET_WORDS})\b\.?,?\s+\d{{1,5}}"  # Quay Street 12
+    rf"|\b[A-ZÆØÅÄÖÜ]\w*(?i:{_STREET_SUFFIXES})\s+\d{{1,5}}"  # Sackstraße 19, Havnevej 3
+    rf"|\b(?i:{_STREET_PREFIXES})\s+(?:[\w'-]+\s+){{1,4}}\d{{1,5}}"  # Rua das Gaivotas 14
+    r"|\b(?!(?:19|20)\d\d\b)\d{4,5}(?:-\d{3})?\s+[A-ZÆØÅÄÖÜ][a-zæøåäöüß]+"  # 8010 Graz, 2655-318 Vila
+    r"|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b",  # LS12 2PX
+)
+# A passage holding contact details and at most this many other common words (not names, not numbers) is
+# contact details: "Violin workshop of M. Leitner, Sackstraße 19, 8010 Graz" describes whose address it is.
+_AROUND = 3
+# Words by which a question asks how to reach someone, or where something is; and when: a letterhead or a
+# footer gives the opening hours beside the address and the number.
+_ASKS_CONTACT = re.compile(
+    r"\b(?:where|address|addresses|phone|telephone|number|call|ring|contact|e-?mail|reach|located|location|"
+    r"postcode|post code|zip|website|web site|fax|directions|find|open|opens|opening|closed|closes|closing|hours)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def asks_contact(question: str) -> bool:
+    """Whether ``question`` asks where something is or how to reach someone."""
+    return bool(_ASKS_CONTACT.search(question))
+
+
+def contact_only(text: str) -> bool:
+    """Whether ``text`` is contact details: an address, number or e-mail, and little else said in common words."""
+    if not _CONTACT.search(text):
+        return False
+    tokens = _WORD.findall(_CONTACT.sub(" ", text))
+    common = [w for i, w in enumerate(tokens) if w.lower() not in STOPWORDS and _common(w, tokens[i - 1: i], tokens[i + 1: i + 2])]
+    return len(common) <= _AROUND
+
+
+def _common(word: str, before: list[str], after: list[str]) -> bool:
+    """A word in common use: lower case, or capitalised alone ("Rehearsals are…") as a dictionary word; a run of
+    capitalised words is a name ("Otago Harbour", "Visitor Centre")."""
+    if word[0].islower():
+        return True
+    alone = not any(w[0].isupper() for w in before + after)
+    return alone and not word.isupper() and lexicon().knows(word.lower())

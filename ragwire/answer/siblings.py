@@ -1,0 +1,49 @@
+"""A quote about a sibling of what was asked: the price of dinner at an inn answered with the lunch's.
+
+A question's key word that the collection uses somewhere passes the checks of absent words
+(:mod:`.evidence`), and the embedding puts the passage about its sibling close (the lunch and
+the dinner share every other word of the question).  When the quotes never state the word,
+nothing in them stands for it (the lexicon's same sense, derivation or kind), and one of
+their words is its sibling (both kinds of one thing, :meth:`.lexicon.Lexicon.siblings`),
+the quotes answer for the sibling, not for what was asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .answerable import KEY_TERM_WEIGHT, key_terms
+from .evidence import salient_terms
+from .lexicon import lexicon
+from .text import content_words, cosines, stated, stem
+
+if TYPE_CHECKING:
+    from ..stages import Embedder
+
+# How near (single-word cosine, all-MiniLM-L6-v2) a sibling must be to count: cat~dog 0.66, pine~birch 0.70,
+# lunch~dinner 0.64; the kin a rare WordNet sense makes (day~year 0.44, wine~tasting 0.52) stay below.
+SIBLING_NEAR = 0.55
+
+
+def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | None) -> tuple[str, str] | None:
+    """A key word of ``question`` the ``quoted`` texts leave out, and their word that is its sibling; or None."""
+    pool = sorted({w for text in quoted for w in content_words(text)})
+    said = {stem(w) for w in pool}
+    terms = [t for t in salient_terms(question) if not stated(t, said) and lexicon().knows(t)]
+    if not terms or not pool or embedding is None:
+        return None
+    key = [t for t, _ in key_terms(question, terms, embedding, floor=KEY_TERM_WEIGHT)
+           if not any(lexicon().stands_for(t, w) for w in pool)]
+    if not key:
+        return None
+    vectors = embedding.embed_documents(key + pool)
+    for term, vector in zip(key, vectors[: len(key)], strict=True):
+        # A sibling the embedding also puts near: a rare sense makes words of other meanings kin in WordNet
+        # (an error and a bent, a day and a year, a number and a key: 0.42 to 0.52 over the development sets).
+        part = lexicon().usual_part(term)
+        near = [w for w, sim in zip(pool, cosines(vectors[len(key):], vector), strict=True)
+                if sim >= SIBLING_NEAR and lexicon().usual_part(w) == part]
+        if sibling := next((w for w in near if lexicon().siblings(term, w)), None):
+            return term, sibling
+    return None
