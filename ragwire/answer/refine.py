@@ -56,8 +56,13 @@ _BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # a compar
 # "What are the height and the width of the cabinet?", "Tell me the colour and size of X": two attributes
 # of one thing, coordinated; each becomes a question of its own about that thing.
 _ATTRIBUTES = re.compile(r"^(?P<ask>what (?:is|are|were|was)|tell me|give me|list)\s+(?:the\s+)?(?P<a>[\w-]+(?: [\w-]+)?)"
-                         r"\s+(?:and|as well as)\s+(?:the\s+)?(?P<b>[\w-]+(?: [\w-]+)?)\s+(?P<rel>of|for|in)\s+"
+                         r"\s+(?:and|as well as)\s+(?:the\s+)?(?P<b>[\w-]+(?: [\w-]+)?)\s+(?P<rel>of|for|in|at|on)\s+"
                          r"(?P<thing>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+# "the deposit and the count of lockers in hall C3": when a bare noun follows the first "of" and a name or a code
+# the next preposition, the name is the shared thing and "of lockers" belongs to the second attribute ("the
+# length and the width of boats for juniors" keeps "boats for juniors" shared).
+_OWN_COMPLEMENT = re.compile(r"^(?P<own>(?!(?:the|a|an|this|that|its|their|our|your|my)\b)[a-z][\w-]*)\s+"
+                             r"(?P<rel>of|for|in|at|on)\s+(?P<thing>(?=[^?]*(?:\b[A-Z]|\d))[^?]*)$")
 # "Compare X with Y": each side is asked on its own; "the price of A with B" gives B A's attribute.
 _COMPARE = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|to|against|and)\s+(?P<b>.+?)\s*[?.!]?$", re.IGNORECASE)
 _OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", re.IGNORECASE)
@@ -110,7 +115,10 @@ def _split(question: str) -> list[str]:
         return [_as_question(part) for p in pieces if not _BY_HOW.match(p) for part in _split(p)]
     if m := _ATTRIBUTES.match(question.strip()):
         ask = "What is" if m["ask"].lower().startswith(("tell", "give", "list")) else m["ask"].split()[0].capitalize() + " is"
-        return [f"{ask} the {m[n]} {m['rel']} {m['thing']}?" for n in ("a", "b")]
+        b, rel, thing = m["b"], m["rel"], m["thing"]
+        if own := _OWN_COMPLEMENT.match(thing):
+            b, rel, thing = f"{b} {rel} {own['own']}", own["rel"], own["thing"]
+        return [f"{ask} the {attribute} {rel} {thing}?" for attribute in (m["a"], b)]
     if m := _WHICH_MORE.match(question.strip()):
         # "Which is faster, the tram or the bus?" is answered by both durations.
         template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))

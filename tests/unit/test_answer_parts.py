@@ -16,6 +16,14 @@ SPLITS = [
     ("What are the price and the weight of the hub?",
      ["What is the price of the hub?", "What is the weight of the hub?"]),
     ("Tell me the price and weight of the hub.", ["What is the price of the hub?", "What is the weight of the hub?"]),
+    # round 11: the shared thing is the name or code, a bare noun before it belongs to the second attribute;
+    # "at" shares a place as "of" shares an owner
+    ("What are the deposit and the count of lockers in hall C3?",
+     ["What is the deposit in hall C3?", "What is the count of lockers in hall C3?"]),
+    ("What are the length and the width of boats for juniors?",
+     ["What is the length of boats for juniors?", "What is the width of boats for juniors?"]),
+    ("What are the opening time and the closing time at Brook Pool?",
+     ["What is the opening time at Brook Pool?", "What is the closing time at Brook Pool?"]),
     # a comparison asks each side's measure
     ("Which costs more, the hub or the plug, and by how much?",
      ["How much does the hub cost?", "How much does the plug cost?"]),
