@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import answers_heldout as ah  # noqa: E402
 
 from ragwire.answer import extractive  # noqa: E402
-from ragwire.answer.decision import FEATURES, Evidence, decisive  # noqa: E402
+from ragwire.answer.decision import FEATURES, Evidence, decisive, probability  # noqa: E402
 from ragwire.answer.extraction import Extraction  # noqa: E402
 from ragwire.answer.quoting import quotes_of  # noqa: E402
 from ragwire.eval.golden import GoldenSet  # noqa: E402
@@ -124,7 +124,10 @@ def leave_one_out(rows: list[dict], overrule_at: float) -> None:
         rules = {"any check objects": [not r["objected"] for r in test],
                  "overruled by model": [not r["objected"] or (p >= overrule_at and not decisive(evidence(r)))
                                         for r, p in zip(test, chance, strict=True)],
-                 "model alone": [p >= overrule_at for p in chance]}
+                 "model alone": [p >= overrule_at for p in chance],
+                 # decision.py's own weights, for comparison: in-sample on the sets they were fitted on
+                 "decision.py as is": [not r["objected"] or (probability(evidence(r)) >= overrule_at
+                                                              and not decisive(evidence(r))) for r in test]}
         for rule, answered in rules.items():
             counts = tally(test, answered)
             totals[rule] = [x + y for x, y in zip(totals.get(rule, [0] * 5), counts, strict=True)]
