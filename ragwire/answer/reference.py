@@ -1,12 +1,12 @@
 """A later part of a multi-part question that refers back to the first: searched together with what it refers to.
 
-Split off on its own, "…, and how long do they last?" or "…, and what does a
-double room cost there?" has lost its subject: searched alone, it finds the
-durations and room prices of every document.  A part with a pronoun or an
-anaphoric "there" is searched with the first part's topic words appended (its
-names, codes and nouns, less the words naming what that part asks for), so
-retrieval ranks the chunks about the same thing first.  The part itself is
-answered and shown as the user wrote it.
+Split off on its own, "…, and when do they open?" or "…, and what does parking
+cost there?" has lost its subject: searched alone, it finds the opening times and
+parking prices of every document.  A part with a pronoun or an anaphoric "there"
+is searched with the first part's topic words appended (see :func:`topic_words`),
+so retrieval ranks the chunks about the same thing first.  The part itself is
+answered and shown as the user wrote it.  (A part's "a used one" is a different
+matter: ``refine.split_parts`` writes the noun into the part itself.)
 """
 
 from __future__ import annotations
@@ -16,35 +16,36 @@ import re
 from .lexicon import lexicon
 from .text import QUESTION_FRAME, STOPWORDS, words
 
-# Personal pronouns point outside their own part.  "It" as in "how long does it take" points at the
-# first part's action, which the same topic words find.
+# Personal pronouns point outside their own part.  A bare "it" ("…, and when is it due") may point at the
+# first part's action rather than a thing, which the same topic words find.
 _PRONOUN = re.compile(r"\b(?:it|they|them|he|him|she)\b", re.IGNORECASE)
-# A possessive points at a noun phrase of its own part when one comes before it ("what causes the robot to
-# misjudge its position"), else outside ("what is their opening time").
+# A possessive points at a noun phrase of its own part when one comes before it ("what makes the pump lose its
+# prime"), else outside ("what is their opening time").
 _POSSESSIVE = re.compile(r"\b(?:its|their|his|her)\b", re.IGNORECASE)
 _NOUN_PHRASE = re.compile(r"\b(?:the|a|an|this|that|these|those|each|every)\s+[\w-]+|(?<=\w\s)[A-Z][\w-]+")
-# "there" refers to a place unless it opens an existential clause ("is there a sauna", "there are two").
-_OBJECT = re.compile(r"\s(?:of|for|at|in|on)\s", re.IGNORECASE)
+# "there" refers to a place unless it opens an existential clause ("is there a lift", "there are two").
 _THERE = re.compile(r"\bthere\b", re.IGNORECASE)
 _EXISTENTIAL = re.compile(r"\b(?:is|are|was|were|be|been|being|'s)\s+there\b|\bthere\s+(?:is|are|was|were|will|would|"
                           r"should|must|may|might|can|could|'s|'re|be)\b", re.IGNORECASE)
+# The preposition before a question's object: the words after it are what the question is about.
+_OBJECT = re.compile(r"\s(?:of|for|at|in|on)\s", re.IGNORECASE)
 
 
 def refers_back(part: str) -> bool:
-    """Whether ``part`` names its subject by a pronoun or an anaphoric "there" ("how long do they last")."""
+    """Whether ``part`` names its subject by a pronoun or an anaphoric "there" ("when do they open")."""
     if _PRONOUN.search(part):
         return True
     if (possessive := _POSSESSIVE.search(part)) and not _NOUN_PHRASE.search(part[: possessive.start()]):
         return True
-    return bool(_THERE.search(part)) and len(_THERE.findall(part)) > len(_EXISTENTIAL.findall(part))
+    return len(_THERE.findall(part)) > len(_EXISTENTIAL.findall(part))
 
 
 def topic_words(question: str) -> list[str]:
     """What ``question`` is about: the content words of its object after "of", "for", "at", "in" or "on" when it
-    has one ("What is the hourly rate for the Sequoia boardroom?" → sequoia, boardroom), else all of them.
+    has one ("the nightly price of the Aspen suite" → aspen, suite), else all of them, less adverbs.
 
     The words before such a preposition name the attribute asked for, which the next part does not
-    share ("…, and how many people it seats" means the boardroom, not its rate).
+    share ("…, and how many beds does it have" means the suite, not its rate).
     """
     scope = _OBJECT.split(question, maxsplit=1)
     kept: list[str] = []

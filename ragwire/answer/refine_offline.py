@@ -40,7 +40,7 @@ def run(state: Run, kind: str) -> Answer:
     state.step("plan", 0, queries=parts)
     found: dict[str, list[Hit]] = {}
     wide = 2 * (state.top_k or _top_k(answerer))
-    # "…, and how long do they last?" is searched with what "they" are (reference.py).
+    # "…, and when do they open?" is searched with what "they" are (reference.py).
     search = {part: search_query(part, parts[0]) for part in parts}
     asked: set[tuple[str, int | None]] = {(search[part], state.top_k) for part in parts}
     seconds = 0.0

@@ -19,8 +19,8 @@ from .helpers import write_config
 VENUES = {
     "larch.md": "# Larch studio\n\nThe Larch studio is a quiet room above the bakery. Booking the Larch studio costs "
     "35 euros per hour, cleaning included. The room seats 6 people around a single oak table.",
-    "harbour.md": "# Harbour hall\n\nHarbour hall looks out over the ferry quay. How many people does the hall "
-    "seat? It seats 140 people in rows, or 90 at round tables. Evening hire is 400 euros.",
+    "harbour.md": "# Harbour hall\n\nHarbour hall looks out over the ferry quay. How big is the hall? It "
+    "seats 140 people in rows, or 90 at round tables. Evening hire is 400 euros.",
     "mill.md": "# Mill loft\n\nThe Mill loft has exposed beams and a projector. It seats 25 people. "
     "Hire is 60 euros per hour; the lift is out of order until May.",
 }
