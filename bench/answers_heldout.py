@@ -18,7 +18,7 @@ so are messy and corpus_b to corpus_m, retired from held out on 2026-12-05.  Wit
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o] [--fresh]
 """
 
 from __future__ import annotations
@@ -67,11 +67,11 @@ CORPORA = {
     "dev4": Corpus("dev4", common.BENCH_DIR / "golden" / "corpus_dev4",
                    (common.BENCH_DIR / "golden" / "corpus_dev4.yaml",)),
     "messy": Corpus("messy", common.SHARED_BENCH / "data" / "docs", (common.BENCH_DIR / "heldout" / "messy_docs.yaml",)),
-    # The blind sets written for issue 33 (corpus_b onwards), each over its own folder, all retired to development
-    # once measured (corpus_n after round 12's measurement).
+    # The blind sets written for issue 33 (corpus_b onwards), each over its own folder.  corpus_b to corpus_n were
+    # retired to development once measured (corpus_n after round 12's measurement); corpus_o is held out now.
     **{name: Corpus(name, common.BENCH_DIR / "heldout" / name, (common.BENCH_DIR / "heldout" / f"{name}.yaml",))
        for name in ("corpus_b", "corpus_c", "corpus_d", "corpus_e", "corpus_f", "corpus_g", "corpus_h", "corpus_i",
-                    "corpus_j", "corpus_k", "corpus_l", "corpus_m", "corpus_n")},
+                    "corpus_j", "corpus_k", "corpus_l", "corpus_m", "corpus_n", "corpus_o")},
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -79,8 +79,8 @@ NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)
 # --show prints these sets' questions alone and --fit fits on them: the held-out ones stay unseen.  messy, corpus_b,
 # corpus_c and corpus_d were held out once each and became development data on 2026-12-05; corpus_e in round 6,
 # corpus_f in round 7, corpus_g in round 8, corpus_h in round 9, corpus_i and corpus_j after round 9, corpus_k and
-# corpus_l in round 10, corpus_m in round 11, corpus_n in round 12.  No held-out set is left: write a new one blind
-# before the next round's code.
+# corpus_l in round 10, corpus_m in round 11, corpus_n in round 12.  corpus_o, written blind before round 13's code,
+# is held out now and stays out of this tuple.
 DEVELOPMENT = ("dev", "dev2", "dev3", "devkiln", "dev4", "messy", "corpus_b", "corpus_c", "corpus_d", "corpus_e",
                "corpus_f", "corpus_g", "corpus_h", "corpus_i", "corpus_j", "corpus_k", "corpus_l", "corpus_m",
                "corpus_n")
@@ -246,7 +246,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default=",".join(DEVELOPMENT),
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
-                         "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m, corpus_n "
+                         "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m, corpus_n, corpus_o "
                          "(default: the development sets; a held-out set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
