@@ -1,10 +1,11 @@
-"""A chunk's layout: which of its lines form a heading, a paragraph, a bullet or a table row.
+"""A chunk's layout: which of its lines form a heading, a paragraph, a bullet, a numbered clause or a table row.
 
-Loaders write text in every shape: markdown headings and tables, bullets, slide lines, OCR'd
-lines of a scan, and text hard-wrapped at 80 or 100 columns.  One reading of the lines serves
-them all: wrapped lines join into the sentence they carry on, a new bullet, row, label or
-heading starts a unit of its own, and a short bare line is a heading only when it labels what
-follows.  :mod:`.passages` turns the units into what an answer may quote.
+Loaders write text in every shape: markdown headings and tables, bullets, slide lines, numbered
+clauses of terms and rules, price lists with dot leaders, OCR'd lines of a scan, and text
+hard-wrapped at 80 or 100 columns.  One reading of the lines serves them all: wrapped lines join
+into the sentence they carry on, a new bullet, clause, row, label or heading starts a unit of its
+own, and a short bare line is a heading only when it labels what follows.  :mod:`.passages` turns
+the units into what an answer may quote.
 """
 
 from __future__ import annotations
@@ -12,8 +13,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .lexicon import lexicon
+
+# A passage shorter than this (in words) is a label or a fragment, not an answer (passages.py), and a numbered
+# clause this long is a sentence, not a section's name.
+MIN_WORDS = 4
 # A line at least this long that ends without punctuation was wrapped, not ended.
 WRAP_CHARS = 60
+# A line without final punctuation longer than this (in words) and holding a verb says something ("Lost property is
+# kept at the office for 30 days"); a heading or title that long names a thing ("Membership terms and house rules
+# (edition of January 2027)").
+MAX_HEADING_WORDS = 6
+# Hard-wrapped text fills its lines: a line is ended by the writer, not by the wrap, when the next line's first word
+# would have fitted on it within this share of the text's longest line (proportional fonts in a PDF fill lines unevenly).
+FILL = 0.85
 
 _MD_HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
 _UNDERLINE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$")
@@ -22,6 +35,14 @@ _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 ROW = re.compile(r"^\s*\|.*\|\s*$")
 TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
+# "1.2 The monthly fee …", "4.1.3 A member …": a numbered clause of terms or rules starts its own unit, and its
+# number is no part of what it says.  The word after the number opens a sentence (a capital, not a unit in capitals
+# as in "12.50 EUR").
+_CLAUSE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+(?=[A-Z][a-z'’]|[AI]\s)")
+# "Open stall, 2 x 3 m pitch ........ 12,00 EUR per day": a dot leader joins a label to its value, as price lists and
+# tables of contents print them (a scan may read the small dots as letters glued to the leader).  Four dots or more:
+# three are an ellipsis.
+_LEADER = re.compile(r"\s*(?:\.\s?){4,}[^\s\d]*\s*")
 # "Meaning: …", "Fix: …", "Shift lead: …": a labelled line starts a new unit even without a blank line.
 _LABEL = re.compile(r"^\s*[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s+\S")
 # "Warranty period. The …", "How to make a claim. Open …": up to five words and a period open the line.
@@ -31,6 +52,8 @@ _LABELLED_NUMBER = re.compile(r"(?<=\S):\s+\D{0,8}\d")
 TERMINAL = ".!?:;"
 # A line ending in one of these stops mid-sentence even when it is short.
 DANGLING = frozenset({"the", "a", "an", "of", "to", "and", "or", "in", "on", "for", "with", "at", "by", "from"})
+# Verbs a heading never holds and the lexicon does not call verbs (it has "are" as a unit of area).
+_AUXILIARIES = frozenset("is are was were be been has have had must may can will would should shall does do did".split())
 SENTENCE_GAP = re.compile(r"[.!?][\"')\]]*\s+")
 
 
@@ -40,10 +63,11 @@ class Unit:
     lines: list[str]
     block: int  # units separated by a blank line are in different blocks
     header: bool = False  # a table row with a rule below it
+    numbered: str = ""  # the number a bullet or clause opened with ("2.", "2.1")
 
 
 def units(text: str) -> list[Unit]:
-    """Group lines into units: wrapped lines join, a new bullet, row, label or heading starts one;
+    """Group lines into units: wrapped lines join, a new bullet, clause, row, label or heading starts one;
     then mark the short bare lines that head what follows as titles."""
     found = _group(text)
     _mark_titles(found)
@@ -52,6 +76,7 @@ def units(text: str) -> list[Unit]:
 
 def _group(text: str) -> list[Unit]:
     raw = text.splitlines()
+    width = _fill_width(raw)
     units: list[Unit] = []
     block = 0
     in_fence = False
@@ -89,33 +114,85 @@ def _group(text: str) -> list[Unit]:
             assert run_in is not None  # matched in the condition above
             units.append(Unit("title", [run_in.group(1)], block))
             units.append(Unit("text", [line[run_in.end(1):].strip()], block))
+        elif _CLAUSE.match(line):
+            # Its wrapped lines carry on as prose does; the next clause number starts the next unit.
+            number = _CLAUSE.match(line)
+            assert number is not None  # matched in the condition above
+            said = line[number.end():].strip()
+            units.append(Unit("text", [_leader_row(said) or said], block, numbered=number.group(0).strip()))
+        elif _leader_row(_BULLET.sub("", stripped, count=1)):
+            units.append(Unit("bullet", [_leader_row(_BULLET.sub("", stripped, count=1))], block))
         elif _BULLET.match(line):
-            units.append(Unit("bullet", [_BULLET.sub("", line, count=1).strip()], block))
-        elif open_unit is not None and open_unit.kind in ("text", "bullet") and _continues(open_unit, line):
+            marker = _BULLET.match(line)
+            assert marker is not None  # matched in the condition above
+            units.append(Unit("bullet", [line[marker.end():].strip()], block, numbered=marker.group(0).strip()))
+        elif open_unit is not None and open_unit.kind in ("text", "bullet") and _continues(open_unit, line, width):
             open_unit.lines.append(stripped)
         else:
             units.append(Unit("text", [stripped], block))
     return units
 
 
-def _continues(unit: Unit, line: str) -> bool:
-    """Whether ``line`` carries on the unit above it rather than starting a new one."""
+def _leader_row(line: str) -> str:
+    """``label: value`` for a line whose label and value a dot leader joins, else ""."""
+    parts = _LEADER.split(line, maxsplit=1)
+    if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+        return ""
+    return f"{parts[0].strip().rstrip(':')}: {parts[1].strip()}"
+
+
+def _continues(unit: Unit, line: str, width: int) -> bool:
+    """Whether ``line`` carries on the unit above it rather than starting a new one (``width``: the longest line)."""
     if _LABEL.match(line):
         return False
     stripped = line.strip()
+    previous = unit.lines[-1]
+    if unit.kind == "text" and _ended_short(previous, stripped, width):
+        return False  # "bring: / a wide-brimmed hat / boots with a firm sole": items, however they begin
     if not stripped[:1].isupper():
         return True  # lowercase, a digit or punctuation: the sentence goes on
-    previous = unit.lines[-1]
     if unit.kind == "bullet":
         # Only an indented line belongs to a bullet; a flush one after it is new text.
         return line[:1].isspace() and previous[-1:] not in TERMINAL
     if previous[-1:] in TERMINAL:
         return True  # joined prose is split into sentences again later
-    if stripped[-1:] not in TERMINAL and len(stripped) < WRAP_CHARS and previous[:1].isupper():
+    if previous.rsplit(maxsplit=1)[-1].lower() in DANGLING:
+        return True  # "… before the / Harbour Master locks …": no item ends on a function word
+    if stripped[-1:] not in TERMINAL and previous[:1].isupper() and (len(stripped) < WRAP_CHARS
+                                                                     or _opens_item(stripped)):
         # Both lines unpunctuated, the new one short and capitalised: rows of a scan or a slide, one
         # item each ("Sheds may be no taller than 2.2 metres"), not a sentence wrapped onto a second line.
         return False
     return len(previous) >= WRAP_CHARS
+
+
+def _fill_width(raw: list[str]) -> int:
+    """The width the text's lines fill: the length four lines in five stay within, so that one over-long line (a
+    table's, a garbled OCR line's) does not make every wrapped line look short."""
+    lengths = sorted(len(line.strip()) for line in raw if line.strip() and not ROW.match(line))
+    return lengths[(len(lengths) * 4) // 5] if lengths else 0
+
+
+def _ended_short(previous: str, line: str, width: int) -> bool:
+    """Whether the writer ended ``previous`` without punctuation where the wrap did not: ``line``'s first word would
+    have fitted on it (see :data:`FILL`).  Only text wrapped at a width (at least :data:`WRAP_CHARS`) tells; a line
+    ending in a comma, a dash or a function word goes on whatever its length, and so does one before a line opening
+    with a number ("… for the past / 6 weeks", a letterhead's "Department of … / 1200 Healthcare Avenue")."""
+    if width < WRAP_CHARS or not line[:1].isalpha() or previous[-1:] in TERMINAL + ",-–—(" \
+            or previous.rsplit(maxsplit=1)[-1].lower() in DANGLING:
+        return False
+    return len(previous) + 1 + len(line.split(maxsplit=1)[0]) <= FILL * width
+
+
+def _opens_item(line: str) -> bool:
+    """Whether a capitalised line after an unpunctuated one opens a new item of a list rather than going on with it.
+
+    A sentence wrapped onto the next line goes on with a lowercase word, after a function word (see
+    :func:`_continues`), or with a name ("… the harbours of / Rosslare"); an item of a list whose lines have no
+    final punctuation opens with a common word written with a capital ("Stall covers must be tied down").
+    """
+    first = re.match(r"[A-Za-z]+", line)
+    return first is not None and lexicon().knows(first.group(0))
 
 
 def _starts_wrapped_paragraph(open_unit: Unit | None, below: str) -> bool:
@@ -137,6 +214,14 @@ def _mark_titles(units: list[Unit]) -> None:
     stay quotable; so does a lone one with nothing after it to label, or only more bare
     lines after a blank line (a scan's lines, read one block each): they carry content.
     """
+    for unit, below in zip(units, units[1:], strict=False):
+        # "1. Membership" over "1.1 A membership starts …", "3.3 Gear oil (lower unit)" over "3.3.1 …": a numbered
+        # section's name heads its clauses.
+        if (unit.kind in ("bullet", "text") and unit.numbered
+                and below.numbered.startswith(unit.numbered.rstrip(".") + ".")
+                and len(below.numbered) > len(unit.numbered) and _is_bare_text(unit.lines)
+                and _heading_shaped(unit.lines[0])):
+            unit.kind = "title"
     i = 0
     while i < len(units):
         if not _is_bare_line(units[i]):
@@ -146,15 +231,32 @@ def _mark_titles(units: list[Unit]) -> None:
         while j + 1 < len(units) and units[j + 1].block == units[i].block and _is_bare_line(units[j + 1]):
             j += 1
         after = units[j + 1] if j + 1 < len(units) else None
-        if j == i and after is not None and not _is_bare_line(after):
+        if j == i and after is not None and not _is_bare_line(after) and _heading_shaped(units[i].lines[0]):
             units[i].kind = "title"
         i = j + 1
 
 
 def _is_bare_line(unit: Unit) -> bool:
-    line = unit.lines[0]
-    return (unit.kind == "text" and len(unit.lines) == 1 and len(line) < WRAP_CHARS
-            and line[-1:] not in TERMINAL and not _LABEL.match(line) and not _LABELLED_NUMBER.search(line))
+    # A numbered clause of a sentence's length says something ("1.3 A full day is 10 hours"); a short one names
+    # its section ("1.1 Definitions").
+    clause = bool(unit.numbered) and len(unit.lines[0].split()) >= MIN_WORDS
+    return unit.kind == "text" and not clause and _is_bare_text(unit.lines)
+
+
+def _is_bare_text(lines: list[str]) -> bool:
+    """One short line without final punctuation that is no labelled value: a list item's or a heading's shape."""
+    line = lines[0]
+    return (len(lines) == 1 and len(line) < WRAP_CHARS and line[-1:] not in TERMINAL and not _LABEL.match(line)
+            and not _LABELLED_NUMBER.search(line))
+
+
+def _heading_shaped(line: str) -> bool:
+    """One phrase that names a section: short, or with no verb ("Lost property is kept at the office" says a fact)."""
+    if SENTENCE_GAP.search(line):
+        return False
+    tokens = re.findall(r"[a-z]+", line.lower())
+    return len(tokens) <= MAX_HEADING_WORDS or not any(t in _AUXILIARIES or lexicon().usual_part(t) == "v"
+                                                       for t in tokens)
 
 
 def _is_shouting(line: str) -> bool:

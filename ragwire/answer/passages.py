@@ -12,17 +12,17 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from .layout import DANGLING, ROW, SENTENCE_GAP, TABLE_RULE, TERMINAL, WRAP_CHARS, Unit, units
+from .layout import DANGLING, MIN_WORDS, ROW, SENTENCE_GAP, TABLE_RULE, TERMINAL, WRAP_CHARS, Unit, units
 from .text import SENTENCE_ABBREVIATIONS
 
 if TYPE_CHECKING:
     from .context import NumberedSource
 
-# A passage shorter than this (in words) is a label or a fragment, not an answer...
-MIN_WORDS = 4
+# A passage shorter than MIN_WORDS (in words) is a label or a fragment, not an answer...
 # ...unless it holds a number: a name and its value, as forms and scans print them.
 MIN_VALUE_WORDS = 2
-# A bullet up to this long is quoted whole: its sentences only make sense together.
+# A bullet or a numbered clause up to this long is quoted whole: its sentences only make sense together ("1.2 Weekday
+# membership covers … The fee is CAD 395": the fee is that membership's).
 MAX_BULLET_CHARS = 320
 # A cut-off sentence start is still worth quoting (after an ellipsis) when it is at least this long.
 MIN_FRAGMENT_WORDS = 8
@@ -80,7 +80,7 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
     lead = ""  # "Other members pay:": the sentence a list's items complete, part of their context
     for unit in found:
         if unit.kind in ("heading", "title"):
-            context = _inline(" ".join(unit.lines)).lstrip("#").strip().rstrip(".")
+            context = _heading_text(unit)
             title = context if unit.kind == "title" else ""
             lead = ""
             continue
@@ -102,7 +102,8 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
             lead = pieces[-1] if unit.kind == "text" and pieces and pieces[-1].endswith(":") else ""
             if unit is first_text and unit is found[0] and pieces and pieces[0][:1].islower():
                 pieces[0] = _leading_fragment(pieces[0])
-            if unit is last_text and unit is found[-1] and pieces and _cut_at_end(unit, pieces[-1]):
+            listed = len(found) > 1 and _is_item(found[-2]) and found[-2].block == unit.block
+            if unit is last_text and unit is found[-1] and pieces and _cut_at_end(unit, pieces[-1], listed):
                 pieces[-1] = _finished_part(pieces[-1])
         for piece in pieces:
             if piece and _worth_quoting(piece):
@@ -110,9 +111,18 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
     return [Passage(text, ctx, i, ttl) for i, (text, ctx, ttl) in enumerate(out)]
 
 
+def chunk_title(text: str) -> str:
+    """The first heading or title line of a chunk ("" when none): in a plain-text document, what it calls itself."""
+    return next((_heading_text(u) for u in units(text) if u.kind in ("heading", "title")), "")
+
+
+def _heading_text(unit: Unit) -> str:
+    return _inline(" ".join(unit.lines)).lstrip("#").strip().rstrip(".")
+
+
 def _prose(unit: Unit) -> list[str]:
     text = _inline(" ".join(unit.lines))
-    if unit.kind == "bullet" and len(text) <= MAX_BULLET_CHARS:
+    if (unit.kind == "bullet" or unit.numbered) and len(text) <= MAX_BULLET_CHARS:
         return [text]
     out: list[str] = []
     for sentence in split_sentences(text):
@@ -192,15 +202,23 @@ def _finished_part(passage: str) -> str:
     return passage[:ends[-1].end()].strip() if ends else ""
 
 
-def _cut_at_end(unit: Unit, sentence: str) -> bool:
+def _cut_at_end(unit: Unit, sentence: str, listed: bool = False) -> bool:
     """Whether the chunk's last sentence stops where the splitter cut, not where the writer did.
 
-    A single short line without punctuation is a slide line or a list item and ends there.
+    A single short line without punctuation is a slide line or a list item and ends there; so does a
+    longer one after such an item (``listed``: the last line of an unpunctuated list).
     """
     if _finished(sentence):
         return False
     words = sentence.split()
-    return len(unit.lines) > 1 or len(unit.lines[-1]) >= WRAP_CHARS or (bool(words) and words[-1].lower() in DANGLING)
+    if bool(words) and words[-1].lower() in DANGLING:
+        return True
+    return len(unit.lines) > 1 or (len(unit.lines[-1]) >= WRAP_CHARS and not listed)
+
+
+def _is_item(unit: Unit) -> bool:
+    """A one-line unit of text without final punctuation: an item of a list that has none."""
+    return unit.kind == "text" and len(unit.lines) == 1 and unit.lines[0][-1:] not in TERMINAL
 
 
 def _worth_quoting(piece: str) -> bool:

@@ -3,7 +3,7 @@
 "How long does shipping take?" is answered only by a passage that gives a duration for the
 shipping (:func:`.expectations.covers`); "… in watts?" only by a number in watts.  A focus word
 may be named otherwise than the question names it: by the document's own name (a contract
-names its company once, in its file name, not in every clause), by a code its chunk gives
+names its company once, in its file name or its title line, not in every clause), by a code its chunk gives
 (the flat or model the chunk is about), or by a synonym the passage uses instead (a *kid*
 the passage calls a *child*).
 """
@@ -19,7 +19,7 @@ from .context import NumberedSource
 from .evidence import NEIGHBOUR, asked_unit
 from .expectations import Expectation, covers
 from .lexicon import lexicon
-from .passages import Scored
+from .passages import Scored, chunk_title
 from .text import content_words, cosines, stated, stems
 
 if TYPE_CHECKING:
@@ -40,8 +40,10 @@ C = TypeVar("C", bound=Scored)
 def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], sources: list[NumberedSource],
           threshold: float, embedding: Embedder | None) -> list[C]:
     """The candidates above ``threshold`` that give the expected answer."""
-    # A code the chunk gives (a flat H0302, a model KX-2) names what the chunk is about, as its heading would.
-    titles = {s.index: f"{file_words(s)} {' '.join(sorted(identifiers(s.text)))}" for s in sources}
+    # A code the chunk gives (a flat H0302, a model KX-2) names what the chunk is about, as its heading would; so does
+    # the title line above its sections ("BOLGEN SEILSKOLE - EXAM RULES" over "2.1 Exam fee: NOK 1 200").
+    titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} {' '.join(sorted(identifiers(s.text)))}"
+              for s in sources}
     above = [c for c in candidates if c.score >= threshold]
     kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
                                        titles[c.source])]

@@ -1,0 +1,113 @@
+"""A chunk's layout read line by line: numbered clauses, dot leaders, unpunctuated lists and headings."""
+
+from __future__ import annotations
+
+from ragwire.answer.layout import units
+from ragwire.answer.passages import chunk_title, split_passages
+
+
+def _texts(text: str) -> list[str]:
+    return [p.text for p in split_passages(text)]
+
+
+RULES = """\
+ROWING CLUB HOUSE RULES
+
+3. Boats
+3.1 Members may take out a single scull after passing the capsize test
+3.2 The hire of a club double costs 12 GBP for two hours
+3.3 Boats go back on their racks within 30 minutes of landing
+"""
+
+
+def test_numbered_clauses_without_final_punctuation_are_passages_of_their_own() -> None:
+    passages = split_passages(RULES)
+    assert [p.text for p in passages] == [
+        "Members may take out a single scull after passing the capsize test",
+        "The hire of a club double costs 12 GBP for two hours",
+        "Boats go back on their racks within 30 minutes of landing",
+    ]
+
+
+def test_a_numbered_section_name_is_the_context_of_its_clauses() -> None:
+    assert {p.context for p in split_passages(RULES)} == {"Boats"}
+
+
+def test_a_numbered_sub_section_name_of_four_words_heads_its_clauses() -> None:
+    text = "3.3 Oars and boat hooks\n3.3.1 Oars are stored blade up in the rack.\n"
+    assert [(p.context, p.text) for p in split_passages(text)] == [("Oars and boat hooks",
+                                                                    "Oars are stored blade up in the rack.")]
+
+
+def test_the_chunk_title_is_its_first_heading_line() -> None:
+    assert chunk_title(RULES) == "ROWING CLUB HOUSE RULES"
+
+
+def test_a_clause_number_is_no_part_of_what_the_clause_says() -> None:
+    texts = _texts("2.4 A towel costs 3 EUR at the desk\n2.5 Lockers are free of charge for members\n")
+    assert texts == ["A towel costs 3 EUR at the desk", "Lockers are free of charge for members"]
+
+
+def test_a_wrapped_clause_goes_on_with_a_name_on_the_next_line() -> None:
+    text = ("1.1 These rules apply to every crossing the company runs between the harbours of\n"
+            "Rosslare, Cherbourg and Roscoff, and to the island shuttle in summer.\n"
+            "1.2 Where a ticket says otherwise, the ticket applies.\n")
+    assert _texts(text) == [
+        "These rules apply to every crossing the company runs between the harbours of Rosslare, Cherbourg and "
+        "Roscoff, and to the island shuttle in summer.",
+        "Where a ticket says otherwise, the ticket applies.",
+    ]
+
+
+def test_a_decimal_amount_opening_a_wrapped_line_is_no_clause_number() -> None:
+    text = ("The deposit for a season locker at the boathouse, payable in advance at the office, is\n"
+            "12.50 EUR and is refunded when the key comes back.\n")
+    assert _texts(text) == ["The deposit for a season locker at the boathouse, payable in advance at the office, is "
+                            "12.50 EUR and is refunded when the key comes back."]
+
+
+def test_a_dot_leader_joins_a_label_to_its_value_one_line_each() -> None:
+    text = ("Car park, first hour ............ 2,00 EUR\n"
+            "Car park, whole day .................ccceeeees 9,50 EUR\n"
+            "Motorhome pitch with hook-up ...... 21,00 EUR per night\n")
+    assert _texts(text) == [
+        "Car park, first hour: 2,00 EUR",
+        "Car park, whole day: 9,50 EUR",
+        "Motorhome pitch with hook-up: 21,00 EUR per night",
+    ]
+
+
+def test_an_ellipsis_is_no_dot_leader() -> None:
+    assert _texts("We waited... 20 minutes passed before the ferry came back to the quay.\n") == [
+        "We waited... 20 minutes passed before the ferry came back to the quay."]
+
+
+def test_unpunctuated_list_lines_stay_apart_however_long_they_are() -> None:
+    text = ("Keys are returned to the office by the last member to leave the boathouse\n"
+            "Trailers must be chained to the rail when they are left overnight on site\n"
+            "Outboard engines are flushed with fresh water after every outing at sea\n")
+    assert len(_texts(text)) == 3
+
+
+def test_a_wrapped_line_after_a_function_word_still_joins() -> None:
+    text = ("Keys are returned to the office by the last member to leave the boathouse before the\n"
+            "Harbour Master locks the gate for the night\n"
+            "Trailers must be chained to the rail overnight.\n")
+    assert _texts(text)[0].endswith("before the Harbour Master locks the gate for the night")
+
+
+def test_a_bare_line_saying_a_fact_is_quoted_not_taken_for_a_heading() -> None:
+    text = ("Lost oars are kept in the shed for 60 days\n"
+            "Opening hours: Monday to Friday 08:00 to 18:00\n")
+    assert _texts(text)[0] == "Lost oars are kept in the shed for 60 days"
+
+
+def test_a_short_bare_line_over_a_paragraph_still_heads_it() -> None:
+    text = "Safety at sea\nEvery crew carries a whistle and a charged phone in a dry bag.\n"
+    found = units(text)
+    assert [u.kind for u in found] == ["title", "text"]
+    assert split_passages(text)[0].context == "Safety at sea"
+
+
+def test_a_numbered_clause_with_a_dot_leader_reads_as_label_and_value() -> None:
+    assert _texts("4.2 Electricity hook-up ........ 3 EUR per day\n") == ["Electricity hook-up: 3 EUR per day"]
