@@ -143,10 +143,10 @@ def _leader_row(line: str) -> str:
 
 def _continues(unit: Unit, line: str, width: int) -> bool:
     """Whether ``line`` carries on the unit above it rather than starting a new one (``width``: the longest line)."""
-    if _LABEL.match(line):
-        return False
     stripped = line.strip()
     previous = unit.lines[-1]
+    if _LABEL.match(line) or (_LABELLED_NUMBER.search(stripped) and _LABELLED_NUMBER.search(previous)):
+        return False  # "Fix: …"; "Up to 500 g: Rs. 350" over "500 g to 1 kg: Rs. 480": a form's or price list's lines
     if unit.kind == "text" and _ended_short(previous, stripped, width):
         return False  # "bring: / a wide-brimmed hat / boots with a firm sole": items, however they begin
     if not stripped[:1].isupper():

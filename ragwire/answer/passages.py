@@ -152,8 +152,9 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
             continue  # "1) Wipe … 2) Park …": numbered steps read as one instruction
         if len(word) == 1 and word.isalpha():
             continue  # an initial: "J. Smith"
-        if word == "no" and after.isdigit():
-            continue  # "No. 5"
+        written = text[start:gap.start()].rsplit(" ", 1)[-1]
+        if after.isdigit() and (word == "no" or (len(word) <= 3 and written[:1].isupper() and word.isalpha())):
+            continue  # "No. 5", "Rs. 350", "Fig. 3": an abbreviation before its number
         out.append(text[start:gap.end()].strip())
         start = gap.end()
     out.append(text[start:].strip())

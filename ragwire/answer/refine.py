@@ -32,8 +32,9 @@ _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|c
                   r"|was|were|has|have)")
 # "…, and at what time…", "…, and from which platform…": a preposition may open the second question.
 _PREPOSITION = r"(?:in|at|on|from|to|for|by|with|of|under|after|before|during|until|till|since)"
-_JOINED = re.compile(rf"(?:[,;]\s*|\s+)(?:and|also|plus|as well as),?\s+(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)"
-                     rf"|;\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+# "Also" joins only after a comma or "and": "does the hall also have showers" is one question.
+_JOINED = re.compile(rf"(?:[,;]\s*(?:and|also|plus|as well as)|\s+(?:and|plus|as well as))(?:\s+also)?,?\s+"
+                     rf"(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)|;\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
 # "What is the price, what does E-17 mean": a comma before a question word, split only
 # when every piece is a question of its own ("If it fails, what…" is one question).

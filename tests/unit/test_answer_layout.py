@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragwire.answer.layout import units
-from ragwire.answer.passages import chunk_title, split_passages
+from ragwire.answer.passages import chunk_title, split_passages, split_sentences
 
 
 def _texts(text: str) -> list[str]:
@@ -111,3 +111,13 @@ def test_a_short_bare_line_over_a_paragraph_still_heads_it() -> None:
 
 def test_a_numbered_clause_with_a_dot_leader_reads_as_label_and_value() -> None:
     assert _texts("4.2 Electricity hook-up ........ 3 EUR per day\n") == ["Electricity hook-up: 3 EUR per day"]
+
+
+def test_lines_of_a_price_list_stay_apart_after_an_abbreviated_currency() -> None:
+    text = "Up to 1 kg: Rs. 350\n1 kg to 2 kg: Rs. 480\nInsurance: 2% of the declared value\n"
+    assert _texts(text) == ["Up to 1 kg: Rs. 350", "1 kg to 2 kg: Rs. 480", "Insurance: 2% of the declared value"]
+
+
+def test_a_capitalised_abbreviation_before_a_number_ends_no_sentence() -> None:
+    assert split_sentences("See Fig. 3 for the wiring of the pump. It runs on 12 V.") == [
+        "See Fig. 3 for the wiring of the pump.", "It runs on 12 V."]

@@ -97,3 +97,13 @@ ROUND_6_SPLITS = [
 @pytest.mark.parametrize(("question", "parts"), ROUND_6_SPLITS, ids=[q for q, _ in ROUND_6_SPLITS])
 def test_a_shared_phrase_verb_or_head_goes_with_each_part(question, parts):
     assert split_parts(question) == parts
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("Does the ferry also carry bicycles?", ["Does the ferry also carry bicycles?"]),
+    ("Is there a car park, and does the museum also have a cafe?",
+     ["Is there a car park?", "Does the museum also have a cafe?"]),
+    ("What does a locker cost, also when is the office open?", ["What does a locker cost?", "When is the office open?"]),
+])
+def test_also_joins_a_second_question_only_after_a_comma(question, parts):
+    assert split_parts(question) == parts
