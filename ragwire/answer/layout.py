@@ -25,7 +25,8 @@ WRAP_CHARS = 60
 # (edition of January 2027)").
 MAX_HEADING_WORDS = 6
 # Hard-wrapped text fills its lines: a line is ended by the writer, not by the wrap, when the next line's first word
-# would have fitted on it within this share of the text's longest line (proportional fonts in a PDF fill lines unevenly).
+# would have fitted on it within this share of the width the text fills (proportional fonts in a PDF fill lines
+# unevenly; see _fill_width).
 FILL = 0.85
 
 _MD_HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
@@ -120,8 +121,8 @@ def _group(text: str) -> list[Unit]:
             assert number is not None  # matched in the condition above
             said = line[number.end():].strip()
             units.append(Unit("text", [_leader_row(said) or said], block, numbered=number.group(0).strip()))
-        elif _leader_row(_BULLET.sub("", stripped, count=1)):
-            units.append(Unit("bullet", [_leader_row(_BULLET.sub("", stripped, count=1))], block))
+        elif row := _leader_row(_BULLET.sub("", stripped, count=1)):
+            units.append(Unit("bullet", [row], block))
         elif _BULLET.match(line):
             marker = _BULLET.match(line)
             assert marker is not None  # matched in the condition above
@@ -142,11 +143,11 @@ def _leader_row(line: str) -> str:
 
 
 def _continues(unit: Unit, line: str, width: int) -> bool:
-    """Whether ``line`` carries on the unit above it rather than starting a new one (``width``: the longest line)."""
+    """Whether ``line`` carries on the unit above it rather than starting a new one (``width``: see _fill_width)."""
     stripped = line.strip()
     previous = unit.lines[-1]
     if _LABEL.match(line) or (_LABELLED_NUMBER.search(stripped) and _LABELLED_NUMBER.search(previous)):
-        return False  # "Fix: …"; "Up to 500 g: Rs. 350" over "500 g to 1 kg: Rs. 480": a form's or price list's lines
+        return False  # "Fix: …"; "Letters up to 100 g: Rs. 60" over "… to 250 g: Rs. 95": a form's or price list's lines
     if unit.kind == "text" and _ended_short(previous, stripped, width):
         return False  # "bring: / a wide-brimmed hat / boots with a firm sole": items, however they begin
     if not stripped[:1].isupper():

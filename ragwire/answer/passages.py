@@ -154,7 +154,7 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
             continue  # an initial: "J. Smith"
         written = text[start:gap.start()].rsplit(" ", 1)[-1]
         if after.isdigit() and (word == "no" or (len(word) <= 3 and written[:1].isupper() and word.isalpha())):
-            continue  # "No. 5", "Rs. 350", "Fig. 3": an abbreviation before its number
+            continue  # "No. 5", "Rs. 60", "Fig. 3": an abbreviation before its number
         out.append(text[start:gap.end()].strip())
         start = gap.end()
     out.append(text[start:].strip())

@@ -12,7 +12,7 @@ import pytest
 
 from ragwire import RAGWire
 
-from .helpers import write_config
+from .helpers import ingested
 
 FILES = {
     "climbing_wall_terms.txt": (
@@ -34,14 +34,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def rag(tmp_path_factory) -> Iterator[RAGWire]:
-    root = tmp_path_factory.mktemp("layout-answers")
-    docs = root / "docs"
-    docs.mkdir()
-    for name, text in FILES.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    rag = RAGWire(write_config(root))
-    with rag:
-        assert rag.ingest_documents([str(p) for p in sorted(docs.iterdir())])["processed"] == 2
+    with ingested(tmp_path_factory.mktemp("layout-answers"), FILES) as rag:
         yield rag
 
 
@@ -55,7 +48,7 @@ def test_a_numbered_clause_without_a_full_stop_is_quoted_alone(rag) -> None:
 
 
 def test_a_price_behind_a_dot_leader_is_quoted_with_its_label(rag) -> None:
-    answer = rag.query("What does it cost to take a bicycle on the island ferry?")
+    answer = rag.query("How much is a bicycle ticket on the island ferry?")
 
     assert "Bicycle: 3,00 EUR" in answer.text
     assert "38,00" not in answer.text and "ccce" not in answer.text

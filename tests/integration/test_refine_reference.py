@@ -8,13 +8,12 @@ tell them apart.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from ragwire import RAGWire
 
-from .helpers import write_config
+from .helpers import ingested
 
 VENUES = {
     "larch.md": "# Larch studio\n\nThe Larch studio is a quiet room above the bakery. Booking the Larch studio costs "
@@ -28,14 +27,7 @@ VENUES = {
 
 @pytest.fixture(scope="module")
 def rag(tmp_path_factory) -> Iterator[RAGWire]:
-    root = tmp_path_factory.mktemp("refine-reference")
-    docs = root / "docs"
-    docs.mkdir()
-    for name, text in VENUES.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    rag = RAGWire(write_config(root))
-    with rag:
-        assert rag.ingest_documents([str(p) for p in sorted(docs.iterdir())])["processed"] == 3
+    with ingested(tmp_path_factory.mktemp("refine-reference"), VENUES) as rag:
         yield rag
 
 

@@ -114,8 +114,9 @@ def test_a_numbered_clause_with_a_dot_leader_reads_as_label_and_value() -> None:
 
 
 def test_lines_of_a_price_list_stay_apart_after_an_abbreviated_currency() -> None:
-    text = "Up to 1 kg: Rs. 350\n1 kg to 2 kg: Rs. 480\nInsurance: 2% of the declared value\n"
-    assert _texts(text) == ["Up to 1 kg: Rs. 350", "1 kg to 2 kg: Rs. 480", "Insurance: 2% of the declared value"]
+    text = "Letters up to 100 g: Rs. 60\nLetters 100 g to 250 g: Rs. 95\nTracking: 4% of the stated worth\n"
+    assert _texts(text) == ["Letters up to 100 g: Rs. 60", "Letters 100 g to 250 g: Rs. 95",
+                            "Tracking: 4% of the stated worth"]
 
 
 def test_a_capitalised_abbreviation_before_a_number_ends_no_sentence() -> None:
