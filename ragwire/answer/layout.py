@@ -127,7 +127,8 @@ def _group(text: str) -> list[Unit]:
             marker = _BULLET.match(line)
             assert marker is not None  # matched in the condition above
             units.append(Unit("bullet", [line[marker.end():].strip()], block, numbered=marker.group(0).strip()))
-        elif open_unit is not None and open_unit.kind in ("text", "bullet") and _continues(open_unit, line, width):
+        elif open_unit is not None and open_unit.kind in ("text", "bullet") and _continues(open_unit, line, width,
+                                                                                         raw[i - 1].strip()):
             open_unit.lines.append(stripped)
         else:
             units.append(Unit("text", [stripped], block))
@@ -142,13 +143,17 @@ def _leader_row(line: str) -> str:
     return f"{parts[0].strip().rstrip(':')}: {parts[1].strip()}"
 
 
-def _continues(unit: Unit, line: str, width: int) -> bool:
-    """Whether ``line`` carries on the unit above it rather than starting a new one (``width``: see _fill_width)."""
+def _continues(unit: Unit, line: str, width: int, above: str) -> bool:
+    """Whether ``line`` carries on the unit above it rather than starting a new one.
+
+    ``width`` is the width the text fills (see :func:`_fill_width`) and ``above`` the line above as written: the unit
+    keeps it less a run-in heading or a clause number, which made no room on the line.
+    """
     stripped = line.strip()
     previous = unit.lines[-1]
     if _LABEL.match(line) or (_LABELLED_NUMBER.search(stripped) and _LABELLED_NUMBER.search(previous)):
         return False  # "Fix: …"; "Letters up to 100 g: Rs. 60" over "… to 250 g: Rs. 95": a form's or price list's lines
-    if unit.kind == "text" and _ended_short(previous, stripped, width):
+    if unit.kind == "text" and _ended_short(above, stripped, width):
         return False  # "bring: / a wide-brimmed hat / boots with a firm sole": items, however they begin
     if not stripped[:1].isupper():
         return True  # lowercase, a digit or punctuation: the sentence goes on

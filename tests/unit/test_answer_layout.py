@@ -122,3 +122,15 @@ def test_lines_of_a_price_list_stay_apart_after_an_abbreviated_currency() -> Non
 def test_a_capitalised_abbreviation_before_a_number_ends_no_sentence() -> None:
     assert split_sentences("See Fig. 3 for the wiring of the pump. It runs on 12 V.") == [
         "See Fig. 3 for the wiring of the pump.", "It runs on 12 V."]
+
+
+def test_a_run_in_heading_takes_no_room_from_the_wrapped_line_it_opens() -> None:
+    # The unit keeps the first line less its heading; the line as written filled the width, so it wrapped.
+    text = ("Spare keys on loan. The harbour office lends a spare locker key to members who show their card\n"
+            "at the desk, for one hour at a time and during office hours only, and keeps a list of the loans.\n"
+            "Lost keys. A lost locker key is replaced by the office for the fee the members' meeting sets.\n")
+    assert _texts(text) == [
+        "The harbour office lends a spare locker key to members who show their card at the desk, for one hour at a "
+        "time and during office hours only, and keeps a list of the loans.",
+        "A lost locker key is replaced by the office for the fee the members' meeting sets.",
+    ]
