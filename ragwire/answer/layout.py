@@ -20,9 +20,9 @@ from .lexicon import lexicon
 MIN_WORDS = 4
 # A line at least this long that ends without punctuation was wrapped, not ended.
 WRAP_CHARS = 60
-# A line without final punctuation longer than this (in words) and holding a verb says something ("Lost property is
-# kept at the office for 30 days"); a heading or title that long names a thing ("Membership terms and house rules
-# (edition of January 2027)").
+# A line without final punctuation longer than this (in words) and holding a verb says something ("Lost oars are kept
+# in the shed for 60 days"); a heading or title that long names a thing ("Boathouse rules and mooring fees (second
+# edition, spring 2026)").
 MAX_HEADING_WORDS = 6
 # Hard-wrapped text fills its lines: a line is ended by the writer, not by the wrap, when the next line's first word
 # would have fitted on it within this share of the width the text fills (proportional fonts in a PDF fill lines
@@ -36,11 +36,11 @@ _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 ROW = re.compile(r"^\s*\|.*\|\s*$")
 TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
-# "1.2 The monthly fee …", "4.1.3 A member …": a numbered clause of terms or rules starts its own unit, and its
+# "1.2 The yearly fee …", "4.1.3 A member …": a numbered clause of terms or rules starts its own unit, and its
 # number is no part of what it says.  The word after the number opens a sentence (a capital, not a unit in capitals
 # as in "12.50 EUR").
 _CLAUSE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+(?=[A-Z][a-z'’]|[AI]\s)")
-# "Open stall, 2 x 3 m pitch ........ 12,00 EUR per day": a dot leader joins a label to its value, as price lists and
+# "Car park, whole day ........ 9,50 EUR": a dot leader joins a label to its value, as price lists and
 # tables of contents print them (a scan may read the small dots as letters glued to the leader).  Four dots or more:
 # three are an ellipsis.
 _LEADER = re.compile(r"\s*(?:\.\s?){4,}[^\s\d]*\s*")
@@ -109,23 +109,17 @@ def _group(text: str) -> list[Unit]:
             units.append(Unit("rule", [stripped], block))
         elif (_UNDERLINE.match(below) and not ROW.match(line)) or _is_shouting(stripped):
             units.append(Unit("title", [stripped], block))
-        elif _RUN_IN.match(line) and _starts_wrapped_paragraph(open_unit, below):
+        elif (run_in := _RUN_IN.match(line)) and _starts_wrapped_paragraph(open_unit, below):
             # "Warranty period. The warranty lasts…": the run-in heading names the paragraph.
-            run_in = _RUN_IN.match(line)
-            assert run_in is not None  # matched in the condition above
             units.append(Unit("title", [run_in.group(1)], block))
             units.append(Unit("text", [line[run_in.end(1):].strip()], block))
-        elif _CLAUSE.match(line):
+        elif number := _CLAUSE.match(line):
             # Its wrapped lines carry on as prose does; the next clause number starts the next unit.
-            number = _CLAUSE.match(line)
-            assert number is not None  # matched in the condition above
             said = line[number.end():].strip()
             units.append(Unit("text", [_leader_row(said) or said], block, numbered=number.group(0).strip()))
         elif row := _leader_row(_BULLET.sub("", stripped, count=1)):
             units.append(Unit("bullet", [row], block))
-        elif _BULLET.match(line):
-            marker = _BULLET.match(line)
-            assert marker is not None  # matched in the condition above
+        elif marker := _BULLET.match(line):
             units.append(Unit("bullet", [line[marker.end():].strip()], block, numbered=marker.group(0).strip()))
         elif open_unit is not None and open_unit.kind in ("text", "bullet") and _continues(open_unit, line, width,
                                                                                          raw[i - 1].strip()):
@@ -154,7 +148,7 @@ def _continues(unit: Unit, line: str, width: int, above: str) -> bool:
     if _LABEL.match(line) or (_LABELLED_NUMBER.search(stripped) and _LABELLED_NUMBER.search(previous)):
         return False  # "Fix: …"; "Letters up to 100 g: Rs. 60" over "… to 250 g: Rs. 95": a form's or price list's lines
     if unit.kind == "text" and _ended_short(above, stripped, width):
-        return False  # "bring: / a wide-brimmed hat / boots with a firm sole": items, however they begin
+        return False  # "pack: / a dry bag / gloves with a firm grip": items, however they begin
     if not stripped[:1].isupper():
         return True  # lowercase, a digit or punctuation: the sentence goes on
     if unit.kind == "bullet":
@@ -183,7 +177,7 @@ def _ended_short(previous: str, line: str, width: int) -> bool:
     """Whether the writer ended ``previous`` without punctuation where the wrap did not: ``line``'s first word would
     have fitted on it (see :data:`FILL`).  Only text wrapped at a width (at least :data:`WRAP_CHARS`) tells; a line
     ending in a comma, a dash or a function word goes on whatever its length, and so does one before a line opening
-    with a number ("… for the past / 6 weeks", a letterhead's "Department of … / 1200 Healthcare Avenue")."""
+    with a number ("… for the last / 3 years", a letterhead's "Sailing Section / 14 Quay Road")."""
     if width < WRAP_CHARS or not line[:1].isalpha() or previous[-1:] in TERMINAL + ",-–—(" \
             or previous.rsplit(maxsplit=1)[-1].lower() in DANGLING:
         return False
@@ -195,7 +189,7 @@ def _opens_item(line: str) -> bool:
 
     A sentence wrapped onto the next line goes on with a lowercase word, after a function word (see
     :func:`_continues`), or with a name ("… the harbours of / Rosslare"); an item of a list whose lines have no
-    final punctuation opens with a common word written with a capital ("Stall covers must be tied down").
+    final punctuation opens with a common word written with a capital ("Trailers must be chained to the rail").
     """
     first = re.match(r"[A-Za-z]+", line)
     return first is not None and lexicon().knows(first.group(0))
@@ -221,7 +215,7 @@ def _mark_titles(units: list[Unit]) -> None:
     lines after a blank line (a scan's lines, read one block each): they carry content.
     """
     for unit, below in zip(units, units[1:], strict=False):
-        # "1. Membership" over "1.1 A membership starts …", "3.3 Gear oil (lower unit)" over "3.3.1 …": a numbered
+        # "3. Boats" over "3.1 Members may take out …", "3.3 Oars and boat hooks" over "3.3.1 …": a numbered
         # section's name heads its clauses.
         if (unit.kind in ("bullet", "text") and unit.numbered
                 and below.numbered.startswith(unit.numbered.rstrip(".") + ".")
@@ -243,7 +237,7 @@ def _mark_titles(units: list[Unit]) -> None:
 
 
 def _is_bare_line(unit: Unit) -> bool:
-    # A numbered clause of a sentence's length says something ("1.3 A full day is 10 hours"); a short one names
+    # A numbered clause of a sentence's length says something ("1.3 A club double seats two"); a short one names
     # its section ("1.1 Definitions").
     clause = bool(unit.numbered) and len(unit.lines[0].split()) >= MIN_WORDS
     return unit.kind == "text" and not clause and _is_bare_text(unit.lines)
@@ -257,7 +251,7 @@ def _is_bare_text(lines: list[str]) -> bool:
 
 
 def _heading_shaped(line: str) -> bool:
-    """One phrase that names a section: short, or with no verb ("Lost property is kept at the office" says a fact)."""
+    """One phrase that names a section: short, or with no verb ("Lost oars are kept in the shed" says a fact)."""
     if SENTENCE_GAP.search(line):
         return False
     tokens = re.findall(r"[a-z]+", line.lower())

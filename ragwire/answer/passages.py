@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 # A passage shorter than MIN_WORDS (in words) is a label or a fragment, not an answer...
 # ...unless it holds a number: a name and its value, as forms and scans print them.
 MIN_VALUE_WORDS = 2
-# A bullet or a numbered clause up to this long is quoted whole: its sentences only make sense together ("1.2 Weekday
-# membership covers … The fee is CAD 395": the fee is that membership's).
+# A bullet or a numbered clause up to this long is quoted whole: its sentences only make sense together ("1.2 Junior
+# membership covers weekday rowing. The fee is 90 EUR": the fee is that membership's).
 MAX_BULLET_CHARS = 320
 # A cut-off sentence start is still worth quoting (after an ellipsis) when it is at least this long.
 MIN_FRAGMENT_WORDS = 8
@@ -102,8 +102,7 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
             lead = pieces[-1] if unit.kind == "text" and pieces and pieces[-1].endswith(":") else ""
             if unit is first_text and unit is found[0] and pieces and pieces[0][:1].islower():
                 pieces[0] = _leading_fragment(pieces[0])
-            listed = len(found) > 1 and _is_item(found[-2]) and found[-2].block == unit.block
-            if unit is last_text and unit is found[-1] and pieces and _cut_at_end(unit, pieces[-1], listed):
+            if unit is last_text and unit is found[-1] and pieces and _cut_at_end(unit, pieces[-1], _listed(found)):
                 pieces[-1] = _finished_part(pieces[-1])
         for piece in pieces:
             if piece and _worth_quoting(piece):
@@ -217,9 +216,13 @@ def _cut_at_end(unit: Unit, sentence: str, listed: bool = False) -> bool:
     return len(unit.lines) > 1 or (len(unit.lines[-1]) >= WRAP_CHARS and not listed)
 
 
-def _is_item(unit: Unit) -> bool:
-    """A one-line unit of text without final punctuation: an item of a list that has none."""
-    return unit.kind == "text" and len(unit.lines) == 1 and unit.lines[0][-1:] not in TERMINAL
+def _listed(found: list[Unit]) -> bool:
+    """Whether the last unit follows, in its block, a one-line text without final punctuation: the end of such a list."""
+    if len(found) < 2:
+        return False
+    before = found[-2]
+    return (before.kind == "text" and len(before.lines) == 1 and before.lines[0][-1:] not in TERMINAL
+            and before.block == found[-1].block)
 
 
 def _worth_quoting(piece: str) -> bool:

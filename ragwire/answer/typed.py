@@ -41,7 +41,7 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
           threshold: float, embedding: Embedder | None) -> list[C]:
     """The candidates above ``threshold`` that give the expected answer."""
     # A code the chunk gives (a flat H0302, a model KX-2) names what the chunk is about, as its heading would; so does
-    # the title line above its sections ("BOLGEN SEILSKOLE - EXAM RULES" over "2.1 Exam fee: NOK 1 200").
+    # the title line above its sections ("HARBOUR ROWING CLUB - HOUSE RULES" over "2.1 Season fee: 90 EUR").
     titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} {' '.join(sorted(identifiers(s.text)))}"
               for s in sources}
     above = [c for c in candidates if c.score >= threshold]
