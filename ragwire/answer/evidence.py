@@ -220,7 +220,7 @@ def names(question: str, terms: Sequence[str]) -> set[str]:
 
 # Words that open a noun phrase ("a parrot", "the gardener", "what fuel mix", "by taxi"): a term
 # after one (past at most two modifiers) names a thing; "to" is left out, it opens verbs ("to paint").
-_NOUN_OPENERS = frozenset("a an the my our your his her its their this that these those any some each every no "
+NOUN_OPENERS = frozenset("a an the my our your his her its their this that these those any some each every no "
                           "what which whose much many of for in on at by with from per about into".split())
 # A word followed by one of these is a verb taking an object ("water the plants", "book a slot").
 _OBJECT_OPENERS = frozenset("a an the my our your his her its their this that these those it them us me".split())
@@ -241,7 +241,7 @@ def nouns(question: str, terms: Sequence[str]) -> set[str]:
             before = tokens[max(0, i - 3):i]
             while before and before[-1] not in STOPWORDS and len(before) > 1:
                 before.pop()  # a modifier ("the spare battery"); at most two, as the window allows
-            if before and before[-1] in _NOUN_OPENERS:
+            if before and before[-1] in NOUN_OPENERS:
                 out.add(term)
     return out
 

@@ -40,6 +40,7 @@ from .quoting import quotes_of
 from .siblings import quoted_sibling
 from .text import cosine, stated, stems
 from .typed import file_words, in_asked_unit, typed
+from .unnamed import unnamed_things
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -244,6 +245,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
             named = ", ".join(f"'{t}'" for t in absent)
             refusals.append(Extraction.refused(f"The documents do not say: the passages closest to this question "
                                                f"never mention {named}.", absent))
+        if unnamed := unnamed_things(question, list(weights), quoted, embedding):
+            # "Do you sell X?" when nothing names X: the documents say neither yes nor no.
+            seen["yes_no_unnamed"] = True
+            refusals.append(Extraction.refused(refusal_text(unnamed, question), unnamed))
     by_index = {s.index: s for s in sources}
     if chosen and (pair := quoted_sibling(question, [f"{q} {file_words(by_index[c.source])}"
                                                      for q, c in zip(quoted, chosen, strict=True)], embedding)):
