@@ -135,6 +135,9 @@ def salient_absent(question: str, vocabulary: Vocabulary | None, embedding: Any)
     light = things(question, [t for t, w in weighted if w < KEY_TERM_WEIGHT and t not in in_quote])
     in_sources = [t for t, w in weighted if w < QUOTE_WEIGHT and t not in in_quote
                   and (w >= KEY_TERM_WEIGHT or t in light)]
+    # A name no chunk uses must be grounded in the sources however little it weighs: "the price of a kilo of
+    # <another variety>", "shipping to <another country>" move the question less than a thing does.
+    in_sources += [t for t in names(question, [t for t, w in every if w < THING_WEIGHT]) if t not in in_quote]
     return Absence(in_quote, in_sources, heavy, light, dict(every))
 
 

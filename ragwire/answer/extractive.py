@@ -21,6 +21,7 @@ from .contact import asks_contact, contact_only
 from .context import NumberedSource
 from .decision import OVERRULE_AT, Evidence, decisive, probability
 from .evidence import (
+    THING_WEIGHT,
     Vocabulary,
     absent_evidence,
     asked_pair,
@@ -192,8 +193,11 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     in_quote, in_sources, heavy, light, weights = salient_absent(question, vocabulary, embedding)
     if in_sources:
         texts = [f"{s.text} {headings[s.index]}" for s in sources]
-        exact = names(question, in_sources)
-        found = set().union(*grounded(in_sources, texts, embedding, exact, light - exact))
+        # A name that barely moves the question qualifies it (a variety, a destination): a spelling of its own
+        # ("Lisboa") or a neighbour that stands out grounds it, never another of its kind ("Sydney").
+        faint = {t for t in in_sources if weights.get(t, 1.0) < THING_WEIGHT}
+        exact = names(question, [t for t in in_sources if t not in faint])
+        found = set().union(*grounded(in_sources, texts, embedding, exact, (light | faint) - exact))
         if ungrounded := [t for t in in_sources if t not in found]:
             seen["ungrounded_in_sources"] = True
             refusals.append(Extraction.refused(refusal_text(ungrounded, question), ungrounded))

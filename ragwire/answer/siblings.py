@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .evidence import salient_terms
+from .instances import SPELLED_NUMBERS
 from .lexicon import lexicon
 from .text import content_words, cosines, stated, stem
 
@@ -24,6 +25,16 @@ if TYPE_CHECKING:
 # How near (single-word cosine, all-MiniLM-L6-v2) a sibling must be to count: cat~dog 0.66, pine~birch 0.70,
 # lunch~dinner 0.64; the kin a rare WordNet sense makes (day~year 0.44, wine~tasting 0.52) stay below.
 SIBLING_NEAR = 0.55
+# A word lighter than a key term counts too: the word that picks one row of a price list ("a groom for a *cat*",
+# "rugs of *cotton*") is a qualifier, and the row of its sibling shares every other word.  Except a value on a
+# scale (a month, a weekday, a part of the day, a season, a number): a range written with its siblings covers
+# it ("May–September" holds July, "Monday to Friday" a Wednesday), so a sibling there is no other row.
+ON_A_SCALE = frozenset("""january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends
+    morning mornings afternoon afternoons evening evenings night nights midday noon midnight daytime
+    spring summer autumn fall winter second minute hour day week month year seconds minutes hours days weeks
+    months years""".split()) | frozenset(SPELLED_NUMBERS.split("|")) | frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth".split())
 
 
 def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | None) -> tuple[str, str] | None:
@@ -33,8 +44,8 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
     terms = [t for t in salient_terms(question) if not stated(t, said) and lexicon().knows(t)]
     if not terms or not pool or embedding is None:
         return None
-    key = [t for t, _ in key_terms(question, terms, embedding, floor=KEY_TERM_WEIGHT)
-           if not any(lexicon().stands_for(t, w) for w in pool)]
+    key = [t for t, weight in key_terms(question, terms, embedding, floor=0.0)
+           if (weight >= KEY_TERM_WEIGHT or t not in ON_A_SCALE) and not any(lexicon().stands_for(t, w) for w in pool)]
     if not key:
         return None
     vectors = embedding.embed_documents(key + pool)
