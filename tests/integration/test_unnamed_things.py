@@ -26,7 +26,7 @@ Puncture repair costs EUR 12 while you wait.
 
 ## Opening hours
 
-The workshop is open Monday to Friday from 08:00 to 18:00 and on Saturday from 09:00 to 14:00.
+The workshop is open Monday to Friday from 08:00 to 18:00 and on Saturday from 09:30 to 14:00.
 """,
     "harbour-cycles-rental.md": """# Harbour Cycles rental
 
