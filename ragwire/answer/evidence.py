@@ -224,7 +224,7 @@ def names(question: str, terms: Sequence[str]) -> set[str]:
 # Words that open a noun phrase ("a parrot", "the gardener", "what fuel mix", "by taxi"): a term
 # after one (past at most two modifiers) names a thing; "to" is left out, it opens verbs ("to paint").
 NOUN_OPENERS = frozenset("a an the my our your his her its their this that these those any some each every no "
-                          "what which whose much many of for in on at by with from per about into".split())
+                         "what which whose much many of for in on at by with from per about into".split())
 # A word followed by one of these is a verb taking an object ("water the plants", "book a slot").
 _OBJECT_OPENERS = frozenset("a an the my our your his her its their this that these those it them us me".split())
 

@@ -193,8 +193,8 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     in_quote, in_sources, heavy, light, weights = salient_absent(question, vocabulary, embedding)
     if in_sources:
         texts = [f"{s.text} {headings[s.index]}" for s in sources]
-        # A name that barely moves the question qualifies it (a variety, a destination): a spelling of its own
-        # ("Lisboa") or a neighbour that stands out grounds it, never another of its kind ("Sydney").
+        # A name that barely moves the question qualifies it (a variety, a destination): its family or a neighbour
+        # that stands out (a short form, a spelling of its own) grounds it; names of one kind are about equally near.
         faint = {t for t in in_sources if weights.get(t, 1.0) < THING_WEIGHT}
         exact = names(question, [t for t in in_sources if t not in faint])
         found = set().union(*grounded(in_sources, texts, embedding, exact, (light | faint) - exact))

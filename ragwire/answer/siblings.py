@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 # How near (single-word cosine, all-MiniLM-L6-v2) a sibling must be to count: cat~dog 0.66, pine~birch 0.70,
 # lunch~dinner 0.64; the kin a rare WordNet sense makes (day~year 0.44, wine~tasting 0.52) stay below.
 SIBLING_NEAR = 0.55
-# A word lighter than a key term counts too: the word that picks one row of a price list ("a groom for a *cat*",
-# "rugs of *cotton*") is a qualifier, and the row of its sibling shares every other word.  Except a value on a
+# A word lighter than a key term counts too: the word that picks one row of a price list ("a trim for a *rabbit*",
+# "tiles of *slate*") is a qualifier, and the row of its sibling shares every other word.  Except a value on a
 # scale (a month, a weekday, a part of the day, a season, a number): a range written with its siblings covers
 # it ("May–September" holds July, "Monday to Friday" a Wednesday), so a sibling there is no other row.
 ON_A_SCALE = frozenset("""january february march april may june july august september october november december
