@@ -34,9 +34,9 @@ _LITERAL = re.compile(r"(?<![\w.:-])(\d{1,2}:\d{2}|\d[\d.,:/-]*\d|\d)(?:\s*([a-z
 # A one-letter key ("group B", "zone C", "category B car"): a capital letter standing alone, not "I" or "A".
 _KEY = re.compile(r"(?<=\s)([B-HJ-Z])(?=[\s?.,!]|$)")
 # "a third lesson": an ordinal picks one row of several as a number does.
-_ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
+ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 # "open on Saturdays": a day of the week picks one line of a timetable as a number does.
-_DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _N = r"\d+(?:[.,]\d+)?"
 # Ranges a passage gives ("6 to 20 days", "3.01 – 5 m", "over 5 m", "up to 20 kg"), by how they bound.
 _BETWEEN = re.compile(rf"({_N})\s*(?:[a-zA-Z°]+\s*)?(?:–|—|-|to|until)\s*({_N})\s*([a-zA-Z°%]*)")
@@ -93,9 +93,9 @@ def asked(question: str) -> Asked:
     literals = [m.group(1).lower() for m in _LITERAL.finditer(question)]
     literals += [m.group(1).lower() for m in _KEY.finditer(question)]
     tokens = [_day(t) for t in words(question)]
-    literals += [w for w in tokens if w in _DAYS]
+    literals += [w for w in tokens if w in DAYS]
     # An ordinal counts with its noun: "the second child" picks a row, "after the first year" none.
-    literals += [f"{w} {n}" for w, n in zip(tokens, tokens[1:], strict=False) if w in _ORDINALS]
+    literals += [f"{w} {n}" for w, n in zip(tokens, tokens[1:], strict=False) if w in ORDINALS]
     numbers = []
     for m in _LITERAL.finditer(question):
         value = _number(m.group(1))
@@ -129,7 +129,7 @@ def literals_held(wanted: Asked, text: str) -> set[str]:
 
 def _day(word: str) -> str:
     """A weekday in the singular ("saturdays": saturday); any other word as it is."""
-    return word[:-1] if word.endswith("s") and word[:-1] in _DAYS else word
+    return word[:-1] if word.endswith("s") and word[:-1] in DAYS else word
 
 
 def _with_unit(literal: str, unit: str, text: str) -> bool:

@@ -129,6 +129,12 @@ def _group(text: str) -> list[Unit]:
     return units
 
 
+def ends_dangling(line: str) -> bool:
+    """Whether ``line`` ends on a function word (see :data:`DANGLING`): the sentence goes on past it."""
+    words = line.split()
+    return bool(words) and words[-1].lower() in DANGLING
+
+
 def _leader_row(line: str) -> str:
     """``label: value`` for a line whose label and value a dot leader joins, else ""."""
     parts = _LEADER.split(line, maxsplit=1)
@@ -156,7 +162,7 @@ def _continues(unit: Unit, line: str, width: int, above: str) -> bool:
         return line[:1].isspace() and previous[-1:] not in TERMINAL
     if previous[-1:] in TERMINAL:
         return True  # joined prose is split into sentences again later
-    if previous.rsplit(maxsplit=1)[-1].lower() in DANGLING:
+    if ends_dangling(previous):
         return True  # "… before the / Harbour Master locks …": no item ends on a function word
     if stripped[-1:] not in TERMINAL and previous[:1].isupper() and (len(stripped) < WRAP_CHARS
                                                                      or _opens_item(stripped)):
@@ -178,8 +184,7 @@ def _ended_short(previous: str, line: str, width: int) -> bool:
     have fitted on it (see :data:`FILL`).  Only text wrapped at a width (at least :data:`WRAP_CHARS`) tells; a line
     ending in a comma, a dash or a function word goes on whatever its length, and so does one before a line opening
     with a number ("… for the last / 3 years", a letterhead's "Sailing Section / 14 Quay Road")."""
-    if width < WRAP_CHARS or not line[:1].isalpha() or previous[-1:] in TERMINAL + ",-–—(" \
-            or previous.rsplit(maxsplit=1)[-1].lower() in DANGLING:
+    if width < WRAP_CHARS or not line[:1].isalpha() or previous[-1:] in TERMINAL + ",-–—(" or ends_dangling(previous):
         return False
     return len(previous) + 1 + len(line.split(maxsplit=1)[0]) <= FILL * width
 

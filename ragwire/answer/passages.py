@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from .layout import DANGLING, MIN_WORDS, ROW, SENTENCE_GAP, TABLE_RULE, TERMINAL, WRAP_CHARS, Unit, units
+from .layout import MIN_WORDS, ROW, SENTENCE_GAP, TABLE_RULE, TERMINAL, WRAP_CHARS, Unit, ends_dangling, units
 from .text import SENTENCE_ABBREVIATIONS
 
 if TYPE_CHECKING:
@@ -210,8 +210,7 @@ def _cut_at_end(unit: Unit, sentence: str, listed: bool = False) -> bool:
     """
     if _finished(sentence):
         return False
-    words = sentence.split()
-    if bool(words) and words[-1].lower() in DANGLING:
+    if ends_dangling(sentence):
         return True
     return len(unit.lines) > 1 or (len(unit.lines[-1]) >= WRAP_CHARS and not listed)
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
+from .asked import DAYS, ORDINALS
 from .evidence import salient_terms
 from .instances import SPELLED_NUMBERS
 from .lexicon import lexicon
@@ -30,11 +31,10 @@ SIBLING_NEAR = 0.55
 # scale (a month, a weekday, a part of the day, a season, a number): a range written with its siblings covers
 # it ("May–September" holds July, "Monday to Friday" a Wednesday), so a sibling there is no other row.
 ON_A_SCALE = frozenset("""january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends
+    weekday weekdays weekend weekends
     morning mornings afternoon afternoons evening evenings night nights midday noon midnight daytime
     spring summer autumn fall winter second minute hour day week month year seconds minutes hours days weeks
-    months years""".split()) | frozenset(SPELLED_NUMBERS.split("|")) | frozenset(
-    "first second third fourth fifth sixth seventh eighth ninth tenth".split())
+    months years""".split()) | DAYS | ORDINALS | frozenset(SPELLED_NUMBERS.split("|"))
 
 
 def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | None) -> tuple[str, str] | None:
