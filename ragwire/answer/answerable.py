@@ -20,9 +20,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .asked import asked, in_range
-from .context import NumberedSource
+from .asked import _with_unit, asked, in_range
+from .context import NumberedSource, file_words
 from .expectations import expectation, type_word
+from .instances import INSTANCES, PLAIN, UNITS
 from .text import STOPWORDS, cosine, stated, stem, words
 
 # A term whose removal moves the question's embedding (all-MiniLM-L6-v2) by less than
@@ -44,11 +45,19 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
         embedding: The collection's embedding model (``embed_query`` / ``embed_documents``).
     """
     text = " ".join(f"{s.text} {s.hit.metadata.get('heading_path') or ''}" for s in sources)
-    vocabulary = set(words(text))
+    # A file's name says what the file is about ("the window cleaning firm" over its terms, which never say "window").
+    vocabulary = set(words(text)) | {w for s in sources for w in words(file_words(s))}
     # A number in a unit inside a range the sources give in that unit is carried by it ("a 4 m canoe": "3.01 – 5 m");
     # a bare number is not ("version 5.0" is no quantity in "3 to 7 days").
     measured = {lit: (value, unit) for lit, value, unit in asked(question).numbers if unit}
-    missing = [t for t in _numbers(question) if not _carried(t, vocabulary)
+    # So is a number joined to its unit ("a 9-year-old" in "6 to 12 years", "a 3-day pass" in "2-5 days").
+    measured |= {t: (float(m.group(1).replace(",", "")), m.group(2)) for t in _numbers(question)
+                 if (m := _JOINED.fullmatch(t))}
+    # A number in a unit of measure is carried by that number in that unit, not by the same digits elsewhere:
+    # "a 50 cl jar" is not in a list of 25 cl and 100 cl jars that also prices something at 50.
+    weighed = {t for t, (_, unit) in measured.items() if t.isdigit() and _measure_unit(unit)}
+    missing = [t for t in _numbers(question)
+               if not (_with_unit(t, measured[t][1], text) if t in weighed else _carried(t, vocabulary))
                and not (t in measured and in_range(*measured[t], text))]
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
 
@@ -104,16 +113,30 @@ def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding:
             if max((cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR]
 
 
+def _measure_unit(word: str) -> bool:
+    """Whether ``word`` is a unit of some measure ("cl", "kg", "km", "minutes"), not a thing counted ("people");
+    a function word or a lone letter is read as a word ("room for 4 in the car"), except m, g and l."""
+    word = word.lower()
+    if word in STOPWORDS or len(word) == 1 and word not in "mgl" or word.startswith("degree"):
+        return False  # a degree is of two measures, and written as a sign ("-25 °C")
+    return any(re.fullmatch(p, word.lower()) for p in UNITS.values()) or \
+        any(p.fullmatch(f"1 {word}") for kind, p in INSTANCES.items() if kind not in PLAIN)
+
+
 def _numbers(question: str) -> list[str]:
     """Numbers, versions and codes of the question: words with a digit (``3.4``, ``e-6``, ``1,000``)."""
     return [w.rstrip(".,") for w in dict.fromkeys(words(question)) if any(c.isdigit() for c in w)]
+
+
+# A number joined to its unit by a hyphen, as a modifier: "12-month", "10-hour", "9-year-old".
+_JOINED = re.compile(r"(\d+(?:[.,]\d+)?)-([a-z]+)(?:-[a-z]+)*")
 
 
 def _carried(token: str, vocabulary: set[str]) -> bool:
     """``3.4`` is carried by ``3.4`` or ``3.4.1``, ``e-6`` by ``e-6010``, ``12-month`` by ``12 months``; ``3.4`` not by ``3.40``."""
     if token in vocabulary or token.replace(",", "") in vocabulary:
         return True
-    if m := re.fullmatch(r"(\d[\d,.]*)-([a-z]+)", token):
+    if m := _JOINED.fullmatch(token):
         # A number joined to its unit ("12-month", "10-hour") is written "12 months" as often.
         return m.group(1) in vocabulary and _stated(m.group(2), vocabulary)
     if token[-1:].isdigit() and "-" in token:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .expectations import type_word
+from .instances import UNITS
 from .text import QUESTION_FRAME, STOPWORDS, stated, stem, stems, words
 
 _TOKEN = re.compile(r"[\w.-]+")
@@ -37,6 +38,17 @@ _KEY = re.compile(r"(?<=\s)([B-HJ-Z])(?=[\s?.,!]|$)")
 ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 # "open on Saturdays": a day of the week picks one line of a timetable as a number does.
 DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+# The scales whose values come round again, in order: a range "1 October to 30 April" holds January.
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_ORDINAL_DAY = r"(?:\d{1,2}(?:st|nd|rd|th)?\.?\s*)?"
+_CYCLIC_RANGE = re.compile(rf"\b([a-z]{{3,9}})\b\.?\s*{_ORDINAL_DAY}(?:–|—|-|to|until|till|through|thru)\s*{_ORDINAL_DAY}"
+                           r"([a-z]{3,9})\b", re.IGNORECASE)
+# Parts of the day by their hours: "lane hire on Sunday mornings" is the 06:30–11:30 slot.  Not the night, which
+# is also what a stay is counted in ("per night").
+PARTS_OF_DAY = {"morning": (5.0, 12.0), "afternoon": (12.0, 17.5), "evening": (17.5, 23.0)}
+_TIME_SLOT = re.compile(r"\b(\d{1,2})[:.h](\d{2})\s*(?:–|—|-|to|until)\s*(\d{1,2})[:.h](\d{2})\b")
 _N = r"\d+(?:[.,]\d+)?"
 # Ranges a passage gives ("6 to 20 days", "3.01 – 5 m", "over 5 m", "up to 20 kg"), by how they bound.
 _BETWEEN = re.compile(rf"({_N})\s*(?:[a-zA-Z°]+\s*)?(?:–|—|-|to|until)\s*({_N})\s*([a-zA-Z°%]*)")
@@ -94,6 +106,8 @@ def asked(question: str) -> Asked:
     literals += [m.group(1).lower() for m in _KEY.finditer(question)]
     tokens = [_day(t) for t in words(question)]
     literals += [w for w in tokens if w in DAYS]
+    literals += [w.removesuffix("s") for w in tokens if w.removesuffix("s") in PARTS_OF_DAY]
+    literals += [w for w in tokens if w in MONTHS]
     # An ordinal counts with its noun: "the second child" picks a row, "after the first year" none.
     literals += [f"{w} {n}" for w, n in zip(tokens, tokens[1:], strict=False) if w in ORDINALS]
     numbers = []
@@ -119,12 +133,29 @@ def literals_held(wanted: Asked, text: str) -> set[str]:
     """The question's literal values ``text`` holds: the very token, or a range containing an asked number."""
     tokens = {_day(t.strip(".,;:()").lower()) for t in _VALUE.findall(text)}
     units = {lit: unit for lit, _, unit in wanted.numbers if unit}
-    held = {lit for lit in wanted.literals if lit in tokens and (lit not in units or _with_unit(lit, units[lit], text))}
+    # A part of the day is held by a time slot in it, not by its word: "Evening asana" names a class, not a time.
+    held = {lit for lit in wanted.literals if lit in tokens and lit not in PARTS_OF_DAY
+            and (lit not in units or _with_unit(lit, units[lit], text))}
     held |= {lit for lit in wanted.literals if " " in lit and _side_by_side(tuple(lit.split()), text)}
+    held |= {lit for lit in wanted.literals if lit in PARTS_OF_DAY and _in_part_of_day(lit, text)}
+    held |= {lit for lit in wanted.literals if lit in MONTHS and in_cyclic_range(lit, text)}
     for lit, value, unit in wanted.numbers:
         if lit not in held and in_range(value, unit, text):
             held.add(lit)
     return held
+
+
+def _in_part_of_day(part: str, text: str) -> bool:
+    """Whether ``text`` gives a time slot in that part of the day ("06:00 to 12:00" is the morning's): its middle
+    falls in the part's hours."""
+    start, end = PARTS_OF_DAY[part]
+    for m in _TIME_SLOT.finditer(text):
+        first, last = int(m.group(1)) + int(m.group(2)) / 60, int(m.group(3)) + int(m.group(4)) / 60
+        last += 24 if last <= first else 0
+        middle = (first + last) / 2
+        if start <= middle < end or start <= middle + 24 < end:
+            return True
+    return False
 
 
 def _day(word: str) -> str:
@@ -133,9 +164,13 @@ def _day(word: str) -> str:
 
 
 def _with_unit(literal: str, unit: str, text: str) -> bool:
-    """Whether ``text`` writes the number in the unit the question gives it ("10 days", not "10 kr")."""
-    return any(_same_unit(unit, m.group(1))
-               for m in re.finditer(rf"(?<![\w.]){re.escape(literal)}\s*([a-zA-Z°%]+)", text, re.IGNORECASE))
+    """Whether ``text`` writes the number in the unit the question gives it ("10 days", not "10 kr"), or under a
+    column named in it ("speed_mbps: 300", "Weight (kg): 16.5")."""
+    if any(_same_unit(unit, m.group(1))
+           for m in re.finditer(rf"(?<![\w.]){re.escape(literal)}\s*([a-zA-Z°%]+)", text, re.IGNORECASE)):
+        return True
+    return any(_same_unit(unit, m.group(1)) for m in re.finditer(
+        rf"(?<![^\W_])([a-zA-Z°%]+)\)?\s*:\s*{re.escape(literal)}(?![\d.,]\d|\d)", text, re.IGNORECASE))
 
 
 def telling(held: Sequence[set[str]]) -> set[str]:
@@ -171,6 +206,30 @@ def in_range(value: float, unit: str, text: str) -> bool:
     return False
 
 
+def in_cyclic_range(word: str, text: str) -> bool:
+    """Whether ``text`` gives a range of months or weekdays that holds ``word`` ("1 October to 30 April" holds
+    January, "Mon–Fri" a Wednesday); a range may wrap round the year or the week."""
+    place = _on_cycle(_day(word.lower()))
+    if place is None:
+        return False
+    cycle, at = place
+    for m in _CYCLIC_RANGE.finditer(text):
+        start, end = _on_cycle(m.group(1).lower()), _on_cycle(m.group(2).lower())
+        if start and end and start[0] is cycle and end[0] is cycle and start[1] != end[1]:
+            if (at - start[1]) % len(cycle) <= (end[1] - start[1]) % len(cycle):
+                return True
+    return False
+
+
+def _on_cycle(word: str) -> tuple[tuple[str, ...], int] | None:
+    """The scale ``word`` names a value of (a month, a weekday; in full or by its first three letters), and where."""
+    for cycle in (MONTHS, WEEK):
+        for i, name in enumerate(cycle):
+            if word == name or len(word) >= 3 and name.startswith(word):
+                return cycle, i
+    return None
+
+
 def _float(text: str) -> float | None:
     try:
         return float(text.replace(",", "."))
@@ -183,7 +242,11 @@ def _same_unit(asked_unit: str, given: str) -> bool:
     if not asked_unit:
         return True
     given = given.lower()
-    return bool(given) and (given == asked_unit or stem(given) == stem(asked_unit))
+    if not given:
+        return False
+    # One unit in two spellings: "20 l" for "20 litres", "5 kilos" for "5 kg" (instances.UNITS).
+    return given == asked_unit or stem(given) == stem(asked_unit) or any(
+        re.fullmatch(p, given) and re.fullmatch(p, asked_unit.lower()) for p in UNITS.values())
 
 
 def _side_by_side(attribute: tuple[str, ...], text: str) -> bool:

@@ -8,6 +8,7 @@ dropped and gets no number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -65,3 +66,9 @@ def source_label(source: NumberedSource) -> str:
     hit = source.hit
     return format_location(hit.file_name or hit.source or "unknown", heading_path=hit.heading_path,
                            page_number=hit.page_number, page_label=hit.page_label)
+
+
+def file_words(source: NumberedSource) -> str:
+    """The words of the source's file name ("green-leaf_garden_rules.txt": green leaf garden rules)."""
+    name = str(source.hit.metadata.get("source") or "").replace("\\", "/").rsplit("/", 1)[-1]
+    return re.sub(r"[\W_]+", " ", name.rsplit(".", 1)[0])

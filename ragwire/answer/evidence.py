@@ -22,9 +22,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
-from .expectations import MODIFIERS, SPELLED_NUMBERS, expectation, type_word
+from .asked import in_cyclic_range
+from .expectations import SPELLED_NUMBERS, expectation, type_word
+from .instances import UNITS
 from .lexicon import lexicon
-from .text import QUESTION_FRAME, STOPWORDS, content_words, cosines, same_family, stated, stem, words
+from .text import QUESTION_FRAME, STOPWORDS, content_words, cosines, folded, same_family, stated, stem, words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -94,12 +96,36 @@ def salient_terms(question: str) -> list[str]:
     return out
 
 
-def absent_terms(question: str, vocabulary: Vocabulary | None) -> list[str]:
-    """The salient terms of ``question`` that no chunk of the collection contains."""
+def absent_terms(question: str, vocabulary: Vocabulary | None, sources: Sequence[str] = (),
+                 files: Sequence[str] = ()) -> list[str]:
+    """The salient terms of ``question`` that no chunk of the collection contains, nor writes otherwise.
+
+    The store's index holds a chunk's words as written, so it misses three ways a document says a term:
+    in the file's name ("what does the window cleaning firm charge" over a price list filed as such), with
+    accents the question dropped ("Zurich" for "Zürich", "cafe" for "café") and as two words the
+    question writes as one ("website", "email" for "web site", "e-mail").  A term the retrieved
+    ``sources`` write so, or their ``files`` (their file names' words) name in a form of its family, is
+    not absent; nor is a month or weekday inside a range they give ("January" in "1 October to 30 April").
+    """
     if vocabulary is None:
         return []
     vocabulary.refresh()
-    return [t for t in salient_terms(question) if vocabulary.documents_with(t) == 0]
+    absent = [t for t in salient_terms(question) if vocabulary.documents_with(t) == 0]
+    if not absent:
+        return absent
+    named = {stem(w) for text in files for w in words(text)}
+    return [t for t in absent if not stated(t, named) and not _written_otherwise(t, sources)
+            and not any(in_cyclic_range(t, text) for text in sources)]
+
+
+def _written_otherwise(term: str, texts: Sequence[str]) -> bool:
+    """Whether a text writes ``term`` with accents, or as two words joined by a space or hyphen."""
+    term = folded(term)
+    for text in texts:
+        tokens = [folded(w) for w in re.findall(r"[^\W_]+", text)]
+        if term in tokens or any(a + b == term for a, b in zip(tokens, tokens[1:], strict=False)):
+            return True
+    return False
 
 
 class Absence(NamedTuple):
@@ -112,7 +138,8 @@ class Absence(NamedTuple):
     weights: dict[str, float]  # every absent term's weight (how far its removal moves the question's embedding)
 
 
-def salient_absent(question: str, vocabulary: Vocabulary | None, embedding: Any) -> Absence:
+def salient_absent(question: str, vocabulary: Vocabulary | None, embedding: Any, sources: Sequence[str] = (),
+                   files: Sequence[str] = ()) -> Absence:
     """The absent terms the question rests on: in the quote, in the sources, the heavy ones, the things.
 
     A term whose removal moves the question's embedding by :data:`QUOTE_WEIGHT` or more
@@ -121,7 +148,7 @@ def salient_absent(question: str, vocabulary: Vocabulary | None, embedding: Any)
     the retrieved sources, and so must a lighter one, down to :data:`THING_WEIGHT`, that names
     a thing (the things: see :func:`things`).  The rest is wording.
     """
-    absent = absent_terms(question, vocabulary)
+    absent = absent_terms(question, vocabulary, sources, files)
     if not absent or embedding is None:
         return Absence(absent, [], set(), set(), {})
     every = key_terms(question, absent, embedding, floor=-1.0)
@@ -299,49 +326,6 @@ def _lead(words_: Sequence[str], sims: np.ndarray) -> tuple[int, float]:
     return ranked[0], float(sims[ranked[0]]) - runner_up
 
 
-# "What is the boiling point of …", "which file system …": the thing asked for named by two words.  Each
-# word alone is common (a point, a file; a system), the pair names one attribute, which a document
-# stating it names too.  The words must be written in lower case (not a name), past a modifier ("the annual
-# service fee": service fee), and the second must not take an object (a verb: "which key opens the …").
-_BE = r"\s+(?i:is|are|was|were)(?:\s+(?i:the|a|an))?"
-_ASKED_PHRASE = re.compile(rf"^(?:(?i:what|which)(?:{_BE})?|(?i:who){_BE})(?:\s+(?:[\w-]+\s+){{0,2}}[\w-]+'s)?\s+")
-_OBJECTS = frozenset("the a an my our your its their it them".split())
-
-
-def asked_pair(question: str) -> tuple[str, str] | None:
-    """The two words naming what an untyped wh-question asks for ("boiling point"), or None when it opens otherwise."""
-    question = question.strip()
-    m = _ASKED_PHRASE.match(question)
-    if not m or expectation(question) is not None:
-        return None
-    tokens = [t.rstrip("?,.;:!") for t in question[m.end():].split()]
-    while tokens and tokens[0] in MODIFIERS:
-        tokens.pop(0)
-    if len(tokens) < 2 or not all(re.fullmatch(r"[a-z][a-z-]+", t) for t in tokens[:2]):
-        return None
-    first, second = tokens[:2]
-    if first in STOPWORDS or first in QUESTION_FRAME or second in STOPWORDS or tokens[2:3] and tokens[2] in _OBJECTS:
-        return None
-    if len(m.group(0).split()) == 1 and tokens[2:3] and tokens[2] not in STOPWORDS:
-        return None  # "what causes engine noise": a verb and its object, not "what fuel mix is …"
-    return first, second
-
-
-def pair_stated(pair: tuple[str, str], text: str) -> bool:
-    """Whether ``text`` names the pair: its words side by side in some form and either order ("boiling points",
-    "point (boiling)"), or joined ("filesystem")."""
-    tokens = words(text)
-    first, second = stem(pair[0]), stem(pair[1])
-    joined = {stem(pair[0] + pair[1]), f"{pair[0]}-{pair[1]}"}
-    for token, after in zip(tokens, [*tokens[1:], ""], strict=True):
-        if token in joined or stem(token) in joined:
-            return True
-        if after and {(same_family(first, stem(token)), same_family(second, stem(after))),
-                      (same_family(second, stem(token)), same_family(first, stem(after)))} & {(True, True)}:
-            return True
-    return False
-
-
 def refusal_text(terms: Sequence[str], question: str = "") -> str:
     """``nothing in the documents mentions 'Zigbee'`` as one sentence, each term as the question writes it."""
     named = " or ".join(f"'{_as_written(t, question)}'" for t in terms)
@@ -353,31 +337,6 @@ def _as_written(term: str, question: str) -> str:
     return m.group(0) if m else term
 
 
-# Units a question may name the value it wants in ("… in watts?", "how many amperes …"): each
-# unit's names and the way documents write it.  A question that names its unit is answered
-# only by a passage giving a number in that very unit: the near-topic passages give another
-# quantity of the same thing (a battery's voltage when its energy is asked in kWh), or the same
-# quantity in another unit the documents use instead (a height in metres asked in feet, a
-# temperature in °C asked in Fahrenheit), which is not what was asked and often not a
-# conversion the documents make.
-UNITS: dict[str, str] = {
-    "kilowatt-hours": r"kwh|kilowatt[- ]hours?", "watt-hours": r"wh|watt[- ]hours?", "megawatt-hours": r"mwh",
-    "watts": r"w|watts?", "kilowatts": r"kw|kilowatts?", "megawatts": r"mw|megawatts?",
-    "amperes": r"a|amps?|amperes?", "milliamperes": r"ma|milliamperes?",
-    "volts": r"v|volts?", "millivolts": r"mv|millivolts?", "kilovolts": r"kv|kilovolts?",
-    "decibels": r"db|dba|db\(a\)|decibels?",
-    "hours": r"h|hrs?|hours?", "minutes": r"min|mins|minutes?", "seconds": r"s|secs?|seconds?",
-    "days": r"days?", "weeks": r"weeks?", "months": r"months?", "years": r"years?",
-    "kilograms": r"kg|kilograms?|kilos?", "grams": r"g|grams?", "tonnes": r"t|tonnes?|tons?",
-    "pounds": r"lbs?|pounds?",
-    "millimetres": r"mm|millimet(?:re|er)s?", "centimetres": r"cm|centimet(?:re|er)s?", "metres": r"m|met(?:re|er)s?",
-    "kilometres": r"km|kilomet(?:re|er)s?", "inches": r"in|inch(?:es)?", "feet": r"ft|feet|foot", "miles": r"mi|miles?",
-    "litres": r"l|litres?|liters?", "millilitres": r"ml|millilit(?:re|er)s?", "gallons": r"gal|gallons?",
-    "percent": r"%|per ?cent|percent",
-    "celsius": r"°\s?c|degrees? celsius|celsius", "fahrenheit": r"°\s?f|degrees? fahrenheit|fahrenheit",
-    "bar": r"bar", "psi": r"psi", "pascals": r"pa|kpa|pascals?",
-    "knots": r"kn|kts?|knots?", "mph": r"mph|miles per hour",
-}
 _ASKED_UNIT = re.compile(r"\b(?:in|how many)\s+([a-z][a-z-]*)", re.IGNORECASE)
 
 

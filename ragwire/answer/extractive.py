@@ -18,17 +18,16 @@ from .asked import asked, attribute_share, codes_carried, literals_held, telling
 from .asked import identifiers as identifiers  # re-exported: the codes of a question
 from .calibration import strength
 from .contact import asks_contact, contact_only
-from .context import NumberedSource
+from .context import NumberedSource, file_words
 from .decision import OVERRULE_AT, Evidence, decisive, probability
+from .ends import other_end_only, other_end_text
 from .evidence import (
     THING_WEIGHT,
     Vocabulary,
     absent_evidence,
-    asked_pair,
     grounded,
     names,
     nouns,
-    pair_stated,
     refusal_text,
     salient_absent,
     salient_terms,
@@ -36,11 +35,12 @@ from .evidence import (
 from .expectations import expectation, instance, is_yes_no, measured
 from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
+from .pairs import asked_pair, pair_stated
 from .passages import Passage, distinct, split_passages, table_headers
 from .quoting import quotes_of
 from .siblings import quoted_sibling
-from .text import cosine, stated, stems
-from .typed import file_words, in_asked_unit, typed
+from .text import cosine, stated, stems, words
+from .typed import in_asked_unit, typed
 from .unnamed import unnamed_things
 
 if TYPE_CHECKING:
@@ -190,7 +190,9 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     headings = {s.index: str(s.hit.metadata.get("heading_path") or "") for s in sources}
     refusals: list[Extraction] = []
     seen: dict[str, bool] = {}
-    in_quote, in_sources, heavy, light, weights = salient_absent(question, vocabulary, embedding)
+    in_quote, in_sources, heavy, light, weights = salient_absent(question, vocabulary, embedding,
+                                                                 [s.text for s in sources],
+                                                                 [file_words(s) for s in sources])
     if in_sources:
         texts = [f"{s.text} {headings[s.index]}" for s in sources]
         # A name that barely moves the question qualifies it (a variety, a destination): its family or a neighbour
@@ -242,9 +244,11 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     chosen = select(candidates, max_sentences, threshold)
     quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
     yes_no = is_yes_no(question)
+    sources_by = {s.index: s for s in sources}
     if yes_no and chosen:
-        absent = unmentioned(question, quoted, embedding, _subject_words(question, vocabulary))
-        if absent:
+        # The subject of the whole collection, or of a quoted file by its name, may go unsaid in a passage about it.
+        files = {w for c in chosen for w in words(file_words(sources_by[c.source]))}
+        if absent := unmentioned(question, quoted, embedding, _subject_words(question, vocabulary) | files):
             seen["yes_no_unmentioned"] = True
             named = ", ".join(f"'{t}'" for t in absent)
             refusals.append(Extraction.refused(f"The documents do not say: the passages closest to this question "
@@ -253,12 +257,14 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
             # "Do you sell X?" when nothing names X: the documents say neither yes nor no.
             seen["yes_no_unnamed"] = True
             refusals.append(Extraction.refused(refusal_text(unnamed, question), unnamed))
-    by_index = {s.index: s for s in sources}
-    if chosen and (pair := quoted_sibling(question, [f"{q} {file_words(by_index[c.source])}"
+    if chosen and (pair := quoted_sibling(question, [f"{q} {file_words(sources_by[c.source])}"
                                                      for q, c in zip(quoted, chosen, strict=True)], embedding)):
         seen["sibling_quoted"] = True
         refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
                                            f"'{pair[1]}', not '{pair[0]}'.", [pair[0]]))
+    if chosen and (ended := other_end_only(question, quoted)):
+        seen["other_end"] = True  # "an upper age limit?" over "aged 8 or over": a minimum says nothing of a maximum
+        refusals.append(Extraction.refused(other_end_text(*ended), [ended[0]]))
     weight, near, margin, unstated = absent_evidence(weights, quoted, embedding)
     evidence = Evidence(best=best, quoted=max((c.score for c in chosen), default=0.0),
                         strength=_strength(question, chosen, headings), absent=len(in_quote) + len(in_sources),

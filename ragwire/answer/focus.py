@@ -64,6 +64,8 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
             content, used = _predicate_dropped(obj)[-1:], used + 1 + more
     if not content:
         return "", ()
+    if not subject:
+        content = _clause_dropped(content)
     if subject:
         # "does the library's fee go up": the owner is no head of the subject, its noun is ("fee"), unless a name.
         head = _subject([w for w in content if not w.endswith("'s")])
@@ -106,6 +108,19 @@ def _predicate_dropped(words: list[str]) -> list[str]:
     """``words`` less a closing adjective ("a quote good for", "the pass valid", "a parcel late")."""
     if len(words) > 1 and _usually(words[-1], "a"):
         return words[:-1]  # an adverb stays: "to carry tiles upstairs" is another service than carrying tiles
+    return words
+
+
+def _clause_dropped(words: list[str]) -> list[str]:
+    """``words`` up to a verb their plural noun is the subject of ("how many stairs lead down", "photos come with",
+    "tests held at"): a plural noun modifies no noun after it ("boat hire" does).  An adverb stays: "to carry
+    tiles upstairs" is another service than carrying tiles."""
+    for i in range(1, len(words)):
+        before, word = words[i - 1], words[i]
+        plural = before.endswith("s") and not before.endswith("ss") and _usually(before, "n")
+        verb = word in lexicon().usual and _usually(word, "v") or _participle(word)
+        if plural and verb:
+            return words[:i]
     return words
 
 

@@ -108,3 +108,31 @@ LABEL_UNITS["duration or length"] = LABEL_UNITS["duration"] | LABEL_UNITS["lengt
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
 PLAIN = frozenset({"number", "quantity", "date", "time of day", "version", "rating", "frequency"})  # no unit of their own
+
+
+# Units a question may name the value it wants in ("… in watts?", "how many amperes …"): each
+# unit's names and the way documents write it.  A question that names its unit is answered
+# only by a passage giving a number in that very unit: the near-topic passages give another
+# quantity of the same thing (a battery's voltage when its energy is asked in kWh), or the same
+# quantity in another unit the documents use instead (a height in metres asked in feet, a
+# temperature in °C asked in Fahrenheit), which is not what was asked and often not a
+# conversion the documents make.
+UNITS: dict[str, str] = {
+    "kilowatt-hours": r"kwh|kilowatt[- ]hours?", "watt-hours": r"wh|watt[- ]hours?", "megawatt-hours": r"mwh",
+    "watts": r"w|watts?", "kilowatts": r"kw|kilowatts?", "megawatts": r"mw|megawatts?",
+    "amperes": r"a|amps?|amperes?", "milliamperes": r"ma|milliamperes?",
+    "volts": r"v|volts?", "millivolts": r"mv|millivolts?", "kilovolts": r"kv|kilovolts?",
+    "decibels": r"db|dba|db\(a\)|decibels?",
+    "hours": r"h|hrs?|hours?", "minutes": r"min|mins|minutes?", "seconds": r"s|secs?|seconds?",
+    "days": r"days?", "weeks": r"weeks?", "months": r"months?", "years": r"years?",
+    "kilograms": r"kg|kilograms?|kilos?", "grams": r"g|grams?", "tonnes": r"t|tonnes?|tons?",
+    "pounds": r"lbs?|pounds?",
+    "millimetres": r"mm|millimet(?:re|er)s?", "centimetres": r"cm|centimet(?:re|er)s?", "metres": r"m|met(?:re|er)s?",
+    "kilometres": r"km|kilomet(?:re|er)s?", "inches": r"in|inch(?:es)?", "feet": r"ft|feet|foot", "miles": r"mi|miles?",
+    "litres": r"l|litres?|liters?", "millilitres": r"ml|millilit(?:re|er)s?", "centilitres": r"cl|centilit(?:re|er)s?",
+    "gallons": r"gal|gallons?",
+    "percent": r"%|per ?cent|percent",
+    "celsius": r"°\s?c|degrees? celsius|celsius", "fahrenheit": r"°\s?f|degrees? fahrenheit|fahrenheit",
+    "bar": r"bar", "psi": r"psi", "pascals": r"pa|kpa|pascals?",
+    "knots": r"kn|kts?|knots?", "mph": r"mph|miles per hour",
+}

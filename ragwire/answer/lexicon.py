@@ -81,8 +81,9 @@ class Lexicon:
         # An ending two dictionary forms may take ("axes": axe, axis): a noun reading wins.
         return "n" if "n" in parts else min(parts, default=None)
 
-    def stands_for(self, word: str, other: str) -> bool | None:
-        """Whether ``other`` may stand for ``word``: one form, one sense, a derivation, or a kind of it (either way).
+    def stands_for(self, word: str, other: str, depth: int = KIND_DEPTH) -> bool | None:
+        """Whether ``other`` may stand for ``word``: one form, one sense, a derivation, or a kind of it (either way,
+        at most ``depth`` steps apart).
 
         None when the lexicon does not know one of them: it has nothing to say.
         """
@@ -101,7 +102,18 @@ class Lexicon:
         if any(r in others for s in senses for r in self.related[s]) or \
            any(r in senses for s in others for r in self.related[s]):
             return True
-        return bool(self._kinds(senses) & others or self._kinds(others) & senses)
+        return bool(self._kinds(senses, depth) & others or self._kinds(others, depth) & senses)
+
+    def end(self, word: str, comparative: bool = False) -> str | None:
+        """Which end of a scale ``word`` names, "low" or "high": a superlative ("smallest") or an extreme's noun
+        ("maximum"); with ``comparative``, also a comparative ("longer", "fewer"), as in "no longer than"."""
+        word = word.lower()
+        if comparative and word.endswith("er") or comparative and word in ("more", "less"):
+            forms = self.lemmas(word) | {word[:-2], word[:-3]} | ({"much"} if word == "more" else set())
+            if word == "less" or forms & _LOW_END:
+                return "low"
+            return "high" if forms & _HIGH_END else None
+        return _end(word, self.lemmas(word))
 
     def siblings(self, word: str, other: str) -> bool:
         """Whether ``other`` is a sibling of ``word``: one does not stand for the other, but both are kinds of one

@@ -2,8 +2,9 @@
 
 Split off on its own, "…, and when do they open?" or "…, and what does parking
 cost there?" has lost its subject: searched alone, it finds the opening times and
-parking prices of every document.  A part with a pronoun or an anaphoric "there"
-is searched with the first part's topic words appended (see :func:`topic_words`),
+parking prices of every document.  A part with a pronoun or an anaphoric "there",
+or one naming nothing after a first part that closes on a name ("…per day at
+Brenna, and how much is overtime pay?"), is searched with the first part's topic words appended (see :func:`topic_words`),
 so retrieval ranks the chunks about the same thing first.  The part itself is
 answered and shown as the user wrote it.  (A part's "a used one" is a different
 matter: ``refine.split_parts`` writes the noun into the part itself.)
@@ -27,12 +28,21 @@ _NOUN_PHRASE = re.compile(r"\b(?:the|a|an|this|that|these|those|each|every)\s+[\
 _THERE = re.compile(r"\bthere\b", re.IGNORECASE)
 _EXISTENTIAL = re.compile(r"\b(?:is|are|was|were|be|been|being|'s)\s+there\b|\bthere\s+(?:is|are|was|were|will|would|"
                           r"should|must|may|might|can|could|'s|'re|be)\b", re.IGNORECASE)
+# The name a question closes on ("… at Brenna?", "… for flat H0302?"), a capitalised word after a preposition.
+_PLACE = re.compile(r"\s(?:at|in|for|from|on)\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*){0,3}\s*\??$")
+_NAMED = re.compile(r"(?<=\s)[A-Z0-9]")
+# A yes/no part asks whether something is so ("is there a café?"), which the first part's place does not change.
+_YES_NO = re.compile(r"^\s*(?:is|are|does|do|can)\b", re.IGNORECASE)
 # The preposition before a question's object: the words after it are what the question is about.
 _OBJECT = re.compile(r"\s(?:of|for|at|in|on)\s", re.IGNORECASE)
 
 
-def refers_back(part: str) -> bool:
-    """Whether ``part`` names its subject by a pronoun or an anaphoric "there" ("when do they open")."""
+def refers_back(part: str, first: str = "") -> bool:
+    """Whether ``part`` names its subject by a pronoun or an anaphoric "there" ("when do they open"), or leaves it
+    out: it names nothing, where ``first`` closes on a name ("…earn per day at Brenna, and how much is overtime
+    pay?" asks the overtime pay at Brenna)."""
+    if first and _PLACE.search(first) and not _NAMED.search(part) and not _YES_NO.match(part):
+        return True
     if _PRONOUN.search(part):
         return True
     if (possessive := _POSSESSIVE.search(part)) and not _NOUN_PHRASE.search(part[: possessive.start()]):
@@ -60,7 +70,7 @@ def topic_words(question: str) -> list[str]:
 
 def search_query(part: str, first: str) -> str:
     """What to search for ``part``: the part itself, with ``first``'s topic words when it refers back to them."""
-    if part == first or not refers_back(part):
+    if part == first or not refers_back(part, first):
         return part
     have = set(words(part))
     extra = [w for w in topic_words(first) if w not in have]

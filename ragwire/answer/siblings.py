@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
-from .asked import DAYS, ORDINALS
+from .asked import DAYS, ORDINALS, in_cyclic_range
 from .evidence import salient_terms
 from .instances import SPELLED_NUMBERS
 from .lexicon import lexicon
@@ -41,7 +41,9 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
     """A key word of ``question`` the ``quoted`` texts leave out, and their word that is its sibling; or None."""
     pool = sorted({w for text in quoted for w in content_words(text)})
     said = {stem(w) for w in pool}
-    terms = [t for t in salient_terms(question) if not stated(t, said) and lexicon().knows(t)]
+    # A month or weekday inside a range the quotes give is stated by it ("1 October to 30 April" holds January).
+    terms = [t for t in salient_terms(question) if not stated(t, said) and lexicon().knows(t)
+             and not any(in_cyclic_range(t, text) for text in quoted)]
     if not terms or not pool or embedding is None:
         return None
     key = [t for t, weight in key_terms(question, terms, embedding, floor=0.0)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -88,6 +89,11 @@ def same_family(a: str, b: str) -> bool:
         return True
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     return len(short) >= _MIN_SHARED and len(long_) - len(short) <= _MAX_EXTRA and long_.startswith(short)
+
+
+def folded(word: str) -> str:
+    """``word`` without its accents ("Zürich": zurich, "café": cafe): a question typed on an English keyboard drops them."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
 def stems(text: str) -> set[str]:

@@ -10,12 +10,11 @@ the passage calls a *child*).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from .asked import identifiers
-from .context import NumberedSource
+from .context import NumberedSource, file_words
 from .evidence import NEIGHBOUR, asked_unit
 from .expectations import Expectation, covers
 from .lexicon import lexicon
@@ -66,12 +65,6 @@ def in_asked_unit(question: str, candidates: list[C]) -> tuple[list[C], str]:
         return candidates, ""
     word, pattern = unit
     return [c for c in candidates if pattern.search(f"{c.passage.text} | {c.passage.context}")], word
-
-
-def file_words(source: NumberedSource) -> str:
-    """The words of the source's file name ("green-leaf_garden_rules.txt": green leaf garden rules)."""
-    name = str(source.hit.metadata.get("source") or "").replace("\\", "/").rsplit("/", 1)[-1]
-    return re.sub(r"[\W_]+", " ", name.rsplit(".", 1)[0])
 
 
 def _synonyms(heads: Sequence[str], passages: Sequence[str], embedding: Embedder) -> list[list[set[str]]]:

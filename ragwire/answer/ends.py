@@ -1,0 +1,71 @@
+"""The ends of a scale: which end a word or a sentence names, and quotes that give only the other end.
+
+"The smallest order", "the minimum order", "orders of at least £5" and "no fewer than 5" all name the low
+end of one scale; "the oldest age allowed", "an upper age limit" and "up to 70 years" the high end.  A
+question asking for one end is not answered by a passage that bounds the other: "does the zipline set an
+upper age cap?" over "zipliners must be 10 or over" says nothing of how old a zipliner may be.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .lexicon import lexicon
+from .text import STOPWORDS, stated, stem, words
+
+# A sentence or a line: where a bound and the thing it bounds are said together.
+SEGMENT = re.compile(r"(?<=[.!?;])\s+|\n")
+# Bounds written as phrases: "at least 25 guests" is the fewest, "up to 40" and "at most 40" the most.
+_BOUND_PHRASES = (("at least", "low"), ("not less than", "low"), ("or more", "low"), ("or over", "low"),
+                  ("or older", "low"), ("up to", "high"), ("at most", "high"), ("or less", "high"),
+                  ("or under", "high"), ("or younger", "high"))
+_NO_MORE = re.compile(r"\b(?:no|not)\s+([a-z]+er)\s+than\b")
+# Adjectives naming an end of a limit that are neither superlatives nor extremes ("an upper age limit").
+_LIMIT_ENDS = {"upper": "high", "lower": "low"}
+_OTHER = {"low": "high", "high": "low"}
+# A price's ends ("the cheapest room") are answered by prices, not by bounds: a room's "maximum 2 guests" is no price.
+_PRICED = frozenset({"cheap", "dear", "expensive", "costly"})
+
+
+def end_named(word: str) -> str | None:
+    """The end of a scale ``word`` names ("low" for "smallest", "minimum"; "high" for "longest", "upper"), None
+    for another word; "most" and "least" alone are quantifiers more often than ends."""
+    if word in ("most", "least"):
+        return None
+    return _LIMIT_ENDS.get(word) or lexicon().end(word)
+
+
+def ends(segment: str) -> set[str]:
+    """The ends of scales ``segment`` names: by a superlative or an extreme, a bound phrase or "no <comparative> than"."""
+    lowered = segment.lower()
+    out = {end for w in words(lowered) if (end := end_named(w))}
+    out |= {end for phrase, end in _BOUND_PHRASES if re.search(rf"\b{phrase}\b", lowered)}
+    out |= {end for m in _NO_MORE.finditer(lowered) if (end := lexicon().end(m.group(1), comparative=True))}
+    return out
+
+
+def other_end_only(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
+    """The word of ``question`` naming an end of a scale and the end the ``quoted`` passages bound instead, when
+    every sentence of them that names what that end is of ("age" in "an upper age limit") bounds only the other
+    end; None otherwise (no end asked, or a quote gives it, or none bounds what it is of)."""
+    tokens = words(question)
+    for i, token in enumerate(tokens):
+        end = end_named(token)
+        if end is None or lexicon().lemmas(token) & _PRICED:
+            continue
+        of = next((w for w in tokens[i + 1:i + 3] if w not in STOPWORDS and w.isalpha()), "")
+        if not of:
+            continue
+        found = [ends(s) for text in quoted for s in SEGMENT.split(text)
+                 if stated(of, {stem(w) for w in words(s)})]
+        said = set().union(*found) if found else set()
+        if said == {_OTHER[end]}:
+            return token, _OTHER[end]
+    return None
+
+
+def other_end_text(word: str, end: str) -> str:
+    """The refusal for a question asking one end (``word``) over quotes bounding the other (``end``)."""
+    bound = "minimum" if end == "low" else "maximum"
+    return f"The documents do not say: the closest passages give only a {bound}, not what '{word}' asks for."

@@ -1,0 +1,86 @@
+"""The two words naming what a wh-question asks for ("boiling point", "file system"), and whether a text names them.
+
+Each word alone is common (a point, a file; a system); the pair names one attribute, which a document
+stating it names too.  A document may name the pair in other words than the question's, in three ways
+this module reads:
+
+* its head by a word the lexicon says stands for it: "the storage fee" names the storage charge;
+* a modifier and its head as one word that is a kind of the head: a "surcharge" is an extra charge;
+* an end of a scale by another word for that end: "the smallest order we take" and "orders no
+  smaller than" name the minimum order, "no longer than 2.4 metres" the longest train, in the
+  sentence that names the head (or anywhere, when the head is only "amount", "number" or "value").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .ends import SEGMENT, end_named, ends
+from .expectations import MODIFIERS, expectation
+from .lexicon import lexicon
+from .text import QUESTION_FRAME, STOPWORDS, same_family, stem, words
+
+# The pair's words must be written in lower case (not a name), past a modifier ("the annual service fee":
+# service fee), and the second must not take an object (a verb: "which key opens the …").
+_BE = r"\s+(?i:is|are|was|were)(?:\s+(?i:the|a|an))?"
+_ASKED_PHRASE = re.compile(rf"^(?:(?i:what|which)(?:{_BE})?|(?i:who){_BE})(?:\s+(?:[\w-]+\s+){{0,2}}[\w-]+'s)?\s+")
+_OBJECTS = frozenset("the a an my our your its their it them".split())
+
+
+def asked_pair(question: str) -> tuple[str, str] | None:
+    """The two words naming what an untyped wh-question asks for ("boiling point"), or None when it opens otherwise."""
+    question = question.strip()
+    m = _ASKED_PHRASE.match(question)
+    if not m or expectation(question) is not None:
+        return None
+    tokens = [t.rstrip("?,.;:!") for t in question[m.end():].split()]
+    while tokens and tokens[0] in MODIFIERS:
+        tokens.pop(0)
+    if len(tokens) < 2 or not all(re.fullmatch(r"[a-z][a-z-]+", t) for t in tokens[:2]):
+        return None
+    first, second = tokens[:2]
+    if first in STOPWORDS or first in QUESTION_FRAME or second in STOPWORDS or tokens[2:3] and tokens[2] in _OBJECTS:
+        return None
+    if len(m.group(0).split()) == 1 and tokens[2:3] and tokens[2] not in STOPWORDS:
+        return None  # "what causes engine noise": a verb and its object, not "what fuel mix is …"
+    return first, second
+
+
+def pair_stated(pair: tuple[str, str], text: str) -> bool:
+    """Whether ``text`` names the pair: its words side by side in some form and either order ("boiling points",
+    "point (boiling)"), joined ("filesystem"), or in the other words the module's docstring lists."""
+    tokens = words(text)
+    first = stem(pair[0])
+    joined = {stem(pair[0] + pair[1]), f"{pair[0]}-{pair[1]}"}
+    modifier = lexicon().usual_part(pair[0]) not in ("n", None)
+    for token, after in zip(tokens, [*tokens[1:], ""], strict=True):
+        if token in joined or stem(token) in joined:
+            return True
+        if modifier and _compound_of(pair[1], token):
+            return True
+        if after and {(same_family(first, stem(token)), _head(pair[1], after)),
+                      (_head(pair[1], token), same_family(first, stem(after)))} & {(True, True)}:
+            return True
+    end = end_named(pair[0])
+    if end is None:
+        return False
+    frame = pair[1] in QUESTION_FRAME
+    return any(end in ends(segment) and (frame or any(_head(pair[1], w) for w in words(segment)))
+               for segment in SEGMENT.split(text))
+
+
+# How many hypernym steps apart a document's noun may be from the pair's head and still name it: a fee is a
+# charge in two; three steps up, a type meets a group and an address a location.
+HEAD_DEPTH = 2
+
+
+def _head(head: str, word: str) -> bool:
+    """Whether ``word`` names the pair's head: a form of its family, or a noun the lexicon says stands for it."""
+    if same_family(stem(head), stem(word)):
+        return True
+    return len(word) > 2 and lexicon().usual_part(word) == "n" and lexicon().stands_for(head, word, HEAD_DEPTH) is True
+
+
+def _compound_of(head: str, word: str) -> bool:
+    """Whether ``word`` is one word of a modifier and ``head`` that names a kind of it ("surcharge": a charge)."""
+    return len(word) > len(head) + 1 and word.endswith(head) and lexicon().stands_for(head, word) is True
