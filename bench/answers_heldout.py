@@ -68,13 +68,10 @@ CORPORA = {
                    (common.BENCH_DIR / "golden" / "corpus_dev4.yaml",)),
     "messy": Corpus("messy", common.SHARED_BENCH / "data" / "docs", (common.BENCH_DIR / "heldout" / "messy_docs.yaml",)),
     # The blind sets written for issue 33 (corpus_b onwards), each over its own folder, all retired to development
-    # once measured (corpus_p after round 14's measurement).
+    # once measured (corpus_q after round 15's measurement).
     **{name: Corpus(name, common.BENCH_DIR / "heldout" / name, (common.BENCH_DIR / "heldout" / f"{name}.yaml",))
        for name in ("corpus_b", "corpus_c", "corpus_d", "corpus_e", "corpus_f", "corpus_g", "corpus_h", "corpus_i",
-                    "corpus_j", "corpus_k", "corpus_l", "corpus_m", "corpus_n", "corpus_o", "corpus_p")},
-    # Written blind before round 15's code (issue 33): held out, so not in DEVELOPMENT; it runs only when named.
-    "corpus_q": Corpus("corpus_q", common.BENCH_DIR / "heldout" / "corpus_q",
-                       (common.BENCH_DIR / "heldout" / "corpus_q.yaml",)),
+                    "corpus_j", "corpus_k", "corpus_l", "corpus_m", "corpus_n", "corpus_o", "corpus_p", "corpus_q")},
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -82,11 +79,11 @@ NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)
 # --show prints these sets' questions alone and --fit fits on them: the held-out ones stay unseen.  messy, corpus_b,
 # corpus_c and corpus_d were held out once each and became development data on 2026-12-05; corpus_e in round 6,
 # corpus_f in round 7, corpus_g in round 8, corpus_h in round 9, corpus_i and corpus_j after round 9, corpus_k and
-# corpus_l in round 10, corpus_m in round 11, corpus_n in round 12, corpus_o in round 13, corpus_p in round 14.  No
-# held-out set is left: write a new one blind before the next round's code.
+# corpus_l in round 10, corpus_m in round 11, corpus_n in round 12, corpus_o in round 13, corpus_p in round 14,
+# corpus_q in round 15.  No held-out set is left: write a new one blind before the next round's code.
 DEVELOPMENT = ("dev", "dev2", "dev3", "devkiln", "dev4", "messy", "corpus_b", "corpus_c", "corpus_d", "corpus_e",
                "corpus_f", "corpus_g", "corpus_h", "corpus_i", "corpus_j", "corpus_k", "corpus_l", "corpus_m",
-               "corpus_n", "corpus_o", "corpus_p")
+               "corpus_n", "corpus_o", "corpus_p", "corpus_q")
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
 
 
