@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .asked import _with_unit, asked, in_range
+from .asked import asked, in_range, with_unit
 from .context import NumberedSource, file_words
 from .expectations import expectation, type_word
 from .instances import INSTANCES, PLAIN, UNITS
@@ -57,7 +57,7 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     # "a 50 cl jar" is not in a list of 25 cl and 100 cl jars that also prices something at 50.
     weighed = {t for t, (_, unit) in measured.items() if t.isdigit() and _measure_unit(unit)}
     missing = [t for t in _numbers(question)
-               if not (_with_unit(t, measured[t][1], text) if t in weighed else _carried(t, vocabulary))
+               if not (with_unit(t, measured[t][1], text) if t in weighed else _carried(t, vocabulary))
                and not (t in measured and in_range(*measured[t], text))]
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
 
@@ -119,7 +119,7 @@ def _measure_unit(word: str) -> bool:
     word = word.lower()
     if word in STOPWORDS or len(word) == 1 and word not in "mgl" or word.startswith("degree"):
         return False  # a degree is of two measures, and written as a sign ("-25 °C")
-    return any(re.fullmatch(p, word.lower()) for p in UNITS.values()) or \
+    return any(re.fullmatch(p, word) for p in UNITS.values()) or \
         any(p.fullmatch(f"1 {word}") for kind, p in INSTANCES.items() if kind not in PLAIN)
 
 

@@ -135,7 +135,7 @@ def literals_held(wanted: Asked, text: str) -> set[str]:
     units = {lit: unit for lit, _, unit in wanted.numbers if unit}
     # A part of the day is held by a time slot in it, not by its word: "Evening asana" names a class, not a time.
     held = {lit for lit in wanted.literals if lit in tokens and lit not in PARTS_OF_DAY
-            and (lit not in units or _with_unit(lit, units[lit], text))}
+            and (lit not in units or with_unit(lit, units[lit], text))}
     held |= {lit for lit in wanted.literals if " " in lit and _side_by_side(tuple(lit.split()), text)}
     held |= {lit for lit in wanted.literals if lit in PARTS_OF_DAY and _in_part_of_day(lit, text)}
     held |= {lit for lit in wanted.literals if lit in MONTHS and in_cyclic_range(lit, text)}
@@ -163,7 +163,7 @@ def _day(word: str) -> str:
     return word[:-1] if word.endswith("s") and word[:-1] in DAYS else word
 
 
-def _with_unit(literal: str, unit: str, text: str) -> bool:
+def with_unit(literal: str, unit: str, text: str) -> bool:
     """Whether ``text`` writes the number in the unit the question gives it ("10 days", not "10 kr"), or under a
     column named in it ("speed_mbps: 300", "Weight (kg): 16.5")."""
     if any(_same_unit(unit, m.group(1))

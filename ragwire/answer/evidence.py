@@ -114,15 +114,16 @@ def absent_terms(question: str, vocabulary: Vocabulary | None, sources: Sequence
     if not absent:
         return absent
     named = {stem(w) for text in files for w in words(text)}
-    return [t for t in absent if not stated(t, named) and not _written_otherwise(t, sources)
+    written = [[folded(w) for w in re.findall(r"[^\W_]+", text)] for text in sources]  # folded once, not per term
+    return [t for t in absent if not stated(t, named) and not _written_otherwise(t, written)
             and not any(in_cyclic_range(t, text) for text in sources)]
 
 
-def _written_otherwise(term: str, texts: Sequence[str]) -> bool:
-    """Whether a text writes ``term`` with accents, or as two words joined by a space or hyphen."""
+def _written_otherwise(term: str, texts: Sequence[list[str]]) -> bool:
+    """Whether a text (its words, accents folded) writes ``term`` with accents, or as two words joined by a space or
+    hyphen."""
     term = folded(term)
-    for text in texts:
-        tokens = [folded(w) for w in re.findall(r"[^\W_]+", text)]
+    for tokens in texts:
         if term in tokens or any(a + b == term for a, b in zip(tokens, tokens[1:], strict=False)):
             return True
     return False

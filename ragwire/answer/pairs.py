@@ -7,13 +7,14 @@ this module reads:
 * its head by a word the lexicon says stands for it: "the storage fee" names the storage charge;
 * a modifier and its head as one word that is a kind of the head: a "surcharge" is an extra charge;
 * an end of a scale by another word for that end: "the smallest order we take" and "orders no
-  smaller than" name the minimum order, "no longer than 2.4 metres" the longest train, in the
+  smaller than" name the minimum order, "no longer than 12 metres" the longest boat, in the
   sentence that names the head (or anywhere, when the head is only "amount", "number" or "value").
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .ends import SEGMENT, end_named, ends
 from .expectations import MODIFIERS, expectation
@@ -74,8 +75,12 @@ def pair_stated(pair: tuple[str, str], text: str) -> bool:
 HEAD_DEPTH = 2
 
 
+@lru_cache(maxsize=65536)
 def _head(head: str, word: str) -> bool:
-    """Whether ``word`` names the pair's head: a form of its family, or a noun the lexicon says stands for it."""
+    """Whether ``word`` names the pair's head: a form of its family, or a noun the lexicon says stands for it.
+
+    Cached: the pair check asks it of every word of the retrieved text, each word twice (before and after its
+    neighbour), and again per sentence for an end of a scale."""
     if same_family(stem(head), stem(word)):
         return True
     return len(word) > 2 and lexicon().usual_part(word) == "n" and lexicon().stands_for(head, word, HEAD_DEPTH) is True

@@ -4,10 +4,11 @@ Split off on its own, "…, and when do they open?" or "…, and what does parki
 cost there?" has lost its subject: searched alone, it finds the opening times and
 parking prices of every document.  A part with a pronoun or an anaphoric "there",
 or one naming nothing after a first part that closes on a name ("…per day at
-Brenna, and how much is overtime pay?"), is searched with the first part's topic words appended (see :func:`topic_words`),
-so retrieval ranks the chunks about the same thing first.  The part itself is
-answered and shown as the user wrote it.  (A part's "a used one" is a different
-matter: ``refine.split_parts`` writes the noun into the part itself.)
+Brenna, and how much is overtime pay?"), is searched with the first part's topic
+words appended (see :func:`topic_words`), so retrieval ranks the chunks about the
+same thing first.  The part itself is answered and shown as the user wrote it.
+(A part's "a used one" is a different matter: ``refine.split_parts`` writes the
+noun into the part itself.)
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragwire.answer.answerable import _JOINED
-from ragwire.answer.asked import _with_unit, asked, in_cyclic_range, literals_held
+from ragwire.answer.asked import with_unit, asked, in_cyclic_range, literals_held
 from ragwire.answer.ends import other_end_only
 from ragwire.answer.evidence import absent_terms
 from ragwire.answer.expectations import expectation
@@ -71,10 +71,10 @@ def test_a_number_joined_to_its_unit_reads_as_a_measure(token, number, unit):
 
 
 def test_a_number_under_a_column_named_in_its_unit_is_in_that_unit():
-    assert _with_unit("300", "mbps", "plan: Fibre 300 · speed_mbps: 300 · price: 40 EUR")
-    assert _with_unit("16.5", "kg", "Weight (kg): 16.5")
-    assert not _with_unit("300", "mbps", "speed_mbps: 3000")
-    assert not _with_unit("300", "mbps", "price_eur: 300")
+    assert with_unit("300", "mbps", "plan: Fibre 300 · speed_mbps: 300 · price: 40 EUR")
+    assert with_unit("16.5", "kg", "Weight (kg): 16.5")
+    assert not with_unit("300", "mbps", "speed_mbps: 3000")
+    assert not with_unit("300", "mbps", "price_eur: 300")
 
 
 @pytest.mark.parametrize(("question", "text"), [
@@ -143,7 +143,7 @@ def test_quotes_bounding_only_the_other_end_of_what_is_asked(question, quoted, f
     ("50", "cl", "A 100 cl jar costs £9; a 25 cl jar £3.50; 50 jars a crate.", False),
 ])
 def test_a_number_in_a_unit_is_held_by_that_number_in_that_unit(literal, unit, text, held):
-    assert _with_unit(literal, unit, text) is held
+    assert with_unit(literal, unit, text) is held
 
 
 def test_a_later_part_that_names_nothing_is_searched_where_the_first_is_set():
