@@ -59,6 +59,8 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     missing = [t for t in _numbers(question)
                if not (with_unit(t, measured[t][1], text) if t in weighed else _carried(t, vocabulary))
                and not (t in measured and in_range(*measured[t], text))]
+    missing += [t for t in dict.fromkeys(words(question)) if (m := _SPELLED_JOINED.fullmatch(t))
+                and _measure_unit(m.group(2)) and not _spelled_carried(t, _VALUES[m.group(1)], m.group(2), vocabulary, text)]
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
 
 
@@ -111,6 +113,29 @@ def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding:
     term_vectors, word_vectors = vectors[: len(key)], vectors[len(key):]
     return [term for term, vector in zip(key, term_vectors, strict=False)
             if max((cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR]
+
+
+# A number written out and joined to its unit ("a four-day trek", "a half-day ride", "a two-litre jug"): a row picked
+# by it is as specific as one picked by "4 days", and a list of three- and six-day treks does not hold it.  Only units
+# of measure: a thing counted ("a two-person kayak", "a six-egg box") is as often named otherwise ("tandem", "box of
+# 6").  "One-" is left out: "one-way", "one-off" and "one-to-one" are idioms more often than counts.
+_VALUES = {w: float(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                             "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                                             "twenty".split()) if i > 1} | {"half": 0.5}
+_SPELLED_JOINED = re.compile(rf"({'|'.join(_VALUES)})-([a-z]+)")
+
+
+def _spelled_carried(token: str, value: float, unit: str, vocabulary: set[str], text: str) -> bool:
+    """Whether the sources hold "four-day" as written, as "4-day", "4 days" or "four days", or in a range in days;
+    a span of weeks is also held in days ("a two-week stay" in "7 to 20 days")."""
+    if token in vocabulary or f"{value:g}-{unit}" in vocabulary:
+        return True
+    if unit == "week" and in_range(value * 7, "days", text):
+        return True
+    word = token.split("-", 1)[0]
+    written = re.compile(rf"(?<![\w.]){re.escape(f'{value:g}')}[\s-]?{re.escape(unit)}|\b{word}\s(?:an?\s)?{re.escape(unit)}",
+                         re.IGNORECASE)
+    return bool(written.search(text)) or in_range(value, unit, text)
 
 
 def _measure_unit(word: str) -> bool:

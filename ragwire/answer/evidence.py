@@ -77,6 +77,9 @@ class Vocabulary(Protocol):
         """Forget counts taken before the collection changed."""
 
 
+_SIZE_WORDS = frozenset({"big", "large", "small", "huge", "tiny"})
+
+
 def salient_terms(question: str) -> list[str]:
     """The content words of ``question``: no function word, question frame, answer-type word or number.
 
@@ -85,8 +88,13 @@ def salient_terms(question: str) -> list[str]:
     weight).  Unrecognised ("what is the lamp's height"), nothing else would: it is salient.
     """
     typed = expectation(question) is not None
+    tokens = words(question)
+    # "How big is the cool box": the size asked for, which a document gives in litres or centimetres, not by the word.
+    sizes = {w for before, w in zip(tokens, tokens[1:], strict=False) if before == "how" and w in _SIZE_WORDS}
     out = []
-    for word in dict.fromkeys(words(question)):
+    for word in dict.fromkeys(tokens):
+        if word in sizes:
+            continue
         # An inflected answer-type word ("temperatures", "prices") names the type as its base form does.
         if word in STOPWORDS or word in QUESTION_FRAME or (typed and type_word(word)) or len(word) < 2:
             continue
@@ -116,7 +124,13 @@ def absent_terms(question: str, vocabulary: Vocabulary | None, sources: Sequence
     named = {stem(w) for text in files for w in words(text)}
     written = [[folded(w) for w in re.findall(r"[^\W_]+", text)] for text in sources]  # folded once, not per term
     return [t for t in absent if not stated(t, named) and not _written_otherwise(t, written)
-            and not any(in_cyclic_range(t, text) for text in sources)]
+            and not any(in_cyclic_range(t, text) for text in sources) and not _unit(t)]
+
+
+def _unit(word: str) -> bool:
+    """Whether ``word`` names a unit of measure ("kilometres", "litres"): the unit check reads it (see
+    :func:`asked_unit`), in whatever way a document writes it ("45 km")."""
+    return len(word) > 2 and any(re.fullmatch(p, word) for p in UNITS.values())
 
 
 def _written_otherwise(term: str, texts: Sequence[list[str]]) -> bool:
@@ -338,18 +352,28 @@ def _as_written(term: str, question: str) -> str:
     return m.group(0) if m else term
 
 
-_ASKED_UNIT = re.compile(r"\b(?:in|how many)\s+([a-z][a-z-]*)", re.IGNORECASE)
+_ASKED_UNIT = re.compile(r"\b(in|how many|per)\s+([a-z][a-z-]*)", re.IGNORECASE)
+# A price per unit of time is written in many ways ("hourly", "a day", "daily rate"); one per unit of measure
+# ("per gallon", "per foot") is given per that unit, not per another the documents use instead ("per litre").
+_TIME_UNITS = ("hours", "minutes", "seconds", "days", "weeks", "months", "years")
 
 
 def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
     """The unit ``question`` names for its answer, as ``(its word, a pattern of a number in it)``; None when none."""
     for m in _ASKED_UNIT.finditer(question):
-        word = m.group(1).lower()
-        for pattern in UNITS.values():
+        word = m.group(2).lower()
+        for name, pattern in UNITS.items():
+            if m.group(1).lower() == "per" and name not in _TIME_UNITS and len(word) > 1 and re.fullmatch(pattern, word):
+                # Also a quantity in the unit priced "at" a sum: "340 kWh at 0.21" is a price per kWh.
+                return m.group(2), re.compile(rf"(?:\bper|/|\ba|\ban|\beach)\s*(?:{pattern})(?![\w-])|"
+                                              rf"(?:^|[\W_])(?:price|cost|rate)?_?per_?(?:{pattern})\b|"
+                                              rf"\d\s?(?:{pattern})\s+(?:at|@)\s", re.IGNORECASE)
+            if m.group(1).lower() == "per":
+                continue
             if len(word) > 2 and re.fullmatch(pattern, word):
                 # A number written as a word counts too ("six hours"), then always a space apart.
                 number = rf"(?:\d[\d,.]*\s?|\b(?:{SPELLED_NUMBERS})[\s-]+)"
                 # So does a table column named in the unit ("warranty_years: 5", "Weight (kg): 16.5").
                 column = rf"(?:^|[\W_])(?:{pattern})\)?\s*:\s*[-+]?\d"
-                return m.group(1), re.compile(rf"{number}(?:{pattern})(?![\w-])|{column}", re.IGNORECASE)
+                return m.group(2), re.compile(rf"{number}(?:{pattern})(?![\w-])|{column}", re.IGNORECASE)
     return None
