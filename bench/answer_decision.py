@@ -113,7 +113,7 @@ def shown(t: list[int]) -> str:
             f"  right {t[4]}/{t[3]} ({t[4] / max(t[3], 1):.2f})")
 
 
-def leave_one_out(rows: list[dict], overrule_at: float) -> None:
+def leave_one_out(rows: list[dict], overrule_at: float, floors: tuple[float, ...] = ()) -> None:
     sets = list(dict.fromkeys(r["set"] for r in rows))
     totals: dict[str, list[int]] = {}
     print(f"leave one corpus out, overrule at {overrule_at}:")
@@ -125,15 +125,18 @@ def leave_one_out(rows: list[dict], overrule_at: float) -> None:
                  "overruled by model": [not r["objected"] or (p >= overrule_at and not decisive(evidence(r)))
                                         for r, p in zip(test, chance, strict=True)],
                  "model alone": [p >= overrule_at for p in chance],
+                 **{f"overruled, floor {floor}": [(not r["objected"] or (p >= overrule_at and not decisive(evidence(r))))
+                                                   and p >= floor for r, p in zip(test, chance, strict=True)]
+                    for floor in floors},
                  # decision.py's own weights, for comparison: in-sample on the sets they were fitted on
                  "decision.py as is": [not r["objected"] or (probability(evidence(r)) >= overrule_at
                                                               and not decisive(evidence(r))) for r in test]}
         for rule, answered in rules.items():
             counts = tally(test, answered)
             totals[rule] = [x + y for x, y in zip(totals.get(rule, [0] * 5), counts, strict=True)]
-            print(f"  {name if rule.startswith('any') else '':10} {rule:19} {shown(counts)}")
+            print(f"  {name if rule.startswith('any') else '':10} {rule:24} {shown(counts)}")
     for rule, counts in totals.items():
-        print(f"  {'all' if rule.startswith('any') else '':10} {rule:19} {shown(counts)}")
+        print(f"  {'all' if rule.startswith('any') else '':10} {rule:24} {shown(counts)}")
 
 
 def main() -> None:
@@ -144,6 +147,8 @@ def main() -> None:
     ap.add_argument("--evidence", type=Path, default=Path("/tmp/decision-evidence.json"),
                     help="where the collected evidence is kept (reused when it exists; delete it after a code change)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
+    ap.add_argument("--floors", default="", help="comma-separated chances below which even an unobjected answer is "
+                    "refused, each scored as a rule of its own")
     ap.add_argument("--fit", action="store_true", help="print the model fitted on every set, for decision.py")
     args = ap.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -157,7 +162,7 @@ def main() -> None:
     else:
         rows = collect(names, args.cache)
         args.evidence.write_text(json.dumps(rows), encoding="utf-8")
-    leave_one_out(rows, overrule_at)
+    leave_one_out(rows, overrule_at, tuple(float(f) for f in args.floors.split(",") if f.strip()))
     if args.fit:
         model = fitted(rows)
         scaler, logit = model[0], model[-1]
