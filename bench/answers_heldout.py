@@ -68,13 +68,11 @@ CORPORA = {
                    (common.BENCH_DIR / "golden" / "corpus_dev4.yaml",)),
     "messy": Corpus("messy", common.SHARED_BENCH / "data" / "docs", (common.BENCH_DIR / "heldout" / "messy_docs.yaml",)),
     # The blind sets written for issue 33 (corpus_b onwards), each over its own folder, all retired to development
-    # once measured (corpus_q after round 15's measurement).
+    # once measured (corpus_r after round 16's measurement).
     **{name: Corpus(name, common.BENCH_DIR / "heldout" / name, (common.BENCH_DIR / "heldout" / f"{name}.yaml",))
        for name in ("corpus_b", "corpus_c", "corpus_d", "corpus_e", "corpus_f", "corpus_g", "corpus_h", "corpus_i",
-                    "corpus_j", "corpus_k", "corpus_l", "corpus_m", "corpus_n", "corpus_o", "corpus_p", "corpus_q")},
-    # Written blind before round 16's code (issue 33): held out, so not in DEVELOPMENT; it runs only when named.
-    "corpus_r": Corpus("corpus_r", common.BENCH_DIR / "heldout" / "corpus_r",
-                       (common.BENCH_DIR / "heldout" / "corpus_r.yaml",)),
+                    "corpus_j", "corpus_k", "corpus_l", "corpus_m", "corpus_n", "corpus_o", "corpus_p", "corpus_q",
+                    "corpus_r")},
     # Written blind before round 17's code (issue 33): held out, so not in DEVELOPMENT; it runs only when named.
     "corpus_s": Corpus("corpus_s", common.BENCH_DIR / "heldout" / "corpus_s",
                        (common.BENCH_DIR / "heldout" / "corpus_s.yaml",)),
@@ -86,10 +84,10 @@ NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)
 # corpus_c and corpus_d were held out once each and became development data on 2026-12-05; corpus_e in round 6,
 # corpus_f in round 7, corpus_g in round 8, corpus_h in round 9, corpus_i and corpus_j after round 9, corpus_k and
 # corpus_l in round 10, corpus_m in round 11, corpus_n in round 12, corpus_o in round 13, corpus_p in round 14,
-# corpus_q in round 15.  No held-out set is left: write a new one blind before the next round's code.
+# corpus_q in round 15, corpus_r in round 16.  corpus_s is held out: it runs only when named.
 DEVELOPMENT = ("dev", "dev2", "dev3", "devkiln", "dev4", "messy", "corpus_b", "corpus_c", "corpus_d", "corpus_e",
                "corpus_f", "corpus_g", "corpus_h", "corpus_i", "corpus_j", "corpus_k", "corpus_l", "corpus_m",
-               "corpus_n", "corpus_o", "corpus_p", "corpus_q")
+               "corpus_n", "corpus_o", "corpus_p", "corpus_q", "corpus_r")
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
 
 
