@@ -35,7 +35,7 @@ from .evidence import (
 from .expectations import expectation, instance, is_yes_no, measured
 from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
-from .pairs import asked_pair, pair_stated
+from .pairs import asked_pair, pair_in_sources
 from .passages import Passage, distinct, split_passages, table_headers
 from .quoting import quotes_of
 from .siblings import quoted_sibling
@@ -212,8 +212,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         if not kept:
             seen["ungrounded_in_quote"] = True
             refusals.append(Extraction.refused(refusal_text(ungrounded, question), ungrounded))
-    if (pair := asked_pair(question)) and not pair_stated(pair, " ".join(f"{s.text} {headings[s.index]}"
-                                                                          for s in sources)):
+    if (pair := asked_pair(question)) and not pair_in_sources(pair, sources, headings):
         # "What is the boiling point": passages that say "point" and "boiling" apart name no boiling point.
         seen["pair_unstated"] = True
         refusals.append(Extraction.refused(refusal_text([" ".join(pair)], question), [" ".join(pair)]))

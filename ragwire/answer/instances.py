@@ -54,8 +54,12 @@ _SYMBOLS = "|".join(re.escape(sign) for sign in _symbols)
 _CODES = "|".join(_codes) + (f"|(?-i:{'|'.join(c.upper() for c in _word_codes)})" if _word_codes else "")
 _CURRENCIES = rf"{_CODES}|{'|'.join(_names)}"
 _TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
+# A currency's hundredth is money too ("45 cents per kWh", "a stamp at 85 pence"); CLDR names only the main units.
+_MINOR = (r"cents?|eurocents?|pence|penny|pennies|centimes?|c[ée]ntimos?|centavos?|centesimos?|kopecks?|kopeks?|"
+          r"paise|paisa|[öø]re|fils|halalas?|satang|piastres?|groszy|grosze|stotinki|bani|tiyin|qapik")
 # An amount in figures with its currency, and a share: also the two ways a change is given.
-_AMOUNT = rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
+_AMOUNT = (rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
+           rf"|\b{NUMBER}\s?(?:{_MINOR})(?!\w)")
 _SHARE = rf"\b{NUMBER}\s?(?:%|per ?cent)"
 INSTANCES: dict[str, re.Pattern[str]] = {
     "amount of money": _re(rf"{_AMOUNT}|\b(?:{SPELLED_NUMBERS})\s(?:{_CURRENCIES})(?!\w)"

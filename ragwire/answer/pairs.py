@@ -8,14 +8,17 @@ this module reads:
 * a modifier and its head as one word that is a kind of the head: a "surcharge" is an extra charge;
 * an end of a scale by another word for that end: "the smallest order we take" and "orders no
   smaller than" name the minimum order, "no longer than 12 metres" the longest boat, in the
-  sentence that names the head (or anywhere, when the head is only "amount", "number" or "value").
+  sentence that names the head (or anywhere, when the head is only "amount", "number" or "value");
+* its modifier by the document's file name: in "kiln-rules.md", "the firing fee" is the kiln fee.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
+from .context import NumberedSource, file_words
 from .ends import SEGMENT, end_named, ends
 from .expectations import MODIFIERS, expectation
 from .lexicon import lexicon
@@ -45,6 +48,17 @@ def asked_pair(question: str) -> tuple[str, str] | None:
     if len(m.group(0).split()) == 1 and tokens[2:3] and tokens[2] not in STOPWORDS:
         return None  # "what causes engine noise": a verb and its object, not "what fuel mix is …"
     return first, second
+
+
+def pair_in_sources(pair: tuple[str, str], sources: Sequence[NumberedSource], headings: dict[int, str]) -> bool:
+    """Whether the ``sources`` name the pair (see :func:`pair_stated`), or one whose file name names its modifier
+    names its head: a document is about what its name says, so its "subscription" is the generator's in a file
+    called "generator-letter"."""
+    if pair_stated(pair, " ".join(f"{s.text} {headings[s.index]}" for s in sources)):
+        return True
+    first = stem(pair[0])
+    return any(any(same_family(first, stem(w)) for w in words(file_words(s)))
+               and any(_head(pair[1], w) for w in words(f"{s.text} {headings[s.index]}")) for s in sources)
 
 
 def pair_stated(pair: tuple[str, str], text: str) -> bool:
