@@ -64,16 +64,16 @@ def test_how_big_names_the_measure_asked_not_a_topic():
 def test_a_thing_counted_in_words_is_left_to_the_other_checks():
     # "Tandem" is a two-person kayak, a box "of 6" a six-egg box: counts of things are named otherwise too often.
     kayaks = [_source(1, "Tandem kayak: 40 a day. Single kayak: 25 a day.")]
-    assert missing_terms("What is the day rate for a two-person kayak?", kayaks, WordEmbedding()) == []
+    assert missing_terms("Hiring a two-person kayak costs what per day?", kayaks, WordEmbedding()) == []
 
 
 def test_a_unit_written_out_is_required_as_a_number():
     rides = [_source(1, "Three-day moor ride: 540. Six-day coast ride: 1 020.")]
-    assert missing_terms("What does a four-day ride cost?", rides, WordEmbedding()) == ["four-day"]
-    assert missing_terms("What does a three-day ride cost?", rides, WordEmbedding()) == []
+    assert missing_terms("A four-day ride on the moor costs how much?", rides, WordEmbedding()) == ["four-day"]
+    assert missing_terms("A three-day ride on the moor costs how much?", rides, WordEmbedding()) == []
 
 
 def test_a_quantity_priced_at_a_sum_is_a_price_per_its_unit():
-    found = asked_unit("What was the price per kWh on the bill?")
+    found = asked_unit("Per kWh, what did the meter bill charge?")
     assert found is not None and found[1].search("Energy: 340 kWh at 0.2150")
     assert not found[1].search("Energy used: 340 kWh")
