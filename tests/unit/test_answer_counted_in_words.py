@@ -7,6 +7,7 @@ import pytest
 from ragwire.answer.answerable import _spelled_carried, missing_terms
 from ragwire.answer.evidence import absent_terms, asked_unit, salient_terms
 
+from .test_answer_written_otherwise import _Index
 from .test_extractive import WordEmbedding, _source
 
 
@@ -37,17 +38,6 @@ def test_a_price_per_unit_of_measure_is_given_in_that_unit(question, text, given
 
 def test_a_price_per_unit_of_time_is_left_to_the_other_checks():
     assert asked_unit("What does the sauna cost per hour?") is None
-
-
-class _Index:
-    def __init__(self, *held: str) -> None:
-        self.held = set(held)
-
-    def documents_with(self, term: str) -> int:
-        return 3 if term in self.held else 0
-
-    def refresh(self) -> None:
-        pass
 
 
 def test_a_unit_the_documents_abbreviate_is_no_absent_term():
