@@ -23,7 +23,7 @@ from typing import Any
 from .asked import asked, in_range, with_unit
 from .context import NumberedSource, file_words
 from .expectations import expectation, type_word
-from .instances import INSTANCES, PLAIN, UNITS
+from .instances import INSTANCES, PLAIN, unit_word
 from .text import STOPWORDS, cosine, stated, stem, words
 
 # A term whose removal moves the question's embedding (all-MiniLM-L6-v2) by less than
@@ -144,8 +144,7 @@ def _measure_unit(word: str) -> bool:
     word = word.lower()
     if word in STOPWORDS or len(word) == 1 and word not in "mgl" or word.startswith("degree"):
         return False  # a degree is of two measures, and written as a sign ("-25 °C")
-    return any(re.fullmatch(p, word) for p in UNITS.values()) or \
-        any(p.fullmatch(f"1 {word}") for kind, p in INSTANCES.items() if kind not in PLAIN)
+    return unit_word(word) or any(p.fullmatch(f"1 {word}") for kind, p in INSTANCES.items() if kind not in PLAIN)
 
 
 def _numbers(question: str) -> list[str]:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import in_cyclic_range
 from .expectations import SPELLED_NUMBERS, expectation, type_word
-from .instances import UNITS
+from .instances import UNITS, unit_word
 from .lexicon import lexicon
 from .text import QUESTION_FRAME, STOPWORDS, content_words, cosines, folded, same_family, stated, stem, words
 
@@ -130,7 +130,7 @@ def absent_terms(question: str, vocabulary: Vocabulary | None, sources: Sequence
 def _unit(word: str) -> bool:
     """Whether ``word`` names a unit of measure ("kilometres", "litres"): the unit check reads it (see
     :func:`asked_unit`), in whatever way a document writes it ("45 km")."""
-    return len(word) > 2 and any(re.fullmatch(p, word) for p in UNITS.values())
+    return len(word) > 2 and unit_word(word)
 
 
 def _written_otherwise(term: str, texts: Sequence[list[str]]) -> bool:
@@ -361,16 +361,17 @@ _TIME_UNITS = ("hours", "minutes", "seconds", "days", "weeks", "months", "years"
 def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
     """The unit ``question`` names for its answer, as ``(its word, a pattern of a number in it)``; None when none."""
     for m in _ASKED_UNIT.finditer(question):
-        word = m.group(2).lower()
+        per, word = m.group(1).lower() == "per", m.group(2).lower()
         for name, pattern in UNITS.items():
-            if m.group(1).lower() == "per" and name not in _TIME_UNITS and len(word) > 1 and re.fullmatch(pattern, word):
-                # Also a quantity in the unit priced "at" a sum: "340 kWh at 0.21" is a price per kWh.
-                return m.group(2), re.compile(rf"(?:\bper|/|\ba|\ban|\beach)\s*(?:{pattern})(?![\w-])|"
-                                              rf"(?:^|[\W_])(?:price|cost|rate)?_?per_?(?:{pattern})\b|"
-                                              rf"\d\s?(?:{pattern})\s+(?:at|@)\s", re.IGNORECASE)
-            if m.group(1).lower() == "per":
+            if not re.fullmatch(pattern, word):
                 continue
-            if len(word) > 2 and re.fullmatch(pattern, word):
+            if per:
+                if name not in _TIME_UNITS and len(word) > 1:
+                    # Also a quantity in the unit priced "at" a sum: "340 kWh at 0.21" is a price per kWh.
+                    return m.group(2), re.compile(rf"(?:\bper|/|\ba|\ban|\beach)\s*(?:{pattern})(?![\w-])|"
+                                                  rf"(?:^|[\W_])(?:price|cost|rate)?_?per_?(?:{pattern})\b|"
+                                                  rf"\d\s?(?:{pattern})\s+(?:at|@)\s", re.IGNORECASE)
+            elif len(word) > 2:
                 # A number written as a word counts too ("six hours"), then always a space apart.
                 number = rf"(?:\d[\d,.]*\s?|\b(?:{SPELLED_NUMBERS})[\s-]+)"
                 # So does a table column named in the unit ("warranty_years: 5", "Weight (kg): 16.5").

@@ -1,6 +1,6 @@
 """What kind of answer a question expects, and where in it the answer must attach (classic QA answer typing).
 
-"How much is the annual membership?" expects an amount of money for the
+"What does a year's membership cost?" expects an amount of money for the
 membership; "How long does shipping take?" a duration for the shipping; "How much
 does the printer weigh?" a mass.  :func:`expectation` reads that from the question's form
 alone: the wh-phrase ("how much", "how long", "how steep", "what … price"), tables

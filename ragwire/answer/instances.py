@@ -140,3 +140,10 @@ UNITS: dict[str, str] = {
     "bar": r"bar", "psi": r"psi", "pascals": r"pa|kpa|pascals?",
     "knots": r"kn|kts?|knots?", "mph": r"mph|miles per hour",
 }
+# Every spelling of every unit above, as one pattern: a word that fully matches it names a unit.
+_UNIT_WORD = re.compile("|".join(f"(?:{pattern})" for pattern in UNITS.values()))
+
+
+def unit_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is a spelling of a unit in :data:`UNITS` ("km", "litres", "%")."""
+    return _UNIT_WORD.fullmatch(word) is not None
