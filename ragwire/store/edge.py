@@ -64,6 +64,8 @@ class EdgeEngine(Engine):
         self.lock = StoreLock(self.root / f".{collection}.lock")
         self._shard: EdgeShard | None = None
         self._dirty = False
+        # Whether this session wrote: closing it then settles the files the writes created.
+        self._wrote = False
         self._room = WriteRoom(self.path)
         # A private copy opened because this process may only read the store folder.
         self._copy: PrivateCopy | None = None
@@ -179,6 +181,9 @@ class EdgeEngine(Engine):
                         shard.close()
                     except Exception as exc:
                         raise self._wrap("close", exc) from exc
+                if self._wrote:
+                    self._wrote = False
+                    self._room.settle()
         finally:
             if self._copy is not None:
                 copy, self._copy = self._copy, None
@@ -241,6 +246,7 @@ class EdgeEngine(Engine):
             fsync_dir(self.root)
             self._load()
             self._dirty = False
+            self._wrote = True
             return True
         except OSError as exc:
             raise StoreError(f"embedded store at {self.path}: create failed: {one_line(exc)}") from exc
@@ -302,6 +308,7 @@ class EdgeEngine(Engine):
             # where claiming every sparse block would fail.
             require_free(self.path, need, "write to it")
         self._dirty = True
+        self._wrote = True
         self.shard.update(operation)
 
     def _native_points(self, points: list[Point]) -> list:

@@ -54,3 +54,41 @@ def test_a_disk_that_filled_since_the_last_measure_stops_the_write(tmp_path, mea
     measured["free"] = 10 * space.MiB  # another process filled the disk a moment later
     with pytest.raises(StoreFullError, match="cannot write to it"):
         room.check()
+
+
+def _sparse(path, size=1 << 20):
+    with open(path, "wb") as f:
+        f.truncate(size)
+
+
+def test_closing_after_a_write_on_a_tight_disk_gives_files_the_write_created_their_blocks(tmp_path, monkeypatch):
+    # the check ran before the write; the engine then created a sparse file during it
+    monkeypatch.setattr(space, "free_bytes", lambda path: space.TIGHT // 2)
+    room = space.WriteRoom(tmp_path)
+    _sparse(tmp_path / "segment")
+    if space.unclaimed_bytes(tmp_path) == 0:
+        pytest.skip("this filesystem does not keep sparse files")
+    room.settle()
+    assert space.unclaimed_bytes(tmp_path) == 0
+
+
+def test_closing_on_a_roomy_disk_leaves_sparse_files_as_they_are(tmp_path, monkeypatch):
+    monkeypatch.setattr(space, "free_bytes", lambda path: 100 * space.TIGHT)
+    _sparse(tmp_path / "segment")
+    before = space.unclaimed_bytes(tmp_path)
+    space.WriteRoom(tmp_path).settle()
+    assert space.unclaimed_bytes(tmp_path) == before
+
+
+def test_closing_on_a_disk_too_full_to_back_new_files_does_not_fail_the_finished_write(tmp_path, monkeypatch):
+    def full(*_args):
+        raise OSError(28, "No space left on device")  # ENOSPC
+
+    monkeypatch.setattr(space, "free_bytes", lambda path: 0)
+    monkeypatch.setattr(space.os, "posix_fallocate", full)
+    _sparse(tmp_path / "segment")
+    if space.unclaimed_bytes(tmp_path) == 0:
+        pytest.skip("this filesystem does not keep sparse files")
+    space.WriteRoom(tmp_path).settle()  # the next write's check reports the full disk
+    with pytest.raises(StoreFullError):
+        space.WriteRoom(tmp_path).check()
