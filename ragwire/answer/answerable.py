@@ -23,7 +23,7 @@ from typing import Any
 from .asked import asked, in_range, with_unit
 from .context import NumberedSource, file_words
 from .expectations import expectation, type_word
-from .instances import INSTANCES, PLAIN, unit_word
+from .instances import INSTANCES, PLAIN, SPELLED_VALUES, unit_word
 from .text import STOPWORDS, cosine, stated, stem, words
 
 # A term whose removal moves the question's embedding (all-MiniLM-L6-v2) by less than
@@ -118,10 +118,9 @@ def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding:
 # A number written out and joined to its unit ("a four-day trek", "a half-day ride", "a two-litre jug"): a row picked
 # by it is as specific as one picked by "4 days", and a list of three- and six-day treks does not hold it.  Only units
 # of measure: a thing counted ("a two-person kayak", "a six-egg box") is as often named otherwise ("tandem", "box of
-# 6").  "One-" is left out: "one-way", "one-off" and "one-to-one" are idioms more often than counts.
-_VALUES = {w: float(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                             "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                             "twenty".split()) if i > 1} | {"half": 0.5}
+# 6").  "One-" is left out: "one-way", "one-off" and "one-to-one" are idioms more often than counts.  Tens and
+# hundreds ("a thirty-day notice") were never measured here, so they are left out too.
+_VALUES = {w: v for w, v in SPELLED_VALUES.items() if 2 <= v <= 20 or v == 0.5}
 _SPELLED_JOINED = re.compile(rf"({'|'.join(_VALUES)})-([a-z]+)")
 
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-# Numbers written as words: "six hours", "forty minutes".
-SPELLED_NUMBERS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-                   "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
-                   "hundred|thousand|half")
+# Numbers written as words, with their values: "six hours", "forty minutes", "half a day".
+SPELLED_VALUES: dict[str, float] = (
+    {w: float(i) for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve thirteen "
+                                       "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(), 1)}
+    | {w: 10.0 * i for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
+    | {"hundred": 100.0, "thousand": 1000.0, "half": 0.5}
+)
+SPELLED_NUMBERS = "|".join(SPELLED_VALUES)
 # Number words count as numbers: "about four minutes", "within two working days", "an hour".
 NUMBER_WORDS = SPELLED_NUMBERS + "|a|an|a few|several"
 # A vulgar fraction is part of the number ("2½ hours", "1¼ litres").
