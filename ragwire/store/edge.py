@@ -64,8 +64,6 @@ class EdgeEngine(Engine):
         self.lock = StoreLock(self.root / f".{collection}.lock")
         self._shard: EdgeShard | None = None
         self._dirty = False
-        # Whether this session wrote: closing it then settles the files the writes created.
-        self._wrote = False
         self._room = WriteRoom(self.path)
         # A private copy opened because this process may only read the store folder.
         self._copy: PrivateCopy | None = None
@@ -181,9 +179,6 @@ class EdgeEngine(Engine):
                         shard.close()
                     except Exception as exc:
                         raise self._wrap("close", exc) from exc
-                if self._wrote:
-                    self._wrote = False
-                    self._room.settle()
         finally:
             if self._copy is not None:
                 copy, self._copy = self._copy, None
@@ -246,7 +241,6 @@ class EdgeEngine(Engine):
             fsync_dir(self.root)
             self._load()
             self._dirty = False
-            self._wrote = True
             return True
         except OSError as exc:
             raise StoreError(f"embedded store at {self.path}: create failed: {one_line(exc)}") from exc
@@ -308,7 +302,6 @@ class EdgeEngine(Engine):
             # where claiming every sparse block would fail.
             require_free(self.path, need, "write to it")
         self._dirty = True
-        self._wrote = True
         self.shard.update(operation)
 
     def _native_points(self, points: list[Point]) -> list:

@@ -170,17 +170,3 @@ class WriteRoom:
         require_free(self.folder, need, "write to it")
         claim_holes(self.folder)
         self._need, self._measured = need, time.monotonic()
-
-    def settle(self) -> None:
-        """After the store closed from a session that wrote: give the files that session created
-        their blocks too, when the disk is tight.
-
-        The check before a write cannot cover files the engine creates during that write or its
-        close; left sparse, a later process's first touch of them could fault.  Best effort: the
-        data is already written, and a disk too full to back them is reported by the next write's
-        :meth:`check`.
-        """
-        try:
-            claim_holes(self.folder)
-        except StoreFullError:
-            pass
