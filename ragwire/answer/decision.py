@@ -51,6 +51,7 @@ class Evidence:
     yes_no_unnamed: bool = False  # a thing it asks about no document names, nor the quotes in other words
     sibling_quoted: bool = False  # a key word the quotes leave out, with a sibling of it in them (siblings.py)
     other_end: bool = False  # an end of a scale asked for ("an upper age limit"), the quotes bound the other (ends.py)
+    named_elsewhere: bool = False  # a name the question gives that no quoted file mentions, another file does (elsewhere.py)
 
     def vector(self) -> tuple[float, ...]:
         return tuple(float(v) for v in astuple(self))
@@ -69,7 +70,8 @@ OVERRULE_AT = 0.5
 # of the type is there, its focus word is not) were right 7 times of 10.  Read as principles: the model
 # arbitrates a check that reads the question's words loosely, not one that found the asked thing absent.
 DECISIVE: tuple[str, ...] = ("ungrounded_in_sources", "ungrounded_in_quote", "pair_unstated", "missing",
-                             "typed_unmeasured", "yes_no_unmentioned", "yes_no_unnamed", "sibling_quoted", "other_end")
+                             "typed_unmeasured", "yes_no_unmentioned", "yes_no_unnamed", "sibling_quoted", "other_end",
+                             "named_elsewhere")
 
 # The fitted model on raw feature values (standardisation folded in): log-odds = INTERCEPT + sum(weight * value).
 # Fitted on 703 single questions of the thirteen development sets (issue 33, round 9), C=0.1.
@@ -97,6 +99,7 @@ WEIGHTS: dict[str, float] = {
     "yes_no_unnamed": 0.0,  # decisive, so never weighed (round 14)
     "sibling_quoted": 0.0,  # decisive, so never weighed (round 11)
     "other_end": 0.0,  # decisive, so never weighed (round 15)
+    "named_elsewhere": 0.0,  # decisive, so never weighed (round 19)
 }
 
 

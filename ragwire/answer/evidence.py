@@ -66,12 +66,14 @@ DISTINCT = 0.07
 # absent qualifiers weigh 0.080 to 0.096; the answerables' absent nouns that the rule would refuse mostly
 # weigh under 0.075 (paraphrase and wording: gap, band, money, hose, position), so it applies from 0.08.
 THING_WEIGHT = 0.08
+# A collection this small (in chunks) has no subject common to many of them worth telling apart.
+SUBJECT_CHUNKS = 8
 
 
 class Vocabulary(Protocol):
-    """In how many chunks of the collection a term occurs (None: the store cannot say)."""
+    """In how many chunks of the collection a term occurs, or of one file by its ``source`` (None: the store cannot say)."""
 
-    def documents_with(self, term: str) -> int | None: ...
+    def documents_with(self, term: str, source: str | None = None) -> int | None: ...
 
     def refresh(self) -> None:
         """Forget counts taken before the collection changed."""
@@ -378,3 +380,12 @@ def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
                 column = rf"(?:^|[\W_])(?:{pattern})\)?\s*:\s*[-+]?\d"
                 return m.group(2), re.compile(rf"{number}(?:{pattern})(?![\w-])|{column}", re.IGNORECASE)
     return None
+
+
+def subject_words(question: str, vocabulary: Vocabulary | None) -> set[str]:
+    """The question's words that a quarter or more of the collection's chunks hold: the subject of the whole
+    collection ("kettle" in a kettle maker's manuals), which a passage answering about it may leave unsaid."""
+    size = getattr(vocabulary, "size", None)
+    if vocabulary is None or not isinstance(size, int) or size < SUBJECT_CHUNKS:
+        return set()
+    return {t for t in salient_terms(question) if (vocabulary.documents_with(t) or 0) * 4 >= size}

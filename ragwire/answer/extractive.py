@@ -20,6 +20,7 @@ from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words
 from .decision import OVERRULE_AT, Evidence, decisive, probability
+from .elsewhere import elsewhere_text, named_elsewhere
 from .ends import other_end_only, other_end_text
 from .evidence import (
     THING_WEIGHT,
@@ -31,6 +32,7 @@ from .evidence import (
     refusal_text,
     salient_absent,
     salient_terms,
+    subject_words,
 )
 from .expectations import expectation, instance, is_yes_no, measured
 from .extraction import Extraction
@@ -67,8 +69,6 @@ TERMS_BONUS = 0.1
 # this much: a neighbouring sentence or row shares the topic, not these (see :mod:`.asked`).
 ATTRIBUTE_BONUS = 0.15
 LITERAL_BONUS = 0.2
-# A collection this small (in chunks) has no subject common to many of them worth telling apart.
-SUBJECT_CHUNKS = 8
 # Passages after the first are quoted only if they rank within this of the best:
 # a weaker sentence adds reading but little answer.
 KEEP_WITHIN = 0.07
@@ -247,7 +247,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if yes_no and chosen:
         # The subject of the whole collection, or of a quoted file by its name, may go unsaid in a passage about it.
         files = {w for c in chosen for w in words(file_words(sources_by[c.source]))}
-        if absent := unmentioned(question, quoted, embedding, _subject_words(question, vocabulary) | files):
+        if absent := unmentioned(question, quoted, embedding, subject_words(question, vocabulary) | files):
             seen["yes_no_unmentioned"] = True
             named = ", ".join(f"'{t}'" for t in absent)
             refusals.append(Extraction.refused(f"The documents do not say: the passages closest to this question "
@@ -261,6 +261,9 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         seen["sibling_quoted"] = True
         refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
                                            f"'{pair[1]}', not '{pair[0]}'.", [pair[0]]))
+    if chosen and (elsewhere := named_elsewhere(question, quoted, [sources_by[c.source] for c in chosen], vocabulary)):
+        seen["named_elsewhere"] = True  # "when is X's office open?" quoted from another organisation's file
+        refusals.append(Extraction.refused(elsewhere_text(elsewhere), elsewhere))
     if chosen and (ended := other_end_only(question, quoted)):
         seen["other_end"] = True  # "an upper age limit?" over "aged 8 or over": a minimum says nothing of a maximum
         refusals.append(Extraction.refused(other_end_text(*ended), [ended[0]]))
@@ -341,15 +344,6 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
             ranked += TERMS_BONUS * says
         out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code, says=says, shows=shows))
     return out
-
-
-def _subject_words(question: str, vocabulary: Vocabulary | None) -> set[str]:
-    """The question's words that a quarter or more of the collection's chunks hold: the subject of the whole
-    collection ("kettle" in a kettle maker's manuals), which a passage answering about it may leave unsaid."""
-    size = getattr(vocabulary, "size", None)
-    if vocabulary is None or not isinstance(size, int) or size < SUBJECT_CHUNKS:
-        return set()
-    return {t for t in salient_terms(question) if (vocabulary.documents_with(t) or 0) * 4 >= size}
 
 
 def _term_weights(question: str, vocabulary: Vocabulary | None) -> dict[str, float]:

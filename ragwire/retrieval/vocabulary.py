@@ -13,6 +13,7 @@ import math
 from typing import Any, Hashable
 
 from ..store import Collection
+from ..store.records import source_filter
 from ..store.scope import scope_key
 
 # Past this many chunks a term is common; counting further costs time and tells nothing.
@@ -31,7 +32,7 @@ class CollectionVocabulary:
         self.collection = collection
         self.sparse = sparse
         # Keyed by the reader's scope (ragwire.store.scope): a count is of the chunks a reader may see.
-        self._counts: dict[tuple[Hashable, str], int] = {}
+        self._counts: dict[tuple[Hashable, str, str | None], int] = {}
         self._sizes: dict[Hashable, int] = {}
 
     @property
@@ -51,21 +52,24 @@ class CollectionVocabulary:
             self._counts.clear()
             self._sizes = {scope_key(): size}
 
-    def documents_with(self, term: str) -> int | None:
-        """In how many chunks ``term`` occurs (at most :data:`COUNT_CAP`); None when the store cannot say.
+    def documents_with(self, term: str, source: str | None = None) -> int | None:
+        """In how many chunks ``term`` occurs (at most :data:`COUNT_CAP`), of one file when ``source`` names it;
+        None when the store cannot say.
 
         A stopword of the tokenizer has no term id and counts as common.
         """
         if self.sparse is None:
             return None
-        key = (scope_key(), term)
+        key = (scope_key(), term, source)
         if key not in self._counts:
             indices, _ = self.sparse.embed_query(term)
             if not indices:
                 self._counts[key] = COUNT_CAP
             else:
+                flt = None if source is None else source_filter(source)
                 with self.collection.opened():
-                    found = self.collection.search(sparse=(list(indices), [1.0] * len(indices)), limit=COUNT_CAP)
+                    found = self.collection.search(sparse=(list(indices), [1.0] * len(indices)), flt=flt,
+                                                   limit=COUNT_CAP)
                 self._counts[key] = len(found)
         return self._counts[key]
 

@@ -18,7 +18,7 @@ class _Index:
     def __init__(self, *held: str) -> None:
         self.held = set(held)
 
-    def documents_with(self, term: str) -> int:
+    def documents_with(self, term: str, source: str | None = None) -> int:
         return 3 if term in self.held else 0
 
     def refresh(self) -> None:

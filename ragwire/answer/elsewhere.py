@@ -1,0 +1,79 @@
+"""A name the question gives that the quoted files never mention: the quotes are about another place or business.
+
+A collection of many small organisations' documents answers "what does the ferry to X cost"
+or "when is Y's office open" from the file of whichever organisation says most about ferries
+or office hours.  When the question names one (a business, a place, a club) that the
+collection mentions somewhere but no quoted file mentions at all, the quotes answer for
+another: a club's wind limit is not the tree surgeon's, a hall's hire price is not the
+town's.  The absent-term checks of :mod:`.evidence` pass such a name, since some chunk holds it.
+
+A name is a run of words the question writes capitalised (:func:`.evidence.names`), not at
+the start of a sentence and not a month, a weekday or another value on a scale (a price list
+for "July" is no file about July).  A run is mentioned when any of its words is: documents
+shorten names ("Kvarnen" for "Kvarnen Träning") and file names carry them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .context import NumberedSource, file_words
+from .evidence import Vocabulary, names
+from .siblings import ON_A_SCALE
+from .text import STOPWORDS, stated, stems
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+
+
+def name_runs(question: str) -> list[tuple[str, list[str]]]:
+    """The names ``question`` writes, as written and as their words (lowercased): runs of capitalised words,
+    less those opening a sentence."""
+    runs: list[tuple[str, list[str]]] = []
+    current: list[str] = []
+    start = end = previous_end = 0
+    for m in _TOKEN.finditer(question):
+        word = re.sub(r"['’]s$", "", m.group(0).lower())  # "Marlin's" names Marlin
+        between = question[previous_end:m.start()]
+        previous_end = m.end()
+        opens = not question[: m.start()].strip() or bool(re.search(r"[.?!:;]\s*$", question[: m.start()]))
+        # A code ("E-3310", "3.2.0") is an identifier, checked as one elsewhere (asked.identifiers).
+        is_name = (not opens and word not in STOPWORDS and word not in ON_A_SCALE
+                   and not any(c.isdigit() for c in word) and word in names(question, [word]))
+        if current and (not is_name or between.strip()):
+            runs.append((question[start:end], current))
+            current = []
+        if is_name:
+            if not current:
+                start = m.start()
+            current.append(word)
+            end = m.end()
+    if current:
+        runs.append((question[start:end], current))
+    return runs
+
+
+def named_elsewhere(question: str, quoted: Sequence[str], files: Sequence[NumberedSource],
+                    vocabulary: Vocabulary | None) -> list[str]:
+    """The names of ``question`` (as written) that no ``quoted`` passage or quoted file (``files``) mentions, though
+    some other chunk of the collection does; [] when the store cannot say."""
+    if vocabulary is None or not files:
+        return []
+    said = stems(" ".join([*quoted, *(file_words(s) for s in files)]))
+    sources = sorted({str(s.hit.metadata.get("source") or "") for s in files})
+    found: list[str] = []
+    for written, run in name_runs(question):
+        if any(stated(w, said) for w in run):
+            continue
+        counts = [vocabulary.documents_with(w) for w in run]
+        if any(c is None for c in counts) or not any(counts):
+            continue  # unknown to the store, or absent everywhere: the absent-term checks' case
+        if all(vocabulary.documents_with(w, source) == 0 for w in run for source in sources):
+            found.append(written)
+    return found
+
+
+def elsewhere_text(found: Sequence[str]) -> str:
+    """The refusal for names no quoted file mentions."""
+    named = ", ".join(f"'{n}'" for n in found)
+    return f"The documents do not say: the passages closest to this question come from files that never mention {named}."
