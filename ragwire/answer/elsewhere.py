@@ -4,13 +4,13 @@ A collection of many small organisations' documents answers "what does the ferry
 or "when is Y's office open" from the file of whichever organisation says most about ferries
 or office hours.  When the question names one (a business, a place, a club) that the
 collection mentions somewhere but no quoted file mentions at all, the quotes answer for
-another: a club's wind limit is not the tree surgeon's, a hall's hire price is not the
+another: one club's wind limit is not another's, a hall's hire price is not the
 town's.  The absent-term checks of :mod:`.evidence` pass such a name, since some chunk holds it.
 
 A name is a run of words the question writes capitalised (:func:`.evidence.names`), not at
 the start of a sentence and not a month, a weekday or another value on a scale (a price list
 for "July" is no file about July).  A run is mentioned when any of its words is: documents
-shorten names ("Kvarnen" for "Kvarnen Träning") and file names carry them.
+shorten names ("Oakmere" for "Oakmere Rowing Club") and file names carry them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A name the question gives that no quoted file mentions: the quotes are about another organisation.
 
-Issue 33, round 19: in a collection of many small organisations' documents, "above what wind
-speed does <one club> stop?" was answered from whichever file says most about wind limits,
+Issue 33, round 19: in a collection of many small organisations' documents, a wind limit
+asked of one club was answered from whichever file says most about wind limits,
 although the collection names that club elsewhere (so no check of absent words saw it).
 ragwire/answer/elsewhere.py refuses when the quoted files never mention the name.
 
@@ -57,7 +57,7 @@ def test_the_stores_word_counts_can_be_of_one_file(rag):
 
 
 def test_a_limit_quoted_from_another_organisations_file_is_refused_naming_the_one_asked_about(rag):
-    question = "Above what wind speed does Fernhill Sailing School cancel lessons?"
+    question = "In how strong a wind does Fernhill Sailing School call off its lessons?"
     vocabulary = CollectionVocabulary(rag.collection, rag.sparse_encoder)
     extraction = extract(question, _from_file(rag, question, "oakmere-rowing.md"), rag.embedding, vocabulary=vocabulary)
     assert extraction.refusal is not None, extraction.render()[0]
@@ -65,7 +65,7 @@ def test_a_limit_quoted_from_another_organisations_file_is_refused_naming_the_on
 
 
 def test_the_organisation_whose_file_states_it_is_answered(rag):
-    question = "Above what wind speed does Oakmere Rowing Club keep its boats ashore?"
+    question = "In how strong a wind does Oakmere Rowing Club keep its boats ashore?"
     answer = rag.query(question)
     assert (answer.refused, cited_files(answer)) == (False, {"oakmere-rowing.md"}), answer.text
     assert "20 knots" in answer.text
