@@ -52,8 +52,8 @@ def asked_pair(question: str) -> tuple[str, str] | None:
 
 def pair_in_sources(pair: tuple[str, str], sources: Sequence[NumberedSource], headings: dict[int, str]) -> bool:
     """Whether the ``sources`` name the pair (see :func:`pair_stated`), or one whose file name names its modifier
-    names its head: a document is about what its name says, so its "subscription" is the generator's in a file
-    called "generator-letter"."""
+    names its head: a document is about what its name says, so its "subscription" is the boiler's in a file
+    called "boiler-letter"."""
     if pair_stated(pair, " ".join(f"{s.text} {headings[s.index]}" for s in sources)):
         return True
     first = stem(pair[0])
