@@ -1,8 +1,8 @@
 """A name the question gives that the quoted files never mention: the quotes are about another place or business.
 
-A collection of many small organisations' documents answers "what does the ferry to X cost"
-or "when is Y's office open" from the file of whichever organisation says most about ferries
-or office hours.  When the question names one (a business, a place, a club) that the
+A collection of many small organisations' documents answers "what does a lesson at X cost"
+or "how late does Y stay open" from the file of whichever organisation says most about lessons
+or opening hours.  When the question names one (a business, a place, a club) that the
 collection mentions somewhere but no quoted file mentions at all, the quotes answer for
 another: one club's wind limit is not another's, a hall's hire price is not the
 town's.  The absent-term checks of :mod:`.evidence` pass such a name, since some chunk holds it.

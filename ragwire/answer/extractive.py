@@ -262,7 +262,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
                                            f"'{pair[1]}', not '{pair[0]}'.", [pair[0]]))
     if chosen and (elsewhere := named_elsewhere(question, quoted, [sources_by[c.source] for c in chosen], vocabulary)):
-        seen["named_elsewhere"] = True  # "when is X's office open?" quoted from another organisation's file
+        seen["named_elsewhere"] = True  # "how late does X stay open?" quoted from another organisation's file
         refusals.append(Extraction.refused(elsewhere_text(elsewhere), elsewhere))
     if chosen and (ended := other_end_only(question, quoted)):
         seen["other_end"] = True  # "an upper age limit?" over "aged 8 or over": a minimum says nothing of a maximum
