@@ -18,7 +18,7 @@ so are messy and corpus_b to corpus_m, retired from held out on 2026-12-05.  Wit
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o,corpus_p,corpus_q,corpus_r,corpus_s,corpus_t,corpus_u,corpus_v] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o,corpus_p,corpus_q,corpus_r,corpus_s,corpus_t,corpus_u,corpus_v,corpus_w] [--fresh]
 """
 
 from __future__ import annotations
@@ -76,6 +76,9 @@ CORPORA = {
     # Written blind on 2026-12-06 during round 19 (issue 33): held out, so not in DEVELOPMENT; it runs only when named.
     "corpus_v": Corpus("corpus_v", common.BENCH_DIR / "heldout" / "corpus_v",
                        (common.BENCH_DIR / "heldout" / "corpus_v.yaml",)),
+    # Written blind on 2026-12-06 during round 20 (issue 33): held out, so not in DEVELOPMENT; it runs only when named.
+    "corpus_w": Corpus("corpus_w", common.BENCH_DIR / "heldout" / "corpus_w",
+                       (common.BENCH_DIR / "heldout" / "corpus_w.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
