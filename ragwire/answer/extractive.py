@@ -19,6 +19,7 @@ from .asked import identifiers as identifiers  # re-exported: the codes of a que
 from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words
+from .counts import other_count
 from .decision import OVERRULE_AT, Evidence, decisive, probability
 from .elsewhere import elsewhere_text, named_elsewhere
 from .ends import other_end_only, other_end_text
@@ -261,6 +262,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         seen["sibling_quoted"] = True
         refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
                                            f"'{pair[1]}', not '{pair[0]}'.", [pair[0]]))
+    if chosen and (counted := other_count(question, quoted)):
+        seen["other_count"] = True  # a four-day trek quoted from the rows of the three-day and six-day ones
+        refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
+                                           f"'{counted[1]}', not '{counted[0]}'.", [counted[0]]))
     if chosen and (elsewhere := named_elsewhere(question, quoted, [sources_by[c.source] for c in chosen], vocabulary)):
         seen["named_elsewhere"] = True  # "how late does X stay open?" quoted from another organisation's file
         refusals.append(Extraction.refused(elsewhere_text(elsewhere), elsewhere))

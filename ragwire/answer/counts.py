@@ -1,0 +1,72 @@
+"""A thing counted one way in the question and only other ways in the quotes: the three-day trip answered with the two-day's row.
+
+Price lists and timetables name their rows by a count: a two-seat sofa, a six-day trek, a
+half-day ride, a double cab.  The row of the next count shares every word of the question
+but one, so the embedding ranks it close, and the checks of absent words pass (the count is
+a number, not a word the collection lacks).  When the question counts a noun ("a four-day
+trek") and the quotes count that noun only otherwise ("three-day", "six-day"), stating the
+asked count nowhere beside it and in no range that holds it, the quotes answer for another
+row.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .instances import SPELLED_VALUES
+from .text import stem
+
+# Counts that name a row without a digit: a single room, a double stint, a half-day or full-day ride.
+_ROW_COUNTS = {"single": 1.0, "double": 2.0, "triple": 3.0, "half": 0.5, "full": 1.0, "whole": 1.0}
+_VALUES = SPELLED_VALUES | _ROW_COUNTS
+_NUMBER = rf"\d+(?:[.,]\d+)?|{'|'.join(sorted(_VALUES, key=len, reverse=True))}"
+# The question's count and its noun, joined as one modifier: "four-day", "2-bedroom", "double cab".
+_ASKED = re.compile(rf"\b({_NUMBER})(?:-|\s(?=[a-z]))([a-z]{{3,}})\b", re.IGNORECASE)
+# A count before a noun in a quote, joined or not: "Three-day", "2 days".
+_COUNTED = re.compile(rf"\b({_NUMBER})[-\s]([a-z]{{3,}})\b", re.IGNORECASE)
+# A range of counts before a noun ("3–5 days", "two to four nights") and an open bound ("up to 4 nights").
+_RANGE = re.compile(rf"\b({_NUMBER})\s*(?:[–-]|to)\s*({_NUMBER})[-\s]([a-z]{{3,}})\b", re.IGNORECASE)
+_BOUND = re.compile(rf"\b(up to|under|less than|at most|over|more than|at least)\s+({_NUMBER})[-\s]([a-z]{{3,}})\b",
+                    re.IGNORECASE)
+_BELOW = ("up to", "under", "less than", "at most")
+
+
+def value(number: str) -> float:
+    """The count a digit string or a number word stands for (``"2"``, ``"two"``, ``"double"``: 2.0)."""
+    lowered = number.lower()
+    return _VALUES[lowered] if lowered in _VALUES else float(lowered.replace(",", "."))
+
+
+def other_count(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
+    """The count-and-noun of ``question`` ("four-day") and a count of that noun the ``quoted`` texts give instead
+    ("three-day"), when they give it only for other counts; None when the question counts no noun, or the quotes
+    state its count, hold it in a range, or never count that noun."""
+    text = " ".join(quoted)
+    for asked in _ASKED.finditer(question):
+        number, noun = asked.groups()
+        joined = "-" in asked.group(0)
+        # Unjoined, only a row word counts ("double cab"), and only against another row word ("single cab"): "a
+        # single adult ticket" is one visit, not one of the "2 adults" a family ticket admits.
+        if not joined and number.lower() not in _ROW_COUNTS:
+            continue
+        wanted, root = value(number), stem(noun)
+        counted = [(value(m.group(1)), m.group(0)) for m in _COUNTED.finditer(text) if stem(m.group(2)) == root
+                   and (joined or m.group(1).lower() in _ROW_COUNTS)]
+        if not counted or any(count == wanted for count, _ in counted) or _held(wanted, root, text):
+            continue
+        return asked.group(0), counted[0][1]
+    return None
+
+
+def _held(wanted: float, root: str, text: str) -> bool:
+    """Whether a range or an open bound in ``text`` over the same noun holds the count ``wanted``."""
+    for m in _RANGE.finditer(text):
+        if stem(m.group(3)) == root and value(m.group(1)) <= wanted <= value(m.group(2)):
+            return True
+    for m in _BOUND.finditer(text):
+        if stem(m.group(3)) == root:
+            bound = value(m.group(2))
+            if (wanted <= bound) if m.group(1).lower() in _BELOW else (wanted >= bound):
+                return True
+    return False
