@@ -20,7 +20,7 @@ from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words
 from .counts import other_count
-from .decision import OVERRULE_AT, Evidence, decisive, probability
+from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
 from .elsewhere import elsewhere_text, named_elsewhere
 from .ends import other_end_only, other_end_text
 from .evidence import (
@@ -163,13 +163,15 @@ class Assessment:
 
 
 def decide(assessment: Assessment, overrule_at: float = OVERRULE_AT) -> Extraction:
-    """The answer the evidence supports: the quotes, unless a check objects and the model does not overrule it."""
+    """The quotes, unless a check objects and the model does not overrule it, or the model's chance is below the floor."""
     if not assessment.chosen:
         return assessment.refusals[0] if assessment.refusals else Extraction.refused(
             "The retrieved documents hold no passage that could answer this question.")
     chance = probability(assessment.evidence)
     if assessment.refusals and (chance < overrule_at or decisive(assessment.evidence)):
         return assessment.refusals[0]
+    if chance < ANSWER_FLOOR:
+        return Extraction.refused("The closest passages share too little with this question to be quoted as its answer.")
     return Extraction(quotes_of(assessment.chosen, assessment.sources), strength=chance)
 
 
