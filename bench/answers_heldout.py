@@ -68,14 +68,11 @@ CORPORA = {
                    (common.BENCH_DIR / "golden" / "corpus_dev4.yaml",)),
     "messy": Corpus("messy", common.SHARED_BENCH / "data" / "docs", (common.BENCH_DIR / "heldout" / "messy_docs.yaml",)),
     # The blind sets written for issue 33 (corpus_b onwards), each over its own folder, all retired to development
-    # once measured (corpus_u after its measurement in round 19).
+    # once measured (corpus_v after its measurement in round 20).
     **{name: Corpus(name, common.BENCH_DIR / "heldout" / name, (common.BENCH_DIR / "heldout" / f"{name}.yaml",))
        for name in ("corpus_b", "corpus_c", "corpus_d", "corpus_e", "corpus_f", "corpus_g", "corpus_h", "corpus_i",
                     "corpus_j", "corpus_k", "corpus_l", "corpus_m", "corpus_n", "corpus_o", "corpus_p", "corpus_q",
-                    "corpus_r", "corpus_s", "corpus_t", "corpus_u")},
-    # Written blind on 2026-12-06 during round 19 (issue 33): held out, so not in DEVELOPMENT; it runs only when named.
-    "corpus_v": Corpus("corpus_v", common.BENCH_DIR / "heldout" / "corpus_v",
-                       (common.BENCH_DIR / "heldout" / "corpus_v.yaml",)),
+                    "corpus_r", "corpus_s", "corpus_t", "corpus_u", "corpus_v")},
     # Written blind on 2026-12-06 during round 20 (issue 33): held out, so not in DEVELOPMENT; it runs only when named.
     "corpus_w": Corpus("corpus_w", common.BENCH_DIR / "heldout" / "corpus_w",
                        (common.BENCH_DIR / "heldout" / "corpus_w.yaml",)),
@@ -87,12 +84,12 @@ NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)
 # corpus_c and corpus_d were held out once each and became development data on 2026-12-05; corpus_e in round 6,
 # corpus_f in round 7, corpus_g in round 8, corpus_h in round 9, corpus_i and corpus_j after round 9, corpus_k and
 # corpus_l in round 10, corpus_m in round 11, corpus_n in round 12, corpus_o in round 13, corpus_p in round 14,
-# corpus_q in round 15, corpus_r in round 16, corpus_s in round 17, corpus_t in round 18, corpus_u in round 19.
-# corpus_v is held out: it runs only when named.
+# corpus_q in round 15, corpus_r in round 16, corpus_s in round 17, corpus_t in round 18, corpus_u in round 19,
+# corpus_v in round 20.  corpus_w is held out: it runs only when named.
 DEVELOPMENT = ("dev", "dev2", "dev3", "devkiln", "dev4", "messy", "corpus_b", "corpus_c", "corpus_d", "corpus_e",
                "corpus_f", "corpus_g", "corpus_h", "corpus_i", "corpus_j", "corpus_k", "corpus_l", "corpus_m",
                "corpus_n", "corpus_o", "corpus_p", "corpus_q", "corpus_r",
-               "corpus_s", "corpus_t", "corpus_u")
+               "corpus_s", "corpus_t", "corpus_u", "corpus_v")
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
 
 
@@ -256,7 +253,7 @@ def main() -> None:
     ap.add_argument("--sets", default=",".join(DEVELOPMENT),
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
                          "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m, corpus_n, corpus_o, "
-                         "corpus_p, corpus_q, corpus_r, corpus_s, corpus_t, corpus_u, corpus_v "
+                         "corpus_p, corpus_q, corpus_r, corpus_s, corpus_t, corpus_u, corpus_v, corpus_w "
                          "(default: the development sets; a held-out set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
