@@ -1,10 +1,10 @@
-"""A thing counted one way in the question and only other ways in the quotes: the three-day trip answered with the two-day's row.
+"""A thing counted one way in the question and only other ways in the quotes: the four-berth cabin answered with the two-berth's row.
 
-Price lists and timetables name their rows by a count: a two-seat sofa, a six-day trek, a
-half-day ride, a double cab.  The row of the next count shares every word of the question
+Price lists and timetables name their rows by a count: a two-berth cabin, a five-night stay, a
+half-day class, a double room.  The row of the next count shares every word of the question
 but one, so the embedding ranks it close, and the checks of absent words pass (the count is
-a number, not a word the collection lacks).  When the question counts a noun ("a four-day
-trek") and the quotes count that noun only otherwise ("three-day", "six-day"), stating the
+a number, not a word the collection lacks).  When the question counts a noun ("a four-berth
+cabin") and the quotes count that noun only otherwise ("two-berth", "six-berth"), stating the
 asked count nowhere beside it and in no range that holds it, the quotes answer for another
 row.
 """
@@ -21,7 +21,7 @@ from .text import stem
 _ROW_COUNTS = {"single": 1.0, "double": 2.0, "triple": 3.0, "half": 0.5, "full": 1.0, "whole": 1.0}
 _VALUES = SPELLED_VALUES | _ROW_COUNTS
 _NUMBER = rf"\d+(?:[.,]\d+)?|{'|'.join(sorted(_VALUES, key=len, reverse=True))}"
-# The question's count and its noun, joined as one modifier: "four-day", "2-bedroom", "double cab".
+# The question's count and its noun, joined as one modifier: "four-berth", "2-bedroom", "double room".
 _ASKED = re.compile(rf"\b({_NUMBER})(?:-|\s(?=[a-z]))([a-z]{{3,}})\b", re.IGNORECASE)
 # A count before a noun in a quote, joined or not: "Three-day", "2 days".
 _COUNTED = re.compile(rf"\b({_NUMBER})[-\s]([a-z]{{3,}})\b", re.IGNORECASE)
@@ -39,15 +39,15 @@ def value(number: str) -> float:
 
 
 def other_count(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
-    """The count-and-noun of ``question`` ("four-day") and a count of that noun the ``quoted`` texts give instead
-    ("three-day"), when they give it only for other counts; None when the question counts no noun, or the quotes
+    """The count-and-noun of ``question`` ("four-berth") and a count of that noun the ``quoted`` texts give instead
+    ("two-berth"), when they give it only for other counts; None when the question counts no noun, or the quotes
     state its count, hold it in a range, or never count that noun."""
     text = " ".join(quoted)
     for asked in _ASKED.finditer(question):
         number, noun = asked.groups()
         joined = "-" in asked.group(0)
-        # Unjoined, only a row word counts ("double cab"), and only against another row word ("single cab"): "a
-        # single adult ticket" is one visit, not one of the "2 adults" a family ticket admits.
+        # Unjoined, only a row word counts ("double room"), and only against another row word ("single room"): "a
+        # single guest pass" is one pass, not one of the "2 guests" a household pass admits.
         if not joined and number.lower() not in _ROW_COUNTS:
             continue
         wanted, root = value(number), stem(noun)

@@ -52,7 +52,7 @@ class Evidence:
     sibling_quoted: bool = False  # a key word the quotes leave out, with a sibling of it in them (siblings.py)
     other_end: bool = False  # an end of a scale asked for ("an upper age limit"), the quotes bound the other (ends.py)
     named_elsewhere: bool = False  # a name the question gives that no quoted file mentions, another file does (elsewhere.py)
-    other_count: bool = False  # a counted noun ("four-day") the quotes count only otherwise ("three-day") (counts.py)
+    other_count: bool = False  # a counted noun ("four-berth") the quotes count only otherwise ("two-berth") (counts.py)
 
     def vector(self) -> tuple[float, ...]:
         return tuple(float(v) for v in astuple(self))

@@ -265,7 +265,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
                                            f"'{pair[1]}', not '{pair[0]}'.", [pair[0]]))
     if chosen and (counted := other_count(question, quoted)):
-        seen["other_count"] = True  # a four-day trek quoted from the rows of the three-day and six-day ones
+        seen["other_count"] = True  # a four-berth cabin quoted from the rows of the two-berth and six-berth ones
         refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
                                            f"'{counted[1]}', not '{counted[0]}'.", [counted[0]]))
     if chosen and (elsewhere := named_elsewhere(question, quoted, [sources_by[c.source] for c in chosen], vocabulary)):

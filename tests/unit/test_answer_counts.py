@@ -35,9 +35,9 @@ def test_an_open_bound_holds_the_counts_on_its_side_only():
 
 
 def test_a_row_word_is_checked_against_row_words_only():
-    assert other_count("What is the rate for a single cab?", ["Double cab pickup: 90 per day"]) == (
-        "single cab", "Double cab")
-    assert other_count("How much is a single adult ticket?", ["Family ticket, 2 adults and 2 children: 18"]) is None
+    assert other_count("A single room, at what nightly rate?", ["Double room with breakfast: 90 per night"]) == (
+        "single room", "Double room")
+    assert other_count("What does a single guest pass cost?", ["Household pass, 2 guests and 3 children: 40"]) is None
 
 
 def test_a_noun_the_quotes_never_count_is_left_to_other_checks():
