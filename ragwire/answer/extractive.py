@@ -41,7 +41,7 @@ from .extraction import cite as cite  # re-exported: the marker of one quote
 from .pairs import asked_pair, pair_in_sources
 from .passages import Passage, distinct, split_passages, table_headers
 from .quoting import quotes_of
-from .siblings import quoted_sibling
+from .siblings import about_instead_text, quoted_sibling
 from .text import cosine, stated, stems, words
 from .typed import in_asked_unit, typed
 from .unnamed import unnamed_things
@@ -262,12 +262,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if chosen and (pair := quoted_sibling(question, [f"{q} {file_words(sources_by[c.source])}"
                                                      for q, c in zip(quoted, chosen, strict=True)], embedding)):
         seen["sibling_quoted"] = True
-        refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
-                                           f"'{pair[1]}', not '{pair[0]}'.", [pair[0]]))
+        refusals.append(Extraction.refused(about_instead_text(*pair), [pair[0]]))
     if chosen and (counted := other_count(question, quoted)):
         seen["other_count"] = True  # a four-berth cabin quoted from the rows of the two-berth and six-berth ones
-        refusals.append(Extraction.refused(f"The documents do not say: the closest passages are about "
-                                           f"'{counted[1]}', not '{counted[0]}'.", [counted[0]]))
+        refusals.append(Extraction.refused(about_instead_text(*counted), [counted[0]]))
     if chosen and (elsewhere := named_elsewhere(question, quoted, [sources_by[c.source] for c in chosen], vocabulary)):
         seen["named_elsewhere"] = True  # "how late does X stay open?" quoted from another organisation's file
         refusals.append(Extraction.refused(elsewhere_text(elsewhere), elsewhere))

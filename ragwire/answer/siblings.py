@@ -60,3 +60,8 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
         if sibling := next((w for w in near if lexicon().siblings(term, w)), None):
             return term, sibling
     return None
+
+
+def about_instead_text(asked: str, quoted: str) -> str:
+    """The refusal when the quotes are about ``quoted`` (a sibling, another row's count), not the ``asked`` thing."""
+    return f"The documents do not say: the closest passages are about '{quoted}', not '{asked}'."
