@@ -151,6 +151,9 @@ def leave_one_out(rows: list[dict], overrule_at: float, floors: tuple[float, ...
         train = [r for r in rows if r["set"] != name]
         test = [r for r in rows if r["set"] == name]
         chance = fitted(train, pairs).predict_proba(features(test, pairs))[:, 1]
+        own_chance = [probability(evidence(r)) for r in test]
+        own = [not r["objected"] or (p >= overrule_at and not decisive(evidence(r)))
+               for r, p in zip(test, own_chance, strict=True)]
         rules = {"any check objects": [not r["objected"] for r in test],
                  "overruled by model": [not r["objected"] or (p >= overrule_at and not decisive(evidence(r)))
                                         for r, p in zip(test, chance, strict=True)],
@@ -159,11 +162,8 @@ def leave_one_out(rows: list[dict], overrule_at: float, floors: tuple[float, ...
                                                    and p >= floor for r, p in zip(test, chance, strict=True)]
                     for floor in floors},
                  # decision.py's own weights, for comparison: in-sample on the sets they were fitted on
-                 "decision.py as is": [not r["objected"] or (probability(evidence(r)) >= overrule_at
-                                                              and not decisive(evidence(r))) for r in test],
-                 **{f"decision.py, floor {floor}": [(not r["objected"] or (probability(evidence(r)) >= overrule_at
-                                                                           and not decisive(evidence(r))))
-                                                     and probability(evidence(r)) >= floor for r in test]
+                 "decision.py as is": own,
+                 **{f"decision.py, floor {floor}": [yes and p >= floor for yes, p in zip(own, own_chance, strict=True)]
                     for floor in floors}}
         for rule, answered in rules.items():
             counts = tally(test, answered)

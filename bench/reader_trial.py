@@ -55,10 +55,10 @@ def _text(candidate: dict[str, Any]) -> str:
 def collect(names: list[str], cache: Path, keep: int = 12) -> list[dict[str, Any]]:
     """Each single question of ``names`` with the answerer's ranked candidates and its answer."""
     seen: dict[str, Any] = {}
-    score = extractive.score_passages
+    original = extractive.score_passages
 
     def recording(question: str, sources: Any, *args: Any, **kwargs: Any) -> Any:
-        seen["candidates"] = found = score(question, sources, *args, **kwargs)
+        seen["candidates"] = found = original(question, sources, *args, **kwargs)
         return found
 
     extractive.score_passages = recording  # type: ignore[assignment]
@@ -81,7 +81,7 @@ def collect(names: list[str], cache: Path, keep: int = 12) -> list[dict[str, Any
                                                      "ranked": c.ranked} for c in ranked]})
             print(f"[{name}] {len(rows)} questions", file=sys.stderr, flush=True)
     finally:
-        extractive.score_passages = score  # type: ignore[assignment]
+        extractive.score_passages = original  # type: ignore[assignment]
     return rows
 
 
