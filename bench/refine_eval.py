@@ -78,7 +78,7 @@ def score(rag: Any, golden: GoldenSet, refine: bool) -> dict[str, Any]:
 
 def stub_reply(body: dict[str, Any]) -> str:
     """The stub LLM: plans by the router's split, judges every part sufficient, answers citing [1]."""
-    from ragwire.answer.refine import split_parts
+    from ragwire.answer.parts import split_parts
     from ragwire.answer.refine_llm import CLASSIFY_SYSTEM_PROMPT, JUDGE_SYSTEM_PROMPT
 
     system, user = body["messages"][0]["content"], body["messages"][-1]["content"]

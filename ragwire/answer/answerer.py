@@ -36,6 +36,7 @@ from .finishing import (
     finish,
     refuse_early,
 )
+from .parts import route, split_parts
 from .prompt import Turn
 from .results import Answer, Mode, Usage
 
@@ -339,7 +340,7 @@ class Answerer:
 
     def _refined(self, run: refinement.Run) -> Answer:
         """The router's single shot for a plain factual question, else the refinement loop."""
-        kind = refinement.route(run.question)
+        kind = route(run.question)
         if kind == "factual":
             run.step("classify", 0, kind=kind, by="router")
             return run.finished(self.answer_grounded(run.ground(run.question), run.callbacks))
@@ -354,7 +355,7 @@ class Answerer:
             return refusal
         assert self.extractive is not None  # the constructor guarantees one of llm / extractive
         # A chat's joined turns are one question with its context, not two questions.
-        parts = refinement.split_parts(grounding.question) if not grounding.history else []
+        parts = split_parts(grounding.question) if not grounding.history else []
         if len(parts) > 1:
             # Each part is answered from its own quotes of the same sources, and a part none of
             # them answers is named as not covered: a near-topic sentence does not fill it.

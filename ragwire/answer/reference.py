@@ -7,7 +7,7 @@ or one naming nothing after a first part that closes on a name ("…per day at
 Brenna, and how much is overtime pay?"), is searched with the first part's topic
 words appended (see :func:`topic_words`), so retrieval ranks the chunks about the
 same thing first.  The part itself is answered and shown as the user wrote it.
-(A part's "a used one" is a different matter: ``refine.split_parts`` writes the
+(A part's "a used one" is a different matter: ``parts.split_parts`` writes the
 noun into the part itself.)
 """
 

@@ -23,8 +23,9 @@ from .calibration import calibrated
 from .citations import marker_spans, renumber
 from .context import NumberedSource
 from .finishing import finish, refusal, refuse_early, searched
+from .parts import split_parts
 from .reference import search_query
-from .refine import Run, hit_key, interleave, split_parts
+from .refine import Run, hit_key, interleave
 from .results import Answer, Usage
 
 

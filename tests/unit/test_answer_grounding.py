@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.expectations import expectation
 from ragwire.answer.answerable import _carried
 from ragwire.answer.calibration import CALIBRATION, calibrated, fit
 from ragwire.answer.evidence import asked_unit, names, salient_terms
-from ragwire.answer.refine import split_parts
+from ragwire.answer.expectations import expectation
+from ragwire.answer.parts import split_parts
 
 
 def test_names_are_capitalised_after_the_first_word_or_written_in_capitals():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.refine import route, split_parts
+from ragwire.answer.parts import route, split_parts
 
 SPLITS = [
     # a preposition may open the second question

@@ -1,0 +1,187 @@
+"""The parts of a question: where one question ends and the next begins, each part asked on its own.
+
+"What does error E-17 mean, and what does a spare battery cost?" is two questions;
+"What are the price and the weight of the kettle?" and "Compare the fee for A with
+B" are two questions about two things.  Refinement searches and answers each part
+on its own (:mod:`.refine_offline`), and the single-shot answer quotes for each part
+(:func:`.refine_offline.single_shot`), so a part is written out as a question that
+can be searched without the others ("a used one" names its noun).  The router
+(:func:`route`) sends a question to refinement by its parts, without a model call.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "…mean, and what does…", "…? How much…": a second question starts at a question word.
+_QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
+                  r"|was|were|has|have)")
+# "…, and at what time…", "…, and from which platform…": a preposition may open the second question.
+_PREPOSITION = r"(?:in|at|on|from|to|for|by|with|of|under|after|before|during|until|till|since)"
+# "Also" joins only after a comma or "and": "does the hall also have showers" is one question.
+_JOINED = re.compile(rf"(?:[,;]\s*(?:and|also|plus|as well as)|\s+(?:and|plus|as well as))(?:\s+also)?,?\s+"
+                     rf"(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)|;\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
+# "What is the price, what does E-17 mean": a comma before a question word, split only
+# when every piece is a question of its own ("If it fails, what…" is one question).
+_LISTED = re.compile(rf",\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+_STARTS_AS_QUESTION = re.compile(rf"^(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b", re.IGNORECASE)
+# Comparatives, by the measure they compare: "which costs more, A or B" asks each one's price.
+_COMPARATIVES = (
+    (r"costs? more|costs? less|(?:is|are) (?:more expensive|cheaper|dearer)", "How much does {} cost?"),
+    (r"weighs? more|weighs? less|(?:is|are) (?:heavier|lighter)", "How much does {} weigh?"),
+    (r"takes? longer|takes? less time|(?:is|are) (?:quicker|faster|slower)", "How long does {} take?"),
+)
+# "Which weighs more when full, A or B": a phrase between the comparative and the comma ("when full", "on the
+# label") qualifies both sides, and goes with each part.
+_WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COMPARATIVES)})(?:\s+(?P<mod>[^,?]+),|,)?\s+"
+                         r"(?P<a>.+?)\s+or\s+(?P<b>.+?)(?:,?\s+and by how (?:much|many|long)[^?]*)?\s*\??$", re.IGNORECASE)
+# A side that says "one for …" ("a locker for a small bag or one for a suitcase") takes the other side's noun.
+_ONE_FOR = re.compile(r"^one\s+(?=(?:for|of|with|in|at|on|from)\s)", re.IGNORECASE)
+_PP = re.compile(r"\s+(?:for|of|with|in|at|on|from)\s+", re.IGNORECASE)
+_BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # a comparison's tail: "…, by how many grams"
+# "What are the height and the width of the cabinet?", "Tell me the colour and size of X": two attributes
+# of one thing, coordinated; each becomes a question of its own about that thing.
+_ATTRIBUTES = re.compile(r"^(?P<ask>what (?:is|are|were|was)|tell me|give me|list)\s+(?:the\s+)?(?P<a>[\w-]+(?: [\w-]+)?)"
+                         r"\s+(?:and|as well as)\s+(?:the\s+)?(?P<b>[\w-]+(?: [\w-]+)?)\s+(?P<rel>of|for|in|at|on)\s+"
+                         r"(?P<thing>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+# "the deposit and the count of lockers in hall C3": when a bare noun follows the first "of" and a name or a code
+# the next preposition, the name is the shared thing and "of lockers" belongs to the second attribute ("the
+# length and the width of boats for juniors" keeps "boats for juniors" shared).
+_OWN_COMPLEMENT = re.compile(r"^(?P<own>(?!(?:the|a|an|this|that|its|their|our|your|my)\b)[a-z][\w-]*)\s+"
+                             r"(?P<rel>of|for|in|at|on)\s+(?P<thing>(?=[^?]*(?:\b[A-Z]|\d))[^?]*)$")
+# "Compare X with Y": each side is asked on its own; "the price of A with B" gives B A's attribute.
+_COMPARE = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|to|against|and)\s+(?P<b>.+?)\s*[?.!]?$", re.IGNORECASE)
+_OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", re.IGNORECASE)
+# "Tell me X and Y", "What are X as well as Y": two noun phrases coordinated, the second opening with
+# a determiner or a possessive ("…the lamp's price and its colour"); each is asked as "What is …?".
+_PHRASES = re.compile(r"^(?:tell me|give me|what(?:'s|s| is| are| were| was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
+                      r"(?P<b>(?:the|its|their|his|her|a|an)\s+[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+_POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
+# "What does A cost, as well as B?": the second side shares the question's verb.
+_SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would) (?P<a>.+?) (?P<verb>cost|weigh|take|"
+                          rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+# "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.
+_SHARED_HEAD = re.compile(rf"^(?P<head>{_QUESTION_WORD}\b.+?\s(?P<prep>for|at|in|on|from|to|with))\s+(?P<a>.+?),?\s+"
+                          r"(?:and|as well as)\s+(?P=prep)\s+(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+_COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
+_SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
+_REQUEST = re.compile(r"^(?:please\s+)?(?:tell|give|show)\s+me\s+(?P<rest>\S.*)$", re.IGNORECASE)
+# "One" standing for a noun named before ("a mapped one"), after a determiner and at most one modifier.
+_ONE = re.compile(r"\b((?:a|an|the|this|that|each|every)\s+(?:[\w-]+\s+)?)one\b(?!\s+of\b)", re.IGNORECASE)
+_LAST_NOUN = re.compile(r"([A-Za-z][\w-]*)\W*$")
+_NOT_NOUNS = frozenset("it them this that one there here mean cost take weigh".split())
+# A part this short ("and why?") is no question of its own: it stays with the part before it.
+_MIN_PART_WORDS = 3
+
+
+def split_parts(question: str) -> list[str]:
+    """The separate questions of ``question``, in order (one part when it asks one thing).
+
+    Parts end at a question mark followed by more text, or start at "and", "also",
+    "plus" or ";" followed by a question word ("…mean, and what does…").  A part that
+    says "one" for a noun the part before it names ("…for an unused printer as well as
+    the fee for a used one") names the noun, so that it can be searched on its own.
+    """
+    parts = _split(question)
+    return [parts[0], *(_with_antecedent(a, b) for a, b in zip(parts, parts[1:], strict=False))] if parts else parts
+
+
+def _with_antecedent(before: str, part: str) -> str:
+    """``part`` with its "a <adjective> one" given the noun that ends ``before`` ("a used one" → "a used printer")."""
+    noun = _LAST_NOUN.search(before)
+    if noun is None or noun.group(1).lower() in _NOT_NOUNS:
+        return part
+    return _ONE.sub(lambda m: m.group(1) + noun.group(1), part, count=1)
+
+
+def _split(question: str) -> list[str]:
+    pieces = [p.strip(" ,;") for p in _JOINED.split(question.strip())]
+    if len(pieces) > 1 and any(_ATTRIBUTES.match(p) or _WHICH_MORE.match(p) for p in pieces):
+        # "Which costs more, A or B, and how much is C?": the comparison's two parts, then the next question's.
+        return [_as_question(part) for p in pieces if not _BY_HOW.match(p) for part in _split(p)]
+    if m := _ATTRIBUTES.match(question.strip()):
+        ask = "What is" if m["ask"].lower().startswith(("tell", "give", "list")) else m["ask"].split()[0].capitalize() + " is"
+        b, rel, thing = m["b"], m["rel"], m["thing"]
+        if own := _OWN_COMPLEMENT.match(thing):
+            b, rel, thing = f"{b} {rel} {own['own']}", own["rel"], own["thing"]
+        return [f"{ask} the {attribute} {rel} {thing}?" for attribute in (m["a"], b)]
+    if m := _WHICH_MORE.match(question.strip()):
+        # "Which is faster, the tram or the bus?" is answered by both durations.
+        template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))
+        a, b = m["a"].strip(), m["b"].strip()
+        if _ONE_FOR.match(b):
+            b = _PP.split(a, maxsplit=1)[0] + " " + b[4:]
+        tail = f" {m['mod'].strip()}?" if m["mod"] else "?"
+        return [template.format(side)[:-1] + tail for side in (a, b)]
+    if pair := _coordinated(question.strip()):
+        return pair
+    parts: list[str] = []
+    for sentence in _SENTENCE_END.split(question.strip()):
+        for piece in (p for joined in _JOINED.split(sentence) for p in _listed(joined)):
+            piece = piece.strip(" ,;")
+            if not piece:
+                continue
+            if parts and len(piece.split()) < _MIN_PART_WORDS:
+                parts[-1] = f"{parts[-1]} {piece}"
+            else:
+                parts.append(piece)
+    return [_as_question(p) for p in parts] if len(parts) > 1 else [question.strip()]
+
+
+def _coordinated(question: str) -> list[str] | None:
+    """The two questions of "Compare X with Y" or of two coordinated noun phrases ("Tell me X and its Y"); else None."""
+    if m := _COMPARE.match(question):
+        a, b = m["a"].strip(), m["b"].strip()
+        if (of := _OF.match(a)) and b.lower().startswith(of["attr"].lower() + " ") and not _OF.match(b):
+            # "the opening hour of the kiosk in spring with the opening hour in autumn": B changes A's last phrase.
+            rest = b[len(of["attr"]):].strip()
+            prep = rest.split()[0]
+            head, sep, _ = a.rpartition(f" {prep} ")
+            b = f"{head} {rest}" if sep else f"{a} {rest}"
+        elif of and not _OF.match(b):
+            b = f"{of['attr']} of {b}"  # "the price of A with B": B's price
+        return [f"What is {a}?", f"What is {b}?"]
+    if m := _SHARED_VERB.match(question):
+        return [f"{m['q'].capitalize()} {m['aux']} {m[n].strip()} {m['verb']}?" for n in ("a", "b")]
+    if m := _SHARED_HEAD.match(question):
+        return [f"{m['head']} {m[n].strip()}?" for n in ("a", "b")]
+    m = _PHRASES.match(question)
+    if m is None or re.search(r"\bbetween\b", m["a"], re.IGNORECASE):
+        return None  # "the difference between A and B" is one thing
+    a, b = m["a"].strip(), m["b"].strip()
+    pronoun = re.match(r"(?:its|their|his|her)\s", b, re.IGNORECASE)
+    if pronoun and (of := re.search(r"\s(?:of|for)\s+(.+)$", a)):
+        b = f"the {b[pronoun.end():]} of {of.group(1)}"  # "the level of the lake's water and its colour": the water's
+    elif pronoun and (owner := _POSSESSOR.search(f"{a} ")):
+        b = owner.group(1) + b[b.index(" "):]  # "the lamp's price and its colour": the lamp's colour
+    return [f"What is {a}?", f"What is {b}?"]
+
+
+def _listed(piece: str) -> list[str]:
+    pieces = _LISTED.split(piece)
+    return pieces if all(_STARTS_AS_QUESTION.match(p.strip()) for p in pieces) else [piece]
+
+
+def route(question: str) -> str:
+    """``factual`` (single-shot), ``multi-part``, ``comparison`` or ``summary``: decided without a model."""
+    if len(split_parts(question)) > 1:
+        return "multi-part"
+    if _COMPARISON.search(question):
+        return "comparison"
+    if _SUMMARY.search(question):
+        return "summary"
+    return "factual"
+
+
+def _as_question(part: str) -> str:
+    part = part.strip()
+    if m := _REQUEST.match(part):
+        # "Tell me the fee for a locker": a request for a noun phrase is the question "What is …?"; one
+        # for a clause ("tell me when visitors may park") is that clause.
+        rest = m["rest"].rstrip(" ?.!")
+        part = rest if _STARTS_AS_QUESTION.match(rest) else f"What is {rest}"
+    if _STARTS_AS_QUESTION.match(part) and part.endswith("."):
+        part = part[:-1]  # "…, and when visitors may park." asks a question all the same
+    part = part[0].upper() + part[1:] if part else part
+    return part if part.endswith(("?", ".", "!")) else f"{part}?"
