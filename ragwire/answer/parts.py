@@ -11,6 +11,8 @@ can be searched without the others ("a used one" names its noun).  The router
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
 
 # "…mean, and what does…", "…? How much…": a second question starts at a question word.
@@ -18,9 +20,16 @@ _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|c
                   r"|was|were|has|have)")
 # "…, and at what time…", "…, and from which platform…": a preposition may open the second question.
 _PREPOSITION = r"(?:in|at|on|from|to|for|by|with|of|under|after|before|during|until|till|since)"
-# "Also" joins only after a comma or "and": "does the hall also have showers" is one question.
-_JOINED = re.compile(rf"(?:[,;]\s*(?:and|also|plus|as well as)|\s+(?:and|plus|as well as))(?:\s+also)?,?\s+"
+# "Also" joins only after a comma or "and": "does the hall also have showers" is one question.  An adverb of
+# degree may stand between the joiner and the question word ("…, and roughly how many…").
+_JOINED = re.compile(rf"(?:[,;]\s*(?:and|also|plus|as well as)|\s+(?:and|plus|as well as))"
+                     r"(?:\s+(?:also|roughly|approximately|about|exactly|then))?,?\s+"
                      rf"(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)|;\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+# "…, as well as the X", "… and whether Y": after a question of any shape, "as well as" before a noun phrase, or
+# "whether", opens a second question ("How far ahead must I book, as well as the cost of a cake?").
+_NOUN_JOINED = re.compile(r",?\s+as well as\s+(?=(?:the|a|an|its|their|his|her|whether)\s)|,?\s+and\s+(?=whether\s)",
+                          re.IGNORECASE)
+_DETERMINER = re.compile(r"^(?:the|a|an|its|their|his|her)\s", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
 # "What is the price, what does E-17 mean": a comma before a question word, split only
 # when every piece is a question of its own ("If it fails, what…" is one question).
@@ -62,13 +71,24 @@ _POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
 _SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would) (?P<a>.+?) (?P<verb>cost|weigh|take|"
                           rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 # "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.
-_SHARED_HEAD = re.compile(rf"^(?P<head>{_QUESTION_WORD}\b.+?\s(?P<prep>for|at|in|on|from|to|with))\s+(?P<a>.+?),?\s+"
+_SHARED_HEAD = re.compile(rf"^(?P<head>(?:{_QUESTION_WORD}|tell me|give me)\b.+?\s(?P<prep>for|of|at|in|on|from|to|with))"
+                          r"\s+(?P<a>.+?),?\s+"
                           r"(?:and|as well as)\s+(?P=prep)\s+(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
-_REQUEST = re.compile(r"^(?:please\s+)?(?:tell|give|show)\s+me\s+(?P<rest>\S.*)$", re.IGNORECASE)
-# "One" standing for a noun named before ("a mapped one"), after a determiner and at most one modifier.
-_ONE = re.compile(r"\b((?:a|an|the|this|that|each|every)\s+(?:[\w-]+\s+)?)one\b(?!\s+of\b)", re.IGNORECASE)
+_REQUEST = re.compile(r"^(?:(?:please\s+)?(?:tell|give|show)\s+me|i\s+(?:need|want|would like|'d like)(?:\s+to\s+know)?)"
+                      r"\s+(?P<rest>\S.*)$", re.IGNORECASE)
+# "One" standing for a noun named before ("a mapped one", "the one at B"), after a determiner and at most one
+# modifier; "one-day" and "one of" are no such thing.
+_ONE = re.compile(r"\b(?P<det>(?:a|an|the|this|that|each|every)\s+)(?:(?P<mod>[\w-]+)\s+)?one\b(?!-)(?!\s+of\b)"
+                  r"(?P<pp>(?=\s+(?:for|of|with|in|at|on|from|to)\s))?", re.IGNORECASE)
+# The noun phrase a "one" before a preposition stands for: the one before the first preposition of the part before.
+_HEAD_PHRASE = re.compile(r"\b(?:the|a|an)\s+(?P<np>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:for|of|with|in|at|on|from|to)\s",
+                          re.IGNORECASE)
+# Where a noun phrase taken over ends: the verb or the auxiliary after it ("the 10-litre bucket costs …").
+_PHRASE_END = frozenset("is are was were does do did cost costs weigh weighs take takes mean means".split())
+# Negating prefixes: "used" and "unused" are modifiers of one kind.
+_NEGATIONS = ("un", "non-", "non", "in", "dis")
 _LAST_NOUN = re.compile(r"([A-Za-z][\w-]*)\W*$")
 _NOT_NOUNS = frozenset("it them this that one there here mean cost take weigh".split())
 # A part this short ("and why?") is no question of its own: it stays with the part before it.
@@ -88,11 +108,53 @@ def split_parts(question: str) -> list[str]:
 
 
 def _with_antecedent(before: str, part: str) -> str:
-    """``part`` with its "a <adjective> one" given the noun that ends ``before`` ("a used one" → "a used printer")."""
+    """``part`` with its "one" written out from ``before``, the part before it.
+
+    "the one at B" after "the fee at A" is "the fee at B": a "one" before a preposition
+    stands for the noun phrase before the first preposition of ``before``.  "the
+    20-litre one" after "the 10-litre bucket" is "the 20-litre bucket": a modifier of
+    the same kind as one in ``before`` takes the words after that one.  Any other "a used
+    one" takes the noun that ends ``before``.
+    """
+    m = _ONE.search(part)
+    if m is None:
+        return part
+    words = before.rstrip(" ?.!").split()
+    mod = m["mod"]
+    if mod is not None and (i := next((i for i, w in enumerate(words) if _parallel(w, mod)), None)) is not None:
+        taken = list(itertools.takewhile(lambda w: w.lower() not in _PHRASE_END, words[i + 1:]))
+        if taken:
+            return part[:m.start()] + f"{m['det']}{mod} {' '.join(taken)}" + part[m.end():]
+    if mod is None and m["pp"] is not None and (head := _HEAD_PHRASE.search(before)):
+        return part[:m.start()] + m["det"] + head["np"] + part[m.end():]
     noun = _LAST_NOUN.search(before)
     if noun is None or noun.group(1).lower() in _NOT_NOUNS:
         return part
-    return _ONE.sub(lambda m: m.group(1) + noun.group(1), part, count=1)
+    return part[:m.start()] + m["det"] + (f"{mod} " if mod else "") + noun.group(1) + part[m.end():]
+
+
+def _parallel(word: str, other: str) -> bool:
+    """Two modifiers of one kind: "10-litre" and "20-litre", "two-hour" and "four-hour", "used" and "unused",
+    "paperback" and "hardback" (the same word after a hyphen, a negating prefix, or a shared ending of 4+ letters)."""
+    a, b = word.lower().strip(",;"), other.lower().strip(",;")
+    if a == b or not a or not b:
+        return False
+    if "-" in a and "-" in b:
+        return a.rsplit("-", 1)[1] == b.rsplit("-", 1)[1]
+    if any(a == n + b or b == n + a for n in _NEGATIONS):
+        return True
+    shared = len(os.path.commonprefix([a[::-1], b[::-1]]))
+    return shared >= 4 and min(len(a), len(b)) - shared >= 2
+
+
+def _distributed(a: str, b: str) -> str:
+    """``a`` with the head noun ``b`` ends on, when ``a`` stops at a modifier of ``b``'s kind ("the two-hour and the
+    four-hour prices": the two-hour prices; "a paperback or a hardback copy": a paperback copy)."""
+    first, second = a.split(), b.split()
+    if not first or len(second) < 2:
+        return a
+    i = next((i for i, w in enumerate(second[:-1]) if _parallel(first[-1], w)), None)
+    return a if i is None else " ".join([*first, *second[i + 1:]])
 
 
 def _split(question: str) -> list[str]:
@@ -105,20 +167,22 @@ def _split(question: str) -> list[str]:
         b, rel, thing = m["b"], m["rel"], m["thing"]
         if own := _OWN_COMPLEMENT.match(thing):
             b, rel, thing = f"{b} {rel} {own['own']}", own["rel"], own["thing"]
-        return [f"{ask} the {attribute} {rel} {thing}?" for attribute in (m["a"], b)]
+        return [f"{ask} the {attribute} {rel} {thing}?" for attribute in (_distributed(m["a"], b), b)]
     if m := _WHICH_MORE.match(question.strip()):
         # "Which is faster, the tram or the bus?" is answered by both durations.
         template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))
         a, b = m["a"].strip(), m["b"].strip()
         if _ONE_FOR.match(b):
             b = _PP.split(a, maxsplit=1)[0] + " " + b[4:]
+        a = _distributed(a, b)
         tail = f" {m['mod'].strip()}?" if m["mod"] else "?"
         return [template.format(side)[:-1] + tail for side in (a, b)]
     if pair := _coordinated(question.strip()):
         return pair
     parts: list[str] = []
     for sentence in _SENTENCE_END.split(question.strip()):
-        for piece in (p for joined in _JOINED.split(sentence) for p in _listed(joined)):
+        for piece in (p for joined in _JOINED.split(sentence) for noun in _NOUN_JOINED.split(joined)
+                      for p in _listed(noun)):
             piece = piece.strip(" ,;")
             if not piece:
                 continue
@@ -139,13 +203,17 @@ def _coordinated(question: str) -> list[str] | None:
             prep = rest.split()[0]
             head, sep, _ = a.rpartition(f" {prep} ")
             b = f"{head} {rest}" if sep else f"{a} {rest}"
+        elif _ONE_FOR.match(b):
+            b = _PP.split(a, maxsplit=1)[0] + " " + b[4:]  # "a wash for A with one for B"
+        elif (same := _same_head(a, b)) is not None:
+            b = same  # "the hours a small lawn takes with a large lawn": B stands in A for the phrase it matches
         elif of and not _OF.match(b):
             b = f"{of['attr']} of {b}"  # "the price of A with B": B's price
         return [f"What is {a}?", f"What is {b}?"]
     if m := _SHARED_VERB.match(question):
         return [f"{m['q'].capitalize()} {m['aux']} {m[n].strip()} {m['verb']}?" for n in ("a", "b")]
     if m := _SHARED_HEAD.match(question):
-        return [f"{m['head']} {m[n].strip()}?" for n in ("a", "b")]
+        return [_as_question(f"{m['head']} {m[n].strip()}") for n in ("a", "b")]
     m = _PHRASES.match(question)
     if m is None or re.search(r"\bbetween\b", m["a"], re.IGNORECASE):
         return None  # "the difference between A and B" is one thing
@@ -156,6 +224,16 @@ def _coordinated(question: str) -> list[str] | None:
     elif pronoun and (owner := _POSSESSOR.search(f"{a} ")):
         b = owner.group(1) + b[b.index(" "):]  # "the lamp's price and its colour": the lamp's colour
     return [f"What is {a}?", f"What is {b}?"]
+
+
+def _same_head(a: str, b: str) -> str | None:
+    """``a`` with ``b`` in place of the phrase of ``a`` ending on ``b``'s noun, when ``b`` is a bare noun phrase
+    ("a large lawn" in "the hours a small lawn takes"); None when ``b`` has a preposition or no such phrase."""
+    words = b.split()
+    if not _DETERMINER.match(b) or len(words) > 4 or _PP.search(f" {b} "):
+        return None
+    found = re.search(rf"\b(?:the|a|an)\s+(?:[\w-]+\s+){{0,2}}{re.escape(words[-1])}\b", a, re.IGNORECASE)
+    return None if found is None else a[:found.start()] + b + a[found.end():]
 
 
 def _listed(piece: str) -> list[str]:
@@ -181,7 +259,9 @@ def _as_question(part: str) -> str:
         # for a clause ("tell me when visitors may park") is that clause.
         rest = m["rest"].rstrip(" ?.!")
         part = rest if _STARTS_AS_QUESTION.match(rest) else f"What is {rest}"
-    if _STARTS_AS_QUESTION.match(part) and part.endswith("."):
+    elif _DETERMINER.match(part):
+        part = f"What is {part.rstrip(' ?.!')}"  # "…, as well as the cost of a cake": a noun phrase asked for
+    if (_STARTS_AS_QUESTION.match(part) or part.lower().startswith("whether ")) and part.endswith("."):
         part = part[:-1]  # "…, and when visitors may park." asks a question all the same
     part = part[0].upper() + part[1:] if part else part
     return part if part.endswith(("?", ".", "!")) else f"{part}?"

@@ -107,3 +107,54 @@ def test_a_shared_phrase_verb_or_head_goes_with_each_part(question, parts):
 ])
 def test_also_joins_a_second_question_only_after_a_comma(question, parts):
     assert split_parts(question) == parts
+
+
+# Round 21 (issue 33): forms of coordination the splitter left whole or wrote out wrongly.
+ROUND_21_SPLITS = [
+    # "the one at B" stands for the noun phrase before A's first preposition, not for A's last noun
+    ("Tell me the membership fee at the rowing club and the one at Hillside Chess.",
+     ["What is the membership fee at the rowing club?", "What is the membership fee at Hillside Chess?"]),
+    ("Compare the overdue charge at the print shop with the one at Copy Corner.",
+     ["What is the overdue charge at the print shop?", "What is the overdue charge at Copy Corner?"]),
+    # "one for B" in a comparison takes A's noun phrase
+    ("Compare a wash for a small car with one for a van.", ["What is a wash for a small car?", "What is a wash for a van?"]),
+    # "the 20-litre one": a modifier of the same kind as A's takes the words after A's
+    ("Compare the 10-litre bucket in the blue range with the 20-litre one.",
+     ["What is the 10-litre bucket in the blue range?", "What is the 20-litre bucket in the blue range?"]),
+    # "one-week" is a modifier, not a "one" standing for a noun
+    ("Tell me the date and the cost of the one-week camp at the lake.",
+     ["What is the date of the one-week camp at the lake?", "What is the cost of the one-week camp at the lake?"]),
+    # a bare noun phrase in a comparison stands in A for the phrase ending on its noun
+    ("Compare the hours a small lawn takes with a large lawn.",
+     ["What is the hours a small lawn takes?", "What is the hours a large lawn takes?"]),
+    # "as well as the X" and "and whether" after a question of any shape
+    ("How long is the ferry crossing, as well as the cost of a bike ticket?",
+     ["How long is the ferry crossing?", "What is the cost of a bike ticket?"]),
+    ("Tell me the cost of a sauna visit and whether towels are included.",
+     ["What is the cost of a sauna visit?", "Whether towels are included?"]),
+    # "I need X" is a request, as "tell me X" is
+    ("I need the wifi password for the lounge as well as the checkout time.",
+     ["What is the wifi password for the lounge?", "What is the checkout time?"]),
+    # an adverb of degree between the joiner and the question word
+    ("How much is a jar of honey, and roughly how many jars fit in a crate?",
+     ["How much is a jar of honey?", "How many jars fit in a crate?"]),
+    # "of A and of B": the head is shared, and a request may open it
+    ("What are the yearly fees of junior membership and of family membership?",
+     ["What are the yearly fees of junior membership?", "What are the yearly fees of family membership?"]),
+    ("Tell me the cost of a lesson with the coach and of a court at the club.",
+     ["What is the cost of a lesson with the coach?", "What is the cost of a court at the club?"]),
+    # a side that stops at a modifier takes the other side's noun ("a paperback [copy] or a hardback copy")
+    ("Which costs more, a paperback or a hardback copy of the guide, and by how much?",
+     ["How much does a paperback copy of the guide cost?", "How much does a hardback copy of the guide cost?"]),
+    ("What are the two-hour and the four-hour prices for the canoe?",
+     ["What is the two-hour prices for the canoe?", "What is the four-hour prices for the canoe?"]),
+    # unchanged: one question
+    ("Does the hostel lend towels as well as sheets?", ["Does the hostel lend towels as well as sheets?"]),
+    ("What is the difference between the senior and the junior ticket?",
+     ["What is the difference between the senior and the junior ticket?"]),
+]
+
+
+@pytest.mark.parametrize(("question", "parts"), ROUND_21_SPLITS, ids=[q for q, _ in ROUND_21_SPLITS])
+def test_a_one_a_noun_phrase_or_a_shared_head_is_written_out_in_each_part(question, parts):
+    assert split_parts(question) == parts
