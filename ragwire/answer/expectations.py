@@ -77,6 +77,10 @@ def type_word(word: str) -> bool:
     return word in TYPE_WORDS or _stem(word) in _TYPE_STEMS
 
 
+# Sums often stated as a share of a price rather than an amount ("a 30 % deposit", "a 4 % card surcharge").
+_RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", "commission", "discount", "discounts",
+                               "supplement", "premium", "tip", "interest", "markup", "mark-up", "down payment",
+                               "advance", "refund", "reduction", "service charge"})
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
 _GRADABLE = frozenset(_HOW_ADJECTIVE) | frozenset("long short big small large cheap dear low late early light strong".split())
@@ -150,6 +154,8 @@ def expectation(question: str) -> Expectation | None:
     # about another product of the same kind shares the focus's last word, not its name.
     names = {w.lower() for w in _WORD.findall(question)[1:] if w[:1].isupper()}
     phrase, heads = focused(rest, names)
+    if kind == "amount of money" and any(re.search(rf"\b{c}\b", text) for c in _RELATIVE_CHARGES):
+        kind = "amount or percentage"  # "what deposit is due": "a deposit of 30 %" answers it as "EUR 50" would
     found = Expectation(kind, phrase, heads)
     if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):
         counted = tuple(w for w in m.group(1).split() if w not in MODIFIERS)[:2]
@@ -309,7 +315,7 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
 
 def _priced(kind: str, text: str, context: str) -> bool:
     """A number under a heading that says it is a price ("Price list 2024") is an amount of money."""
-    return (kind == "amount of money" and bool(re.search(r"\d", text))
+    return (kind in ("amount of money", "amount or percentage") and bool(re.search(r"\d", text))
             and bool(re.search(r"\b(?:prices?|costs?|rates?|fees?|tariffs?)\b", context, re.IGNORECASE)))
 
 

@@ -99,6 +99,8 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "rating": _re(r"\b[A-Z]{1,4}[- ]?\d{1,5}\b|\bclass [A-Z0-9]\b"),
 }
 
+# A sum often stated as a share of a price (a deposit, a surcharge, a commission): an amount or a share.
+INSTANCES["amount or percentage"] = _re(f"{INSTANCES['amount of money'].pattern}|{_SHARE}")
 # "How long is the tunnel / the film": long measures space or time.
 INSTANCES["duration or length"] = _re(f"{INSTANCES['duration'].pattern}|{INSTANCES['length'].pattern}")
 
@@ -113,6 +115,7 @@ LABEL_UNITS: dict[str, frozenset[str]] = {
     "percentage": frozenset({"pct", "percent", "percentage"}),
 }
 LABEL_UNITS["duration or length"] = LABEL_UNITS["duration"] | LABEL_UNITS["length"]
+LABEL_UNITS["amount or percentage"] = LABEL_UNITS["amount of money"] | LABEL_UNITS["percentage"]
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
 PLAIN = frozenset({"number", "quantity", "date", "time of day", "version", "rating", "frequency"})  # no unit of their own

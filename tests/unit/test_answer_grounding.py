@@ -91,3 +91,16 @@ def test_a_number_written_as_a_word_answers_a_question_that_names_its_unit():
     assert number_in_unit.search("Tomatoes need six hours of sun.")
     assert number_in_unit.search("A charge takes 3 h.")
     assert not number_in_unit.search("Tomatoes need sun for hours on end.")
+
+
+@pytest.mark.parametrize(("question", "share"), [
+    ("What deposit is due for a market stall?", True),
+    ("What card surcharge does the ferry office add?", True),
+    ("What fee does the gallery keep as commission on a sale?", True),
+    ("What does a market stall cost per day?", False),
+    ("What price is a ferry ticket?", False),
+])
+def test_a_sum_often_given_as_a_share_of_a_price_may_be_answered_by_the_share(question, share):
+    found = expectation(question)
+    assert found is not None
+    assert found.kind == ("amount or percentage" if share else "amount of money")
