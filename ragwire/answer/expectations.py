@@ -198,6 +198,8 @@ def _kind(text: str) -> tuple[str | None, str]:
         if m := re.search(rf"\b(?:how much|what) (?:does|do|did|will|would) ((?:(?!\b(?:{verb}|what)\b).)+?) {verb}\b",
                           text):
             return measure, "is " + m.group(1)
+    if m := re.search(r"^(?:(?:at|by|until|till|from) )?what time\b", text):
+        return "time of day", text[m.end():]  # "at what time do gates shut": a clock time
     if m := re.search(r"^when (?:was|were|did)\b", text):
         # An event of the past ("when was X released", "when did X open") happened on a date: a
         # changelog or notice dates it in its heading ("4.1.2 – 2026-07-02"), which covers() reads.

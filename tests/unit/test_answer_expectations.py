@@ -112,3 +112,12 @@ def test_a_currency_code_that_is_also_a_word_is_money_only_in_capitals(text, mon
 def test_how_far_ahead_asks_for_a_lead_time_not_a_distance():
     assert expectation("How far ahead must I book the sauna?").kind == "duration"
     assert expectation("How far is the sauna from the lake?").kind == "length"
+
+
+@pytest.mark.parametrize("question", ["What time does the ferry leave Oban?", "At what time do gates shut?",
+                                      "By what time must rooms be vacated?"])
+def test_what_time_asks_for_a_clock_time(question):
+    # Round 21: "what time" sat in the type-noun table where no pattern could reach it, so these expected nothing.
+    expected = expectation(question)
+    assert expected is not None and expected.kind == "time of day"
+    assert not covers(expected, "The ferry to Oban carries cars and bicycles; gates and rooms are on deck 2.")
