@@ -1,7 +1,7 @@
 """The parts of a question: where one question ends and the next begins, each part asked on its own.
 
 "What does error E-17 mean, and what does a spare battery cost?" is two questions;
-"What are the price and the weight of the kettle?" and "Compare the fee for A with
+"What are the length and the width of the mat?" and "Compare the fee for A with
 B" are two questions about two things.  Refinement searches and answers each part
 on its own (:mod:`.refine_offline`), and the single-shot answer quotes for each part
 (:func:`.refine_offline.single_shot`), so a part is written out as a question that
