@@ -81,6 +81,7 @@ def type_word(word: str) -> bool:
 _RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", "commission", "discount", "discounts",
                                "supplement", "premium", "tip", "interest", "markup", "mark-up", "down payment",
                                "advance", "refund", "reduction", "service charge"})
+_RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(_RELATIVE_CHARGES)))})\b")
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
 _GRADABLE = frozenset(_HOW_ADJECTIVE) | frozenset("long short big small large cheap dear low late early light strong".split())
@@ -154,7 +155,7 @@ def expectation(question: str) -> Expectation | None:
     # about another product of the same kind shares the focus's last word, not its name.
     names = {w.lower() for w in _WORD.findall(question)[1:] if w[:1].isupper()}
     phrase, heads = focused(rest, names)
-    if kind == "amount of money" and any(re.search(rf"\b{c}\b", text) for c in _RELATIVE_CHARGES):
+    if kind == "amount of money" and _RELATIVE_CHARGE.search(text):
         kind = "amount or percentage"  # "what deposit is due": "a deposit of 30 %" answers it as "EUR 50" would
     found = Expectation(kind, phrase, heads)
     if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):

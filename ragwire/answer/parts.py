@@ -117,20 +117,23 @@ def _with_antecedent(before: str, part: str) -> str:
     one" takes the noun that ends ``before``.
     """
     m = _ONE.search(part)
-    if m is None:
-        return part
+    phrase = None if m is None else _antecedent(before, m["mod"], m["pp"] is not None)
+    return part if m is None or phrase is None else f"{part[:m.start()]}{m['det']}{phrase}{part[m.end():]}"
+
+
+def _antecedent(before: str, mod: str | None, before_preposition: bool) -> str | None:
+    """What "[<mod>] one" stands for after ``before`` (the determiner left out), or None when nothing names it."""
     words = before.rstrip(" ?.!").split()
-    mod = m["mod"]
     if mod is not None and (i := next((i for i, w in enumerate(words) if _parallel(w, mod)), None)) is not None:
         taken = list(itertools.takewhile(lambda w: w.lower() not in _PHRASE_END, words[i + 1:]))
         if taken:
-            return part[:m.start()] + f"{m['det']}{mod} {' '.join(taken)}" + part[m.end():]
-    if mod is None and m["pp"] is not None and (head := _HEAD_PHRASE.search(before)):
-        return part[:m.start()] + m["det"] + head["np"] + part[m.end():]
+            return f"{mod} {' '.join(taken)}"
+    if mod is None and before_preposition and (head := _HEAD_PHRASE.search(before)):
+        return head["np"]
     noun = _LAST_NOUN.search(before)
     if noun is None or noun.group(1).lower() in _NOT_NOUNS:
-        return part
-    return part[:m.start()] + m["det"] + (f"{mod} " if mod else "") + noun.group(1) + part[m.end():]
+        return None
+    return f"{mod} {noun.group(1)}" if mod else noun.group(1)
 
 
 def _parallel(word: str, other: str) -> bool:
@@ -172,8 +175,7 @@ def _split(question: str) -> list[str]:
         # "Which is faster, the tram or the bus?" is answered by both durations.
         template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))
         a, b = m["a"].strip(), m["b"].strip()
-        if _ONE_FOR.match(b):
-            b = _PP.split(a, maxsplit=1)[0] + " " + b[4:]
+        b = _one_for(a, b)
         a = _distributed(a, b)
         tail = f" {m['mod'].strip()}?" if m["mod"] else "?"
         return [template.format(side)[:-1] + tail for side in (a, b)]
@@ -204,7 +206,7 @@ def _coordinated(question: str) -> list[str] | None:
             head, sep, _ = a.rpartition(f" {prep} ")
             b = f"{head} {rest}" if sep else f"{a} {rest}"
         elif _ONE_FOR.match(b):
-            b = _PP.split(a, maxsplit=1)[0] + " " + b[4:]  # "a wash for A with one for B"
+            b = _one_for(a, b)  # "a wash for A with one for B"
         elif (same := _same_head(a, b)) is not None:
             b = same  # "the hours a small lawn takes with a large lawn": B stands in A for the phrase it matches
         elif of and not _OF.match(b):
@@ -224,6 +226,11 @@ def _coordinated(question: str) -> list[str] | None:
     elif pronoun and (owner := _POSSESSOR.search(f"{a} ")):
         b = owner.group(1) + b[b.index(" "):]  # "the lamp's price and its colour": the lamp's colour
     return [f"What is {a}?", f"What is {b}?"]
+
+
+def _one_for(a: str, b: str) -> str:
+    """``b`` with its leading "one for …" given ``a``'s noun phrase ("a locker for a bag" / "one for a case")."""
+    return _PP.split(a, maxsplit=1)[0] + " " + b[4:] if _ONE_FOR.match(b) else b
 
 
 def _same_head(a: str, b: str) -> str | None:
