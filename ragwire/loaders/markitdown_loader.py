@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragwire.errors import LoaderError
-from ragwire.loaders import base, guard, scan
+from ragwire.loaders import base, guard, scan, sheets
 from ragwire.loaders.base import LoadResult
 from ragwire.loaders.formats import IMAGE_EXTENSIONS, SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS, fitting_extension, sniff
 from ragwire.loaders.ocr import OcrSettings
@@ -264,7 +264,10 @@ class MarkItDownLoader:
             result = converter.convert(io.BytesIO(data), info)
         except Exception as exc:  # noqa: BLE001 — converters fail with any type on a bad file
             raise _conversion_error(exc, name, ext) from exc
-        return base.tidy_text(result.markdown or "")
+        text = result.markdown or ""
+        if ext in (".xlsx", ".xlsm"):
+            text = sheets.tidy_sheet_tables(text)
+        return base.tidy_text(text)
 
 
 def _layer_pages(reader: PdfReader, name: str) -> list[base.Page]:
