@@ -22,7 +22,7 @@ _RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")
 
 
 def tidy_sheet_tables(markdown: str) -> str:
-    """``markdown`` with each sheet table's title rows lifted out and its empty cells empty."""
+    """``markdown`` with each sheet table's title rows lifted out (the first as a heading) and its empty cells empty."""
     lines = markdown.split("\n")
     out: list[str] = []
     index = 0
@@ -68,7 +68,9 @@ def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str
             new_header = rows[first]
             assert isinstance(new_header, list)
             header, rows = new_header, rows[first + 1 :]
-    lines = [*(f"{title}\n" for title in titles), _row(header), _rule(width)]
+    # The first title heads the table (a line of its own would read as a sentence of it); notes under it stay lines.
+    lines = [*(f"### {title}\n" if n == 0 else f"{title}\n" for n, title in enumerate(titles)), _row(header),
+             _rule(width)]
     lines.extend(row if isinstance(row, str) else _row(row) for row in rows)
     return lines
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ragwire.loaders.sheets import tidy_sheet_tables
 
 
-def test_a_title_row_becomes_a_line_above_the_table_and_the_real_header_heads_it():
+def test_a_title_row_becomes_a_heading_above_the_table_and_the_real_header_heads_it():
     converted = "\n".join([
         "## Rates",
         "| Harbour kayak hire, season rates | Unnamed: 1 | Unnamed: 2 |",
@@ -17,7 +17,7 @@ def test_a_title_row_becomes_a_line_above_the_table_and_the_real_header_heads_it
     ])
     assert tidy_sheet_tables(converted) == "\n".join([
         "## Rates",
-        "Harbour kayak hire, season rates",
+        "### Harbour kayak hire, season rates",
         "",
         "Updated in March",
         "",
