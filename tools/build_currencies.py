@@ -2,8 +2,11 @@
 
 Every currency a territory uses today (CLDR, through Babel), with its ISO 4217 code, the
 symbols its locales write it with and its English names.  A symbol of plain letters
-("Ft", "Rs", "R") is left out: after a number it reads as feet or a grade as often as
-money; one with a currency sign ($, ₹, R$) or a Latin letter past ASCII (zł, Kč) is kept.
+("Ft", "Rs", "R") is not a symbol anywhere: after a number it reads as feet or a grade as
+often as money; one with a currency sign ($, ₹, R$) or a Latin letter past ASCII (zł, Kč) is.
+Plain-letter symbols of two letters or more go in a column of their own, the answerer
+reads them before an amount ("Rs. 15", "Ksh 1,250", "RM 25"), less those that are also a
+unit of measure ("KM", "Kg.") or, written in lower case, an English word ("den").
 A code that is also an English word (TRY, ALL, CUP; by ragwire's lexicon) is marked
 ``word``: the answerer reads it as money only in capitals ("try 3 times" is not).
 
@@ -28,6 +31,9 @@ _NAME = re.compile(r"^[a-zà-ÿ]+$")
 # Names that, after a number, mean something else as often as money: "5 marks" out of ten, "3 gold" medals,
 # "a real", "the team won 2".  Their currencies are still known by code and symbol.
 _AMBIGUOUS_NAMES = frozenset({"gold", "mark", "marks", "real", "reals", "sol", "won"})
+# Plain-letter symbols that are also units of measure: "KM 12" is a road's kilometre post.
+_UNITS = frozenset({"km", "kg", "cg", "mg", "ft", "db", "mm", "cm", "ml", "cl", "dl", "mt", "lb", "oz", "mi", "yd"})
+_LETTERS = re.compile(r"^[A-Za-z]{2,}\.?$")
 
 
 def _distinct(symbol: str) -> bool:
@@ -39,6 +45,14 @@ def _distinct(symbol: str) -> bool:
     return symbol.isalpha() and any(ord(c) > 127 and "LATIN" in unicodedata.name(c, "") for c in symbol)
 
 
+def _lettered(symbol: str, code: str) -> bool:
+    """A plain-letter symbol to read before an amount: two letters or more, no unit, no lower-case English word."""
+    if not _LETTERS.match(symbol) or symbol.upper() == code:
+        return False
+    bare = symbol.rstrip(".").lower()
+    return bare not in _UNITS and not (symbol[0].islower() and lexicon().knows(bare))
+
+
 def main() -> None:
     today = datetime.date.today()
     codes: set[str] = set()
@@ -46,17 +60,22 @@ def main() -> None:
         if territory.isalpha():
             codes.update(get_territory_currencies(territory, start_date=today, tender=True))
     symbols: dict[str, set[str]] = {code: set() for code in codes}
+    letters: dict[str, set[str]] = {code: set() for code in codes}
     for name in localedata.locale_identifiers():
         for code, symbol in Locale.parse(name).currency_symbols.items():
             if code in symbols and _distinct(symbol):
                 symbols[code].add(symbol)
+            elif code in letters and _lettered(symbol, code):
+                letters[code].add(symbol)
     lines = ["# code\tsymbols (space-separated)\tEnglish names (last word, singular and plural)\t'word' when the code is"
-             " an English word. From CLDR via Babel; rebuild with tools/build_currencies.py"]
+             " an English word\tplain-letter symbols, read before an amount. From CLDR via Babel; rebuild with"
+             " tools/build_currencies.py"]
     for code in sorted(codes):
         names = {get_currency_name(code, count=n, locale="en").split()[-1].lower() for n in (1, 2)}
         names = {n for n in names if _NAME.match(n) and n != code.lower() and n not in _AMBIGUOUS_NAMES}
         word = "word" if lexicon().knows(code.lower()) else ""
-        lines.append(f"{code}\t{' '.join(sorted(symbols[code]))}\t{' '.join(sorted(names))}\t{word}")
+        lines.append(f"{code}\t{' '.join(sorted(symbols[code]))}\t{' '.join(sorted(names))}\t{word}"
+                     f"\t{' '.join(sorted(letters[code]))}")
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{OUT}: {len(codes)} currencies")
 

@@ -29,23 +29,34 @@ def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-def _currencies() -> tuple[list[str], list[str], list[str], list[str]]:
-    """Every currency in use (``data/currencies.tsv``, from CLDR): codes, codes that are English words, symbols, names."""
+def _currencies() -> tuple[list[str], list[str], list[str], list[str], list[str]]:
+    """Every currency in use (``data/currencies.tsv``, from CLDR): codes, codes that are English words, symbols,
+    names, and plain-letter symbols ("Rs", "Ksh")."""
     codes: list[str] = []
     word_codes: list[str] = []
     symbols: list[str] = []
     names: list[str] = []
+    letters: list[str] = []
     text = resources.files("ragwire.answer").joinpath("data", "currencies.tsv").read_text(encoding="utf-8")
     for line in text.splitlines():
         if line.startswith("#") or not line.strip():
             continue
-        code, signs, called, word = (line.split("\t") + ["", "", ""])[:4]
+        code, signs, called, word, lettered = (line.split("\t") + ["", "", "", ""])[:5]
         # TRY, ALL, CUP: a code that is also a word is money only in capitals ("try 3 times" is not).
         (word_codes if word else codes).append(code.lower())
         symbols += signs.split()
         names += called.split()
+        letters += (sign.rstrip(".") for sign in lettered.split())
     # The short "kr" of the Scandinavian kroner is written as often as their names.
-    return codes, word_codes, sorted(set(symbols), key=len, reverse=True), sorted(set(names) | {"kr"})
+    return (codes, word_codes, sorted(set(symbols), key=len, reverse=True), sorted(set(names) | {"kr"}),
+            sorted(set(letters) | {"kr"}, key=len, reverse=True))
+
+
+def _lettered(symbols: list[str]) -> str:
+    """A pattern for plain-letter symbols as they are written: "Rs", "RS" or "Ksh", "KSh", but not "rs", which
+    may be anything; a symbol CLDR writes in lower case ("kr") may also open a sentence."""
+    return "|".join(f"(?-i:{re.escape(s[0])}{'' if s[0].isupper() else '|' + re.escape(s[0].upper())})"
+                    f"{re.escape(s[1:])}" for s in symbols)
 
 
 # Instances of each answer type, as text shows them.  A table row carries its column
@@ -53,8 +64,12 @@ def _currencies() -> tuple[list[str], list[str], list[str], list[str]]:
 # Money is stated by a currency: its symbol, its ISO code before or after the amount
 # ("NOK 14 500", "4318.50 NOK", "CAD 65"), or its name ("250 kroner", "12 000 forints").  Every
 # currency in use counts, not those of the documents we tried: the table is CLDR's.
-_codes, _word_codes, _symbols, _names = _currencies()
+_codes, _word_codes, _symbols, _names, _letters = _currencies()
 _SYMBOLS = "|".join(re.escape(sign) for sign in _symbols)
+# A symbol of plain letters is money before an amount ("Rs. 15", "KSh 1,250", "RM 25"); after one only as
+# written ("980 000 Ar"), since "500 ft" and "12 km" are no money and CLDR's lists leave such units out.
+_LETTERS = _lettered(_letters)
+_LETTERS_AFTER = "|".join(re.escape(sign) for sign in _letters)
 _CODES = "|".join(_codes) + (f"|(?-i:{'|'.join(c.upper() for c in _word_codes)})" if _word_codes else "")
 _CURRENCIES = rf"{_CODES}|{'|'.join(_names)}"
 _TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
@@ -63,7 +78,7 @@ _MINOR = (r"cents?|eurocents?|pence|penny|pennies|centimes?|c[ée]ntimos?|centav
           r"paise|paisa|[öø]re|fils|halalas?|satang|piastres?|groszy|grosze|stotinki|bani|tiyin|qapik")
 # An amount in figures with its currency, and a share: also the two ways a change is given.
 _AMOUNT = (rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
-           rf"|\b{NUMBER}\s?(?:{_MINOR})(?!\w)")
+           rf"|\b{NUMBER}\s?(?:{_MINOR})(?!\w)|\b(?:{_LETTERS})\.?\s?{NUMBER}|{NUMBER}\s?(?-i:{_LETTERS_AFTER})(?!\w)")
 _SHARE = rf"\b{NUMBER}\s?(?:%|per ?cent)"
 INSTANCES: dict[str, re.Pattern[str]] = {
     "amount of money": _re(rf"{_AMOUNT}|\b(?:{SPELLED_NUMBERS})\s(?:{_CURRENCIES})(?!\w)"
