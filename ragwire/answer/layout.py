@@ -54,6 +54,7 @@ TERMINAL = ".!?:;"
 # A line ending in one of these stops mid-sentence even when it is short.
 DANGLING = frozenset({"the", "a", "an", "of", "to", "and", "or", "in", "on", "for", "with", "at", "by", "from"})
 # Verbs a heading never holds and the lexicon does not call verbs (it has "are" as a unit of area).
+_WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 _AUXILIARIES = frozenset("is are was were be been has have had must may can will would should shall does do did".split())
 SENTENCE_GAP = re.compile(r"[.!?][\"')\]]*\s+")
 
@@ -109,7 +110,8 @@ def _group(text: str) -> list[Unit]:
             units.append(Unit("rule", [stripped], block))
         elif (_UNDERLINE.match(below) and not ROW.match(line)) or _is_shouting(stripped):
             units.append(Unit("title", [stripped], block))
-        elif (run_in := _RUN_IN.match(line)) and _starts_wrapped_paragraph(open_unit, below):
+        elif (run_in := _RUN_IN.match(line)) and _names_only(run_in.group(1)) and _starts_wrapped_paragraph(
+                open_unit, below):
             # "Warranty period. The warranty lasts…": the run-in heading names the paragraph.
             units.append(Unit("title", [run_in.group(1)], block))
             units.append(Unit("text", [line[run_in.end(1):].strip()], block))
@@ -198,6 +200,13 @@ def _opens_item(line: str) -> bool:
     """
     first = re.match(r"[A-Za-z]+", line)
     return first is not None and lexicon().knows(first.group(0))
+
+
+def _names_only(run_in: str) -> bool:
+    """Whether a run-in heading's words name a topic: "Every bag must be locked." says something, so it is a
+    sentence, not the heading of the ones after it; "What is not covered." asks what they say."""
+    said = run_in.lower().rstrip(".").split()
+    return said[0] in _WH_WORDS or not any(word in _AUXILIARIES for word in said)
 
 
 def _starts_wrapped_paragraph(open_unit: Unit | None, below: str) -> bool:

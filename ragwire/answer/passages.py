@@ -144,14 +144,15 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     start = 0
     for gap in SENTENCE_GAP.finditer(text):
         after = text[gap.end():gap.end() + 1]
-        word = text[start:gap.start()].rsplit(" ", 1)[-1].lower()
+        # "(Rs. 50)", "(approx. 5)": an abbreviation in brackets is still one.
+        written = text[start:gap.start()].rsplit(" ", 1)[-1].lstrip("([{\"'‘“")
+        word = written.lower()
         if not (after.isupper() or after.isdigit()) or word in SENTENCE_ABBREVIATIONS:
             continue
         if _STEP.match(text, gap.end()):
             continue  # "1) Wipe … 2) Park …": numbered steps read as one instruction
         if len(word) == 1 and word.isalpha():
             continue  # an initial: "J. Smith"
-        written = text[start:gap.start()].rsplit(" ", 1)[-1]
         if after.isdigit() and (word == "no" or (len(word) <= 3 and written[:1].isupper() and word.isalpha())):
             continue  # "No. 5", "Rs. 60", "Fig. 3": an abbreviation before its number
         out.append(text[start:gap.end()].strip())

@@ -124,6 +124,23 @@ def test_a_capitalised_abbreviation_before_a_number_ends_no_sentence() -> None:
         "See Fig. 3 for the wiring of the pump.", "It runs on 12 V."]
 
 
+def test_an_abbreviation_in_brackets_ends_no_sentence() -> None:
+    assert split_sentences("Lost receipt: a penalty of fifty rupees (Rs. 50), with proof of identity.") == [
+        "Lost receipt: a penalty of fifty rupees (Rs. 50), with proof of identity."]
+
+
+def test_a_short_sentence_that_says_something_heads_no_paragraph() -> None:
+    # Round 22: "Every bag must be locked." read as a run-in heading over the rules after it.
+    text = "Every bag must be locked. Maximum 50 kg per bag.\nLongest storage: 30 days.\n"
+    assert [u.kind for u in units(text)] == ["text", "text"]
+    assert {p.context for p in split_passages(text)} == {""}
+    # A heading that asks what its paragraph says still heads it, auxiliary and all.
+    asked = ("What is not covered. Damage caused by payloads above 120 kg or by collisions with forklifts.\n"
+             "How to claim. Write to the service desk with the serial number and a photo of the damage.\n")
+    assert [(p.text[:5], p.context) for p in split_passages(asked)] == [("Damag", "What is not covered"),
+                                                                         ("Write", "How to claim")]
+
+
 def test_a_run_in_heading_takes_no_room_from_the_wrapped_line_it_opens() -> None:
     # The unit keeps the first line less its heading; the line as written filled the width, so it wrapped.
     text = ("Spare keys on loan. The harbour office lends a spare locker key to members who show their card\n"
