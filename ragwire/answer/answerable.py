@@ -57,7 +57,8 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     # "a 50 cl jar" is not in a list of 25 cl and 100 cl jars that also prices something at 50.
     weighed = {t for t, (_, unit) in measured.items() if t.isdigit() and _measure_unit(unit)}
     missing = [t for t in _numbers(question)
-               if not (with_unit(t, measured[t][1], text) if t in weighed else _carried(t, vocabulary))
+               if not (with_unit(t, measured[t][1], text) if t in weighed else _grouped(t, text) if _GROUP.fullmatch(t)
+                       else _carried(t, vocabulary))
                and not (t in measured and in_range(*measured[t], text))]
     missing += [t for t in dict.fromkeys(words(question)) if (m := _SPELLED_JOINED.fullmatch(t))
                 and _measure_unit(m.group(2)) and not _spelled_carried(t, _VALUES[m.group(1)], m.group(2), vocabulary, text)]
@@ -153,6 +154,14 @@ def _numbers(question: str) -> list[str]:
 
 # A number joined to its unit by a hyphen, as a modifier: "12-month", "10-hour", "9-year-old".
 _JOINED = re.compile(r"(\d+(?:[.,]\d+)?)-([a-z]+)(?:-[a-z]+)*")
+# A group named by a bound and its number: "under-19s", "over-65s", "under-5" (not a code such as "E-6" or "AR-7").
+_GROUP = re.compile(r"(under|over|above|below)-(\d+)s?")
+
+
+def _grouped(token: str, text: str) -> bool:
+    """Whether ``text`` names the group ``token`` names ("under-19s": "under 19", "under-19", "Under 19s")."""
+    m = _GROUP.fullmatch(token)
+    return m is not None and bool(re.search(rf"\b{m.group(1)}[\s-]{m.group(2)}(?!\d)", text, re.IGNORECASE))
 
 
 def _carried(token: str, vocabulary: set[str]) -> bool:

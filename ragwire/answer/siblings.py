@@ -36,13 +36,18 @@ ON_A_SCALE = frozenset("""january february march april may june july august sept
     spring summer autumn fall winter second minute hour day week month year seconds minutes hours days weeks
     months years""".split()) | DAYS | ORDINALS | frozenset(SPELLED_NUMBERS.split("|"))
 
+# Sizes of one thing, as price lists and menus name them: a medium locker is not the small one beside it, and an
+# extra-large unit not the large one.  Words only: a lone "M" or "L" is too many other things.
+SIZES = frozenset("""extra-small small medium regular large extra-large x-large xx-large mini midi maxi jumbo
+    king-size family-size""".split())
+
 
 def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | None) -> tuple[str, str] | None:
     """A key word of ``question`` the ``quoted`` texts leave out, and their word that is its sibling; or None."""
     pool = sorted({w for text in quoted for w in content_words(text)})
     said = {stem(w) for w in pool}
     # A month or weekday inside a range the quotes give is stated by it ("1 October to 30 April" holds January).
-    terms = [t for t in salient_terms(question) if not stated(t, said) and lexicon().knows(t)
+    terms = [t for t in salient_terms(question) if not stated(t, said) and (lexicon().knows(t) or t in SIZES)
              and not any(in_cyclic_range(t, text) for text in quoted)]
     if not terms or not pool or embedding is None:
         return None
@@ -50,6 +55,10 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
            if (weight >= KEY_TERM_WEIGHT or t not in ON_A_SCALE) and not any(lexicon().stands_for(t, w) for w in pool)]
     if not key:
         return None
+    for term in key:
+        # Sizes are siblings by the scale they are on, whatever the embedding makes of them.
+        if term in SIZES and (size := next((w for w in pool if w in SIZES and w != term), None)):
+            return term, size
     vectors = embedding.embed_documents(key + pool)
     for term, vector in zip(key, vectors[: len(key)], strict=True):
         # A sibling the embedding also puts near: a rare sense makes words of other meanings kin in WordNet

@@ -27,7 +27,10 @@ WORD = re.compile(r"[^\W_]+(?:[.,'/-][^\W_]+)*")
 # Unit abbreviations and spellings → the word a question uses ("km" answers "kilometre").
 UNIT_NAMES = {"km": "kilometre", "kilometer": "kilometre", "m": "metre", "meter": "metre", "h": "hour",
               "hr": "hour", "hrs": "hour", "min": "minute", "mins": "minute", "sec": "second", "kg": "kilogram",
-              "g": "gram", "db": "decibel", "nok": "krone", "kr": "krone", "eur": "euro", "usd": "dollar"}
+              "g": "gram", "db": "decibel", "nok": "krone", "kr": "krone", "eur": "euro", "usd": "dollar",
+              "cm": "centimetre", "centimeter": "centimetre", "mm": "millimetre", "millimeter": "millimetre",
+              "ml": "millilitre", "milliliter": "millilitre", "cl": "centilitre", "centiliter": "centilitre",
+              "liter": "litre", "lb": "pound", "lbs": "pound", "oz": "ounce"}
 
 # Abbreviations after which a period does not end a sentence ("e.g. the", "approx. 5").
 SENTENCE_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "approx", "incl", "cf", "fig", "dr", "mr", "mrs",

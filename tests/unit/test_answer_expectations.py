@@ -109,6 +109,32 @@ def test_a_currency_code_that_is_also_a_word_is_money_only_in_capitals(text, mon
     assert instance("amount of money", text) is money
 
 
+@pytest.mark.parametrize(("text", "money"), [
+    ("Rs. 15", True), ("KSh 1,250", True), ("RM 25", True), ("Rp 50.000", True), ("kr 250", True),
+    ("5000 FCFA", True), ("980 000 Ar", True),
+    ("rs 15", False), ("KM 12", False), ("12 km", False), ("500 ft", False), ("R 120", False)])
+def test_a_letter_symbol_is_money_before_an_amount_as_written_and_after_one_exactly(text, money):
+    # Round 22: plain-letter symbols (CLDR's) were no money at all; a unit or a bare letter still is none.
+    assert instance("amount of money", text) is money
+
+
+@pytest.mark.parametrize(("question", "passage"), [
+    ("How much is a large locker for a day?", "Large locker, per 24 hours: Rs. 70"),
+    ("How much is a rowing boat for a week?", "Rowing boat hire for 7 days: EUR 390"),
+    ("How much is membership for a year?", "Membership, 12 months: EUR 60"),
+    ("What are the farm shop's opening hours at the weekend?", "Mon–Fri 13:00–18:00 · Sat–Sun 10:00–17:00"),
+    ("What are the farm shop's opening hours on weekdays?", "Monday to Friday 8:00 to 18:00"),
+])
+def test_a_span_of_time_is_covered_by_its_length_in_a_smaller_unit_or_by_its_days(question, passage):
+    expected = expectation(question)
+    assert expected is not None and covers(expected, passage)
+
+
+def test_a_month_is_not_thirty_days():
+    expected = expectation("How much is a locker for a month?")
+    assert expected is not None and not covers(expected, "A locker for 30 days: EUR 25")
+
+
 def test_how_far_ahead_asks_for_a_lead_time_not_a_distance():
     assert expectation("How far ahead must I book the sauna?").kind == "duration"
     assert expectation("How far is the sauna from the lake?").kind == "length"

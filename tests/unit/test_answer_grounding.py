@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.answerable import _carried
+from ragwire.answer.answerable import _carried, _grouped
 from ragwire.answer.calibration import CALIBRATION, calibrated, fit
 from ragwire.answer.evidence import asked_unit, names, salient_terms
 from ragwire.answer.expectations import expectation
@@ -50,6 +50,15 @@ def test_a_type_word_is_salient_when_the_type_is_not_recognised():
 def test_a_number_joined_to_its_unit():
     assert _carried("12-month", {"12", "months"})
     assert not _carried("12-month", {"12", "weeks"})
+
+
+def test_a_group_named_by_a_word_and_its_number_is_named_by_the_two_apart():
+    # Round 22: "under-19s" was a term no document states, over "customers under 19 must leave by 22:00".
+    assert _grouped("under-19s", "Customers under 19 must leave by 22:00.")
+    assert _grouped("over-65s", "Over-65 visitors pay half.")
+    assert not _grouped("under-19s", "Children under 18 go free; a group of 19 pays the group rate.")
+    assert not _grouped("under-19s", "Under 190 cm only.")
+    assert not _grouped("e-6", "E-6010 Load cell overload.")
 
 
 @pytest.mark.parametrize(("question", "parts"), [

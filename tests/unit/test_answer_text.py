@@ -31,6 +31,8 @@ def test_the_stemmer_joins_every_word_family_and_keeps_ten_of_sixteen_look_alike
 def test_a_unit_abbreviation_is_stated_by_its_name_and_a_currency_code_by_the_currency():
     assert stated("kilometre", stems("Each km costs 0.45 EUR."))
     assert stated("kroner", stems("Total due: 4318.50 NOK"))
+    assert stated("millilitres", stems("Large cup (700 ml)")) and stated("centimetres", stems("30 cm wide"))
+    assert stated("pounds", stems("a 12 lb turkey")) and not stated("millilitres", stems("700 mm"))
 
 
 def test_words_keep_codes_versions_and_numbers_whole():
