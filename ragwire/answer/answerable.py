@@ -22,7 +22,7 @@ from typing import Any
 
 from .asked import asked, in_range, with_unit
 from .context import NumberedSource, file_words
-from .expectations import expectation, type_word
+from .expectations import expectation, names_type
 from .instances import INSTANCES, PLAIN, SPELLED_VALUES, unit_word
 from .text import STOPWORDS, cosine, stated, stem, words
 
@@ -104,8 +104,8 @@ def key_terms(question: str, terms: list[str], embedding: Any,
 def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any) -> list[str]:
     """Key words of ``question`` (by masking weight) stated in no form in ``vocabulary`` and with no word near."""
     # A word naming the recognised answer type ("temperatures") is stated by the type's units (5 °C), not by itself.
-    typed = expectation(question) is not None
-    terms = [t for t in _content_terms(question) if not _stated(t, vocabulary) and not (typed and type_word(t))]
+    expected = expectation(question)
+    terms = [t for t in _content_terms(question) if not _stated(t, vocabulary) and not names_type(t, expected)]
     key = [t for t, _ in key_terms(question, terms, embedding)]
     if not key:
         return []

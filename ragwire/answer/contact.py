@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from .instances import PHONE
 from .lexicon import lexicon
 from .text import STOPWORDS
 
@@ -26,10 +27,8 @@ _STREET_WORDS = ("street|st|road|rd|lane|ln|avenue|ave|way|drive|dr|place|pl|squ
 _STREET_SUFFIXES = "straße|strasse|gasse|weg|gade|gata|gatan|vej|veien|vegen|gate|laan|gracht|straat|plein|platz"
 _STREET_PREFIXES = "rue|via|viale|calle|rua|avenida|avinguda|piazza|plaza|praça|largo|corso|chemin"
 _CONTACT = re.compile(
-    r"\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}"  # +47 22 33 44 55, +1 (503) 555-0142
-    r"|\(\d{2,5}\)\s?\d{3,4}[\s-]?\d{3,4}"  # (503) 555-0142
-    r"|\b(?i:tel|phone|telephone|call|ring|fax|mobile)\b\.?:?\s*\d[\d\s-]{5,}\d"  # tel. 01632 960 455
-    r"|[\w.+-]+@[\w-]+\.[\w.-]+|\bhttps?://\S+|\bwww\.\S+"  # e-mail, web
+    PHONE  # +47 22 33 44 55, (503) 555-0142, tel. 01632 960 455
+    + r"|[\w.+-]+@[\w-]+\.[\w.-]+|\bhttps?://\S+|\bwww\.\S+"  # e-mail, web
     rf"|\b\d{{1,5}}[a-z]?,?\s+(?:[A-ZÆØÅÄÖÜ][\w'-]*\s+){{1,3}}(?i:{_STREET_WORDS})\b\.?"  # 12 Quay Street
     rf"|\b[A-ZÆØÅÄÖÜ][\w'-]*\s+(?:[A-ZÆØÅÄÖÜ][\w'-]*\s+)?(?i:{_STREET_WORDS})\b\.?,?\s+\d{{1,5}}"  # Quay Street 12
     rf"|\b[A-ZÆØÅÄÖÜ]\w*(?i:{_STREET_SUFFIXES})\s+\d{{1,5}}"  # Sackstraße 19, Havnevej 3

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import in_cyclic_range
-from .expectations import SPELLED_NUMBERS, expectation, type_word
+from .expectations import SPELLED_NUMBERS, expectation, names_type
 from .instances import UNITS, unit_word
 from .lexicon import lexicon
 from .text import QUESTION_FRAME, STOPWORDS, content_words, cosines, folded, same_family, stated, stem, words
@@ -89,7 +89,7 @@ def salient_terms(question: str) -> list[str]:
     question's answer type is recognised: then the type's units check it (68 kg states a
     weight).  Unrecognised ("what is the lamp's height"), nothing else would: it is salient.
     """
-    typed = expectation(question) is not None
+    expected = expectation(question)
     tokens = words(question)
     # "How big is the cool box": the size asked for, which a document gives in litres or centimetres, not by the word.
     sizes = {w for before, w in zip(tokens, tokens[1:], strict=False) if before == "how" and w in _SIZE_WORDS}
@@ -98,7 +98,7 @@ def salient_terms(question: str) -> list[str]:
         if word in sizes:
             continue
         # An inflected answer-type word ("temperatures", "prices") names the type as its base form does.
-        if word in STOPWORDS or word in QUESTION_FRAME or (typed and type_word(word)) or len(word) < 2:
+        if word in STOPWORDS or word in QUESTION_FRAME or names_type(word, expected) or len(word) < 2:
             continue
         if any(c.isdigit() for c in word):
             continue  # numbers and codes are checked against the retrieved text (answerable.py)

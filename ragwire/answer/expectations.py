@@ -27,7 +27,8 @@ from .text import WORD as _WORD
 from .text import stated as _stated_in
 from .text import stem as _stem
 
-__all__ = ["MODIFIERS", "SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance", "is_yes_no", "type_word"]
+__all__ = ["MODIFIERS", "SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance", "is_yes_no", "names_type",
+           "type_word"]
 
 # A span of time a text may name by its length in a smaller unit: a locker "for a day" is priced "per 24 hours",
 # a pass "for a week" as "7 days".  Exact lengths only: a month is no fixed number of days.
@@ -72,6 +73,7 @@ _TYPE_NOUNS = {
     "voltage": "voltage", "version": "version", "date": "date", "year": "date",
     "opening hours": "time of day", "what time": "time of day",
     "rating": "rating", "certification": "rating", "protection class": "rating",
+    "phone number": "telephone number", "telephone number": "telephone number",
     # Nouns that name a sum paid: a passage giving none does not answer "how big is the penalty for …".
     "fine": "amount of money", "fines": "amount of money", "fare": "amount of money", "fares": "amount of money",
     "rent": "amount of money", "deposit": "amount of money", "toll": "amount of money",
@@ -79,8 +81,9 @@ _TYPE_NOUNS = {
 }
 # The words that name the answer type asked for ("how heavy", "what price"): a document states
 # the type by its units (68 kg, 2950 EUR), so these need not occur in it.
+# "Number" names no type alone ("a tax number", "the number of seats"), only after "phone".
 TYPE_WORDS = (frozenset(_HOW_ADJECTIVE) | frozenset(_SUPERLATIVE) | {w for n in _TYPE_NOUNS for w in n.split()}
-              | frozenset({"weigh", "weighs", "cost", "costs", "charge", "charges", "long", "much", "many"}))
+              | frozenset({"weigh", "weighs", "cost", "costs", "charge", "charges", "long", "much", "many"})) - {"number"}
 _TYPE_STEMS = frozenset(_stem(w) for w in TYPE_WORDS)
 
 
@@ -89,11 +92,24 @@ def type_word(word: str) -> bool:
     return word in TYPE_WORDS or _stem(word) in _TYPE_STEMS
 
 
+# Words that name a type only inside its own name: "number" in "phone number" (see TYPE_WORDS).
+_OWN_TYPE_WORDS = {"telephone number": frozenset({"number"})}
+
+
+def names_type(word: str, expected: Expectation | None) -> bool:
+    """Whether ``word`` names the recognised answer type ``expected`` ("prices" of money, "number" of a telephone
+    number): a document states the type by its values, not by the word.  False when no type is recognised."""
+    if expected is None:
+        return False
+    return type_word(word) or _stem(word) in {_stem(w) for w in _OWN_TYPE_WORDS.get(expected.kind, ())}
+
+
 # Sums often stated as a share of a price rather than an amount ("a 30 % deposit", "a 4 % card surcharge").
 _RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", "commission", "discount", "discounts",
                                "supplement", "premium", "tip", "interest", "markup", "mark-up", "down payment",
                                "advance", "refund", "reduction", "service charge"})
 _RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(_RELATIVE_CHARGES)))})\b")
+_CONTRACTED = re.compile(r"\b(what|which|who|where|when|how|that|it|there)'s\b")
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
 _GRADABLE = frozenset(_HOW_ADJECTIVE) | frozenset("long short big small large cheap dear low late early light strong".split())
@@ -159,7 +175,8 @@ def expectation(question: str) -> Expectation | None:
     if _YES_NO.match(question):
         return None
     words = [w.lower() for w in _WORD.findall(question)]
-    text = " ".join(words)
+    # "What's the fee" asks what "What is the fee" asks: the tokens keep a straight apostrophe inside a word.
+    text = _CONTRACTED.sub(r"\1 is", " ".join(words))
     kind, rest = _kind(text)
     if kind is None:
         return None

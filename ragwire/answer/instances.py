@@ -66,8 +66,8 @@ def _lettered(symbols: list[str]) -> str:
 # currency in use counts, not those of the documents we tried: the table is CLDR's.
 _codes, _word_codes, _symbols, _names, _letters = _currencies()
 _SYMBOLS = "|".join(re.escape(sign) for sign in _symbols)
-# A symbol of plain letters is money before an amount ("Rs. 15", "KSh 1,250", "RM 25"); after one only as
-# written ("980 000 Ar"), since "500 ft" and "12 km" are no money and CLDR's lists leave such units out.
+# A symbol of plain letters is money before an amount ("Rs. 35", "KSh 2,150", "RM 25"); after one only as
+# written ("640 000 Ar"), since "500 ft" and "12 km" are no money and CLDR's lists leave such units out.
 _LETTERS = _lettered(_letters)
 _LETTERS_AFTER = "|".join(re.escape(sign) for sign in _letters)
 _CODES = "|".join(_codes) + (f"|(?-i:{'|'.join(c.upper() for c in _word_codes)})" if _word_codes else "")
@@ -80,6 +80,11 @@ _MINOR = (r"cents?|eurocents?|pence|penny|pennies|centimes?|c[ée]ntimos?|centav
 _AMOUNT = (rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
            rf"|\b{NUMBER}\s?(?:{_MINOR})(?!\w)|\b(?:{_LETTERS})\.?\s?{NUMBER}|{NUMBER}\s?(?-i:{_LETTERS_AFTER})(?!\w)")
 _SHARE = rf"\b{NUMBER}\s?(?:%|per ?cent)"
+# A telephone number as most countries write one: with its international prefix, its area code in brackets, or a
+# word introducing it.  Contact details (:mod:`.contact`) are made of these and addresses.
+PHONE = (r"\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}"  # +47 22 33 44 55, +1 (503) 555-0142
+         r"|\(\d{2,5}\)\s?\d{3,4}[\s-]?\d{3,4}"  # (503) 555-0142
+         r"|\b(?i:tel|phone|telephone|call|ring|fax|mobile)\b\.?:?\s*\d[\d\s-]{5,}\d")  # tel. 01632 960 455
 INSTANCES: dict[str, re.Pattern[str]] = {
     "amount of money": _re(rf"{_AMOUNT}|\b(?:{SPELLED_NUMBERS})\s(?:{_CURRENCIES})(?!\w)"
                            rf"|\((?:{_CODES})\)|\bfree of charge\b|\bno charge\b|\bat no cost\b"),
@@ -103,6 +108,7 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "voltage": _re(rf"\b{NUMBER}\s?(?:v|mv|kv|volts?|millivolts?)\b"),
     "power": _re(rf"\b{NUMBER}\s?(?:w|kw|mw|watts?|kilowatts?)\b"),
     "version": _re(r"\b\d+\.\d+(?:\.\d+|\.x)*\b"),
+    "telephone number": _re(PHONE),
     "date": _re(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}|\b\d{1,2}\.? "
                 r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|\b(?:19|20)\d\d\b"
                 r"|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b"),

@@ -203,7 +203,7 @@ def _opens_item(line: str) -> bool:
 
 
 def _names_only(run_in: str) -> bool:
-    """Whether a run-in heading's words name a topic: "Every bag must be locked." says something, so it is a
+    """Whether a run-in heading's words name a topic: "Every case must carry a tag." says something, so it is a
     sentence, not the heading of the ones after it; "What is not covered." asks what they say."""
     said = run_in.lower().rstrip(".").split()
     return said[0] in _WH_WORDS or not any(word in _AUXILIARIES for word in said)

@@ -18,8 +18,11 @@ import re
 # "…mean, and what does…", "…? How much…": a second question starts at a question word.
 _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
                   r"|was|were|has|have)")
-# "…, and at what time…", "…, and from which platform…": a preposition may open the second question.
-_PREPOSITION = r"(?:in|at|on|from|to|for|by|with|of|under|after|before|during|until|till|since)"
+# "…, and at what time…", "…, and from which platform…", "…, and up to which deck…": a preposition may open the
+# second question.
+_PREPOSITION = r"(?:up to|out of|in|at|on|from|to|for|by|with|of|under|after|before|during|until|till|since)"
+# A request for a noun phrase: "tell me X", "I need X".
+_ASKING = r"(?:tell me|give me|i need|i want|i'd like|i would like)"
 # "Also" joins only after a comma or "and": "does the hall also have showers" is one question.  An adverb of
 # degree may stand between the joiner and the question word ("…, and roughly how many…").
 _JOINED = re.compile(rf"(?:[,;]\s*(?:and|also|plus|as well as)|\s+(?:and|plus|as well as))"
@@ -51,7 +54,7 @@ _PP = re.compile(r"\s+(?:for|of|with|in|at|on|from)\s+", re.IGNORECASE)
 _BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # a comparison's tail: "…, by how many grams"
 # "What are the height and the width of the cabinet?", "Tell me the colour and size of X": two attributes
 # of one thing, coordinated; each becomes a question of its own about that thing.
-_ATTRIBUTES = re.compile(r"^(?P<ask>what (?:is|are|were|was)|tell me|give me|list)\s+(?:the\s+)?(?P<a>[\w-]+(?: [\w-]+)?)"
+_ATTRIBUTES = re.compile(rf"^(?P<ask>what (?:is|are|were|was)|{_ASKING}|list)\s+(?:the\s+)?(?P<a>[\w-]+(?: [\w-]+)?)"
                          r"\s+(?:and|as well as)\s+(?:the\s+)?(?P<b>[\w-]+(?: [\w-]+)?)\s+(?P<rel>of|for|in|at|on)\s+"
                          r"(?P<thing>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 # "the deposit and the count of lockers in hall C3": when a bare noun follows the first "of" and a name or a code
@@ -64,14 +67,17 @@ _COMPARE = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|to|against|and)\s+(?P<b>
 _OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", re.IGNORECASE)
 # "Tell me X and Y", "What are X as well as Y": two noun phrases coordinated, the second opening with
 # a determiner or a possessive ("…the lamp's price and its colour"); each is asked as "What is …?".
-_PHRASES = re.compile(r"^(?:tell me|give me|what(?:'s|s| is| are| were| was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
+_PHRASES = re.compile(rf"^(?:{_ASKING}|what(?:'s|s| is| are| were| was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
                       r"(?P<b>(?:the|its|their|his|her|a|an)\s+[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
+# "the wash and dry price for a duvet and the discount for students": a later noun phrase with its own
+# determiner is the request's second item, so the first "and" joins words of one phrase, not two attributes.
+_NEXT_PHRASE = re.compile(r",?\s(?:and|as well as)\s+(?:the|its|their|his|her|a|an)\s", re.IGNORECASE)
 # "What does A cost, as well as B?": the second side shares the question's verb.
 _SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would) (?P<a>.+?) (?P<verb>cost|weigh|take|"
                           rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 # "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.
-_SHARED_HEAD = re.compile(rf"^(?P<head>(?:{_QUESTION_WORD}|tell me|give me)\b.+?\s(?P<prep>for|of|at|in|on|from|to|with))"
+_SHARED_HEAD = re.compile(rf"^(?P<head>(?:{_QUESTION_WORD}|{_ASKING})\b.+?\s(?P<prep>for|of|at|in|on|from|to|with))"
                           r"\s+(?P<a>.+?),?\s+"
                           r"(?:and|as well as)\s+(?P=prep)\s+(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
@@ -165,8 +171,8 @@ def _split(question: str) -> list[str]:
     if len(pieces) > 1 and any(_ATTRIBUTES.match(p) or _WHICH_MORE.match(p) for p in pieces):
         # "Which costs more, A or B, and how much is C?": the comparison's two parts, then the next question's.
         return [_as_question(part) for p in pieces if not _BY_HOW.match(p) for part in _split(p)]
-    if m := _ATTRIBUTES.match(question.strip()):
-        ask = "What is" if m["ask"].lower().startswith(("tell", "give", "list")) else m["ask"].split()[0].capitalize() + " is"
+    if (m := _ATTRIBUTES.match(question.strip())) and not _NEXT_PHRASE.search(m["thing"]):
+        ask = m["ask"].split()[0].capitalize() + " is" if m["ask"].lower().startswith("what") else "What is"
         b, rel, thing = m["b"], m["rel"], m["thing"]
         if own := _OWN_COMPLEMENT.match(thing):
             b, rel, thing = f"{b} {rel} {own['own']}", own["rel"], own["thing"]

@@ -36,7 +36,7 @@ ON_A_SCALE = frozenset("""january february march april may june july august sept
     spring summer autumn fall winter second minute hour day week month year seconds minutes hours days weeks
     months years""".split()) | DAYS | ORDINALS | frozenset(SPELLED_NUMBERS.split("|"))
 
-# Sizes of one thing, as price lists and menus name them: a medium locker is not the small one beside it, and an
+# Sizes of one thing, as price lists and menus name them: a medium trunk is not the small one beside it, and an
 # extra-large unit not the large one.  Words only: a lone "M" or "L" is too many other things.
 SIZES = frozenset("""extra-small small medium regular large extra-large x-large xx-large mini midi maxi jumbo
     king-size family-size""".split())

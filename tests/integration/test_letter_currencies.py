@@ -2,8 +2,8 @@
 
 "Rs. 40", "KSh 1,250" and "RM 85" were no amounts of money: CLDR writes those currencies'
 symbols with letters only, and the answerer read only symbols with a currency sign.  A
-question "for a day" was not covered by a price "per 24 hours"; and once such prices
-counted, a medium locker had to be told from the small one beside it.
+question "for one day" was not covered by a price "per 24 hours"; and once such prices
+counted, a medium trunk had to be told from the small one beside it.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ LEFT LUGGAGE - CHARGES
 
 Each bag, first 24 hours: Rs. 25
 Each bag, every further 24 hours: Rs. 30
-Small locker, per 24 hours: Rs. 45
-Large locker, per 24 hours: Rs. 80
+Small trunk, per 24 hours: Rs. 45
+Large trunk, per 24 hours: Rs. 80
 
 CONDITIONS
-Every bag must be locked. Maximum 40 kg per bag.
+Every case must carry a tag. Maximum 40 kg per case.
 Lost token: a charge of sixty rupees (Rs. 60), with proof of identity.
 """,
     "harbour-bakery.md": """# Harbour bakery
@@ -41,7 +41,7 @@ def rag(tmp_path_factory) -> RAGWire:
 
 
 def test_a_price_in_a_letter_symbol_for_a_day_is_the_price_per_24_hours(rag):
-    answer = rag.query("How much is a large locker for a day at Quayside Station?")
+    answer = rag.query("Price of a large trunk for one day at Quayside Station?")
     assert (answer.refused, cited_files(answer)) == (False, {"quayside-left-luggage.txt"}), answer.text
     assert "Rs. 80" in answer.text
 
@@ -53,6 +53,6 @@ def test_an_abbreviated_currency_in_brackets_stays_in_its_sentence(rag):
 
 
 def test_a_size_the_price_list_does_not_have_is_refused_by_name(rag):
-    answer = rag.query("How much is a medium locker at Quayside Station?")
+    answer = rag.query("Price of a medium trunk at Quayside Station?")
     assert answer.refused, answer.text
     assert "medium" in answer.text

@@ -125,13 +125,13 @@ def test_a_capitalised_abbreviation_before_a_number_ends_no_sentence() -> None:
 
 
 def test_an_abbreviation_in_brackets_ends_no_sentence() -> None:
-    assert split_sentences("Lost receipt: a penalty of fifty rupees (Rs. 50), with proof of identity.") == [
-        "Lost receipt: a penalty of fifty rupees (Rs. 50), with proof of identity."]
+    assert split_sentences("Lost token: a charge of sixty rupees (Rs. 60), with proof of identity.") == [
+        "Lost token: a charge of sixty rupees (Rs. 60), with proof of identity."]
 
 
 def test_a_short_sentence_that_says_something_heads_no_paragraph() -> None:
-    # Round 22: "Every bag must be locked." read as a run-in heading over the rules after it.
-    text = "Every bag must be locked. Maximum 50 kg per bag.\nLongest storage: 30 days.\n"
+    # Round 22: a short rule with a verb read as a run-in heading over the rules after it.
+    text = "Every case must carry a tag. Maximum 40 kg per case.\nLongest stay: 21 days.\n"
     assert [u.kind for u in units(text)] == ["text", "text"]
     assert {p.context for p in split_passages(text)} == {""}
     # A heading that asks what its paragraph says still heads it, auxiliary and all.

@@ -158,3 +158,26 @@ ROUND_21_SPLITS = [
 @pytest.mark.parametrize(("question", "parts"), ROUND_21_SPLITS, ids=[q for q, _ in ROUND_21_SPLITS])
 def test_a_one_a_noun_phrase_or_a_shared_head_is_written_out_in_each_part(question, parts):
     assert split_parts(question) == parts
+
+
+ROUND_22_SPLITS = [
+    # a two-word preposition opens the second question
+    ("When does the ferry to Lunde leave, and up to which deck may bicycles be taken?",
+     ["When does the ferry to Lunde leave?", "Up to which deck may bicycles be taken?"]),
+    ("Where is the ski school, and out of which car park does the shuttle run?",
+     ["Where is the ski school?", "Out of which car park does the shuttle run?"]),
+    # "I need" asks as "tell me" does, a shared "of" included
+    ("I need the closing times of the Brekke pharmacy and of the Dalen clinic",
+     ["What is the closing times of the Brekke pharmacy?", "What is the closing times of the Dalen clinic?"]),
+    # a later noun phrase with its own determiner is the second item: the first "and" joins one phrase's words
+    ("Tell me the wash and dry price for a duvet and the discount for students",
+     ["What is the wash and dry price for a duvet?", "What is the discount for students?"]),
+    # unchanged: two attributes of one thing
+    ("Tell me the length and beam of the dinghy", ["What is the length of the dinghy?", "What is the beam of the dinghy?"]),
+]
+
+
+@pytest.mark.parametrize(("question", "parts"), ROUND_22_SPLITS, ids=[q for q, _ in ROUND_22_SPLITS])
+def test_a_request_a_two_word_preposition_and_a_phrase_with_its_own_determiner_split_where_they_should(question,
+                                                                                                       parts):
+    assert split_parts(question) == parts
