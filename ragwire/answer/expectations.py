@@ -109,7 +109,6 @@ _RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges",
                                "supplement", "premium", "tip", "interest", "markup", "mark-up", "down payment",
                                "advance", "refund", "reduction", "service charge"})
 _RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(_RELATIVE_CHARGES)))})\b")
-_CONTRACTED = re.compile(r"\b(what|which|who|where|when|how|that|it|there)'s\b")
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
 _GRADABLE = frozenset(_HOW_ADJECTIVE) | frozenset("long short big small large cheap dear low late early light strong".split())
@@ -175,8 +174,7 @@ def expectation(question: str) -> Expectation | None:
     if _YES_NO.match(question):
         return None
     words = [w.lower() for w in _WORD.findall(question)]
-    # "What's the fee" asks what "What is the fee" asks: the tokens keep a straight apostrophe inside a word.
-    text = _CONTRACTED.sub(r"\1 is", " ".join(words))
+    text = " ".join(words)
     kind, rest = _kind(text)
     if kind is None:
         return None
