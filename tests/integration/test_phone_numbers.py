@@ -37,7 +37,6 @@ def rag(tmp_path_factory) -> RAGWire:
 
 
 def test_a_phone_number_is_answered_from_the_letterhead_that_gives_it(rag):
-    # A guard: this one passed before round 22 too, through the letterhead rule of contact.py.
     answer = rag.query("Which phone number reaches Lindqvist dog grooming?")
     assert (answer.refused, cited_files(answer)) == (False, {"lindqvist-grooming.md"}), answer.text
     assert "+46 63 512 48 90" in answer.text
