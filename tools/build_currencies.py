@@ -4,9 +4,10 @@ Every currency a territory uses today (CLDR, through Babel), with its ISO 4217 c
 symbols its locales write it with and its English names.  A symbol of plain letters
 ("Ft", "Rs", "R") is not a symbol anywhere: after a number it reads as feet or a grade as
 often as money; one with a currency sign ($, ₹, R$) or a Latin letter past ASCII (zł, Kč) is.
-Plain-letter symbols of two letters or more go in a column of their own, the answerer
-reads them before an amount ("Rs. 35", "Ksh 2,150", "RM 25"), less those that are also a
-unit of measure ("KM", "Kg.") or, written in lower case, an English word ("den").
+Plain-letter symbols of two letters or more go in a column of their own: the answerer
+reads them before an amount ("Rs. 35", "Ksh 2,150", "RM 25") and after one only exactly as
+written ("640 000 Ar"), less those that are also a unit of measure ("KM", "Kg.") or,
+written in lower case, an English word ("den").
 A code that is also an English word (TRY, ALL, CUP; by ragwire's lexicon) is marked
 ``word``: the answerer reads it as money only in capitals ("try 3 times" is not).
 

@@ -92,8 +92,8 @@ def type_word(word: str) -> bool:
     return word in TYPE_WORDS or _stem(word) in _TYPE_STEMS
 
 
-# Words that name a type only inside its own name: "number" in "phone number" (see TYPE_WORDS).
-_OWN_TYPE_WORDS = {"telephone number": frozenset({"number"})}
+# Words that name a type only inside its own name: "number" in "phone number" (see TYPE_WORDS); as stems.
+_OWN_TYPE_STEMS = {"telephone number": frozenset({_stem("number")})}
 
 
 def names_type(word: str, expected: Expectation | None) -> bool:
@@ -101,7 +101,7 @@ def names_type(word: str, expected: Expectation | None) -> bool:
     number): a document states the type by its values, not by the word.  False when no type is recognised."""
     if expected is None:
         return False
-    return type_word(word) or _stem(word) in {_stem(w) for w in _OWN_TYPE_WORDS.get(expected.kind, ())}
+    return type_word(word) or _stem(word) in _OWN_TYPE_STEMS.get(expected.kind, frozenset())
 
 
 # Sums often stated as a share of a price rather than an amount ("a 30 % deposit", "a 4 % card surcharge").

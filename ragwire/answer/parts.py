@@ -28,11 +28,13 @@ _ASKING = r"(?:tell me|give me|i need|i want|i'd like|i would like)"
 _JOINED = re.compile(rf"(?:[,;]\s*(?:and|also|plus|as well as)|\s+(?:and|plus|as well as))"
                      r"(?:\s+(?:also|roughly|approximately|about|exactly|then))?,?\s+"
                      rf"(?=(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)|;\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+# The words that open a noun phrase of its own: an article or a possessive.
+_DETERMINERS = r"(?:the|a|an|its|their|his|her)"
 # "…, as well as the X", "… and whether Y": after a question of any shape, "as well as" before a noun phrase, or
 # "whether", opens a second question ("How far ahead must I book, as well as the cost of a cake?").
-_NOUN_JOINED = re.compile(r",?\s+as well as\s+(?=(?:the|a|an|its|their|his|her|whether)\s)|,?\s+and\s+(?=whether\s)",
+_NOUN_JOINED = re.compile(rf",?\s+as well as\s+(?=(?:{_DETERMINERS}|whether)\s)|,?\s+and\s+(?=whether\s)",
                           re.IGNORECASE)
-_DETERMINER = re.compile(r"^(?:the|a|an|its|their|his|her)\s", re.IGNORECASE)
+_DETERMINER = re.compile(rf"^{_DETERMINERS}\s", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
 # "What is the price, what does E-17 mean": a comma before a question word, split only
 # when every piece is a question of its own ("If it fails, what…" is one question).
@@ -68,11 +70,11 @@ _OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", 
 # "Tell me X and Y", "What are X as well as Y": two noun phrases coordinated, the second opening with
 # a determiner or a possessive ("…the lamp's price and its colour"); each is asked as "What is …?".
 _PHRASES = re.compile(rf"^(?:{_ASKING}|what(?:'s|s| is| are| were| was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
-                      r"(?P<b>(?:the|its|their|his|her|a|an)\s+[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+                      rf"(?P<b>{_DETERMINERS}\s+[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
 # "the wash and dry price for a duvet and the discount for students": a later noun phrase with its own
 # determiner is the request's second item, so the first "and" joins words of one phrase, not two attributes.
-_NEXT_PHRASE = re.compile(r",?\s(?:and|as well as)\s+(?:the|its|their|his|her|a|an)\s", re.IGNORECASE)
+_NEXT_PHRASE = re.compile(rf",?\s(?:and|as well as)\s+{_DETERMINERS}\s", re.IGNORECASE)
 # "What does A cost, as well as B?": the second side shares the question's verb.
 _SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would) (?P<a>.+?) (?P<verb>cost|weigh|take|"
                           rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)

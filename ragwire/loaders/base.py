@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
@@ -210,6 +211,16 @@ def pdf_page_text(page: PageObject, name: str, number: int) -> str:
         logger.warning("%s: page %d: text extraction failed (%s); page left empty", name, number, reason(exc))
         return ""
     return tidy_text(text)
+
+
+def table_row(cells: Iterable[str]) -> str:
+    """One row of a markdown table: ``| a | b |``."""
+    return "| " + " | ".join(cells) + " |"
+
+
+def table_rule(width: int) -> str:
+    """The rule under a markdown table's header row, ``width`` columns wide: ``| --- | --- |``."""
+    return table_row(["---"] * width)
 
 
 def tidy_text(text: str) -> str:

@@ -191,7 +191,7 @@ def _shape_lines(shape: BaseShape) -> list[str]:
         return [line for child in _reading_order(shape.shapes) for line in _shape_lines(child)]
     if isinstance(shape, GraphicFrame) and shape.has_table:
         rows = [[" ".join(cell.text.split()).replace("|", "\\|") for cell in row.cells] for row in shape.table.rows]
-        return ["| " + " | ".join(row) + " |" for row in rows]
+        return [base.table_row(row) for row in rows]
     if isinstance(shape, Shape) and shape.has_text_frame:
         return [" ".join(p.text.split()) for p in shape.text_frame.paragraphs if p.text.strip()]
     return []

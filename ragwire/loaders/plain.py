@@ -6,7 +6,7 @@ import csv
 import io
 
 from ragwire.errors import LoaderError
-from ragwire.loaders.base import reason, tidy_text
+from ragwire.loaders.base import reason, table_row, table_rule, tidy_text
 from ragwire.loaders.guard import raised_outside_ragwire
 from ragwire.loaders.text import declared_html_charset, decode_bytes
 
@@ -67,10 +67,9 @@ def csv_to_markdown(text: str) -> str:
     width = max(len(row) for row in rows)
 
     def line(cells: list[str]) -> str:
-        padded = [_cell(cell) for cell in cells] + [""] * (width - len(cells))
-        return "| " + " | ".join(padded) + " |"
+        return table_row([_cell(cell) for cell in cells] + [""] * (width - len(cells)))
 
-    table = [line(rows[0]), "|" + " --- |" * width]
+    table = [line(rows[0]), table_rule(width)]
     table.extend(line(row) for row in rows[1:])
     return "\n".join(table)
 

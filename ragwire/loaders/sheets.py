@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ragwire.loaders.base import table_row, table_rule
+
 # pandas names a column whose header cell is empty "Unnamed: <position>".
 _UNNAMED = re.compile(r"Unnamed: \d+(?:\.\d+)?")
 # How pandas writes a cell with no value (NaT: an empty cell in a column of dates).
@@ -43,7 +45,7 @@ def tidy_sheet_tables(markdown: str) -> str:
 def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str]:
     header = _cells(header_line, width)
     if header is None:  # a cell held " | " itself: leave the table as markitdown wrote it
-        return [header_line, _rule(width), *body_lines]
+        return [header_line, table_rule(width), *body_lines]
     unnamed = [bool(_UNNAMED.fullmatch(cell)) for cell in header]
     header = ["" if blank else _value(cell) for cell, blank in zip(header, unnamed, strict=True)]
     rows: list[list[str] | str] = []
@@ -69,9 +71,9 @@ def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str
             assert isinstance(new_header, list)
             header, rows = new_header, rows[first + 1 :]
     # The first title heads the table (a line of its own would read as a sentence of it); notes under it stay lines.
-    lines = [*(f"### {title}\n" if n == 0 else f"{title}\n" for n, title in enumerate(titles)), _row(header),
-             _rule(width)]
-    lines.extend(row if isinstance(row, str) else _row(row) for row in rows)
+    lines = [*(f"### {title}\n" if n == 0 else f"{title}\n" for n, title in enumerate(titles)), table_row(header),
+             table_rule(width)]
+    lines.extend(row if isinstance(row, str) else table_row(row) for row in rows)
     return lines
 
 
@@ -93,10 +95,3 @@ def _value(cell: str) -> str:
 def _filled(cells: list[str]) -> int:
     return sum(1 for cell in cells if cell)
 
-
-def _row(cells: list[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
-def _rule(width: int) -> str:
-    return "| " + " | ".join(["---"] * width) + " |"
