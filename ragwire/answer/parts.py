@@ -21,8 +21,9 @@ _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|c
 # "…, and at what time…", "…, and from which platform…", "…, and up to which deck…": a preposition may open the
 # second question.
 _PREPOSITION = r"(?:up to|out of|in|at|on|from|to|for|by|with|of|under|after|before|during|until|till|since)"
-# A request for a noun phrase: "tell me X", "I need X".
-_ASKING = r"(?:tell me|give me|i need|i want|i'd like|i would like)"
+# A request for a noun phrase or a clause: "tell me X", "please show me X", "I need to know X", "I'd like X".
+_ASKING = (r"(?:(?:please\s+)?(?:tell|give|show)\s+me|(?:i\s+(?:need|want|would\s+like)|i[’']d\s+like)"
+           r"(?:\s+to\s+know)?)")
 # "Also" joins only after a comma or "and": "does the hall also have showers" is one question.  An adverb of
 # degree may stand between the joiner and the question word ("…, and roughly how many…").
 _JOINED = re.compile(rf"(?:[,;]\s*(?:and|also|plus|as well as)|\s+(?:and|plus|as well as))"
@@ -84,8 +85,7 @@ _SHARED_HEAD = re.compile(rf"^(?P<head>(?:{_QUESTION_WORD}|{_ASKING})\b.+?\s(?P<
                           r"(?:and|as well as)\s+(?P=prep)\s+(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:compare[sd]?|comparison|difference|differ|versus|vs\.?|better|worse)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"\b(?:summari[sz]e|summary|overview|outline)\b", re.IGNORECASE)
-_REQUEST = re.compile(r"^(?:(?:please\s+)?(?:tell|give|show)\s+me|i\s+(?:need|want|would like|'d like)(?:\s+to\s+know)?)"
-                      r"\s+(?P<rest>\S.*)$", re.IGNORECASE)
+_REQUEST = re.compile(rf"^{_ASKING}\s+(?P<rest>\S.*)$", re.IGNORECASE)
 # "One" standing for a noun named before ("a mapped one", "the one at B"), after a determiner and at most one
 # modifier; "one-day" and "one of" are no such thing.
 _ONE = re.compile(r"\b(?P<det>(?:a|an|the|this|that|each|every)\s+)(?:(?P<mod>[\w-]+)\s+)?one\b(?!-)(?!\s+of\b)"

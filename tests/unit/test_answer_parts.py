@@ -181,3 +181,22 @@ ROUND_22_SPLITS = [
 def test_a_request_a_two_word_preposition_and_a_phrase_with_its_own_determiner_split_where_they_should(question,
                                                                                                        parts):
     assert split_parts(question) == parts
+
+
+# One request grammar serves the splitter and the rewording of a part: "to know" and "I'd like" were read
+# as the first attribute ("What is to know the price?"), and "please show me" was not a request at all.
+REQUEST_FORMS = [
+    ("I'd like to know the price and the weight of the Kestrel 40 pack.",
+     ["What is the price of the Kestrel 40 pack?", "What is the weight of the Kestrel 40 pack?"]),
+    ("I need to know the deposit and the count of lockers in hall C3",
+     ["What is the deposit in hall C3?", "What is the count of lockers in hall C3?"]),
+    ("Please show me the opening hours and the entry fee of the museum.",
+     ["What is the opening hours of the museum?", "What is the entry fee of the museum?"]),
+    ("I’d like the price and the colour of the Kestrel 40 pack",
+     ["What is the price of the Kestrel 40 pack?", "What is the colour of the Kestrel 40 pack?"]),
+]
+
+
+@pytest.mark.parametrize(("question", "parts"), REQUEST_FORMS, ids=[q for q, _ in REQUEST_FORMS])
+def test_every_request_form_is_read_by_one_grammar_when_splitting(question, parts):
+    assert split_parts(question) == parts
