@@ -55,7 +55,10 @@ def html_to_markdown(html: str) -> str:
 def csv_to_markdown(text: str) -> str:
     """Render CSV as a markdown table; text that does not parse as CSV is returned unchanged.
 
-    The first non-empty row is the header; short rows are padded; ``|`` in cells is escaped.
+    The first row naming two columns or more is the header; rows above it that fill one cell
+    at most are a title (a sheet exported to CSV keeps the title row over its header): the
+    first heads the table, the rest are lines under it.  Short rows are padded; ``|`` in
+    cells is escaped.
     """
     try:
         delimiter = _guess_delimiter(text)
@@ -64,13 +67,18 @@ def csv_to_markdown(text: str) -> str:
         return text
     if not rows:
         return text
-    width = max(len(row) for row in rows)
+    header = next((n for n, row in enumerate(rows) if sum(1 for cell in row if cell.strip()) >= 2), 0)
+    # Trailing empty cells make no column (a title row's commas run to the sheet's last column).
+    width = max(len(_trimmed(row)) for row in rows[header:])
 
     def line(cells: list[str]) -> str:
+        cells = _trimmed(cells)
         return table_row([_cell(cell) for cell in cells] + [""] * (width - len(cells)))
 
-    table = [line(rows[0]), table_rule(width)]
-    table.extend(line(row) for row in rows[1:])
+    titles = [" ".join(_cell(cell) for cell in row if cell.strip()) for row in rows[:header]]
+    table = [*(f"### {title}\n" if n == 0 else f"{title}\n" for n, title in enumerate(titles)),
+             line(rows[header]), table_rule(width)]
+    table.extend(line(row) for row in rows[header + 1:])
     return "\n".join(table)
 
 
@@ -88,6 +96,13 @@ def _guess_delimiter(text: str) -> str:
         if usual > 1 and score > best_score:
             best, best_score = delimiter, score
     return best
+
+
+def _trimmed(row: list[str]) -> list[str]:
+    end = len(row)
+    while end > 1 and not row[end - 1].strip():
+        end -= 1
+    return row[:end]
 
 
 def _cell(value: str) -> str:

@@ -97,6 +97,20 @@ def test_csv_becomes_a_markdown_table(loader, tmp_path):
     assert text.splitlines() == ["| sku | name |", "| --- | --- |", "| SKU-1 | wheel \\| left |", "| SKU-2 |  |"]
 
 
+def test_a_csv_exported_with_a_title_row_keeps_its_real_header_and_titles_its_table(loader, tmp_path):
+    # A sheet saved as CSV keeps its title row (one cell, commas to the last column) and a note over the header;
+    # read as the header, the title left the price column nameless and the real header sat among the data.
+    path = tmp_path / "boat-tours.csv"
+    path.write_text("Lake boat tours 2026,,,\nChildren under 5 ride free,,,\n,,,\ntour,hours,price,\n"
+                    "Sunset,2,LKR 4000,\nDawn,3,LKR 5000,\n", encoding="utf-8")
+
+    text = loader.load(path)["text_content"]
+
+    assert text.splitlines() == ["### Lake boat tours 2026", "", "Children under 5 ride free", "",
+                                 "| tour | hours | price |", "| --- | --- | --- |", "| Sunset | 2 | LKR 4000 |",
+                                 "| Dawn | 3 | LKR 5000 |"]
+
+
 def test_text_files_keep_their_raw_markdown(loader):
     text = loader.load(CORPUS / "kiln-handbook.md")["text_content"]
 
