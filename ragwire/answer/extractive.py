@@ -13,16 +13,13 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .answerable import missing_terms, unmentioned
+from .answerable import missing_terms
 from .asked import asked, attribute_share, codes_carried, literals_held, telling
 from .asked import identifiers as identifiers  # re-exported: the codes of a question
 from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words
-from .counts import other_count
 from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
-from .elsewhere import elsewhere_text, named_elsewhere
-from .ends import other_end_only, other_end_text
 from .evidence import (
     THING_WEIGHT,
     Vocabulary,
@@ -33,18 +30,16 @@ from .evidence import (
     refusal_text,
     salient_absent,
     salient_terms,
-    subject_words,
 )
 from .expectations import expectation, instance, is_yes_no, measured
 from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
+from .objections import objections
 from .pairs import asked_pair, pair_in_sources
 from .passages import Passage, distinct, split_passages, table_headers
 from .quoting import quotes_of
-from .siblings import about_instead_text, quoted_sibling
-from .text import cosine, stated, stems, words
+from .text import cosine, stated, stems
 from .typed import in_asked_unit, typed
-from .unnamed import unnamed_things
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -247,31 +242,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
     yes_no = is_yes_no(question)
     sources_by = {s.index: s for s in sources}
-    if yes_no and chosen:
-        # The subject of the whole collection, or of a quoted file by its name, may go unsaid in a passage about it.
-        files = {w for c in chosen for w in words(file_words(sources_by[c.source]))}
-        if absent := unmentioned(question, quoted, embedding, subject_words(question, vocabulary) | files):
-            seen["yes_no_unmentioned"] = True
-            named = ", ".join(f"'{t}'" for t in absent)
-            refusals.append(Extraction.refused(f"The documents do not say: the passages closest to this question "
-                                               f"never mention {named}.", absent))
-        if unnamed := unnamed_things(question, list(weights), quoted, embedding):
-            # "Do you sell X?" when nothing names X: the documents say neither yes nor no.
-            seen["yes_no_unnamed"] = True
-            refusals.append(Extraction.refused(refusal_text(unnamed, question), unnamed))
-    if chosen and (pair := quoted_sibling(question, [f"{q} {file_words(sources_by[c.source])}"
-                                                     for q, c in zip(quoted, chosen, strict=True)], embedding)):
-        seen["sibling_quoted"] = True
-        refusals.append(Extraction.refused(about_instead_text(*pair), [pair[0]]))
-    if chosen and (counted := other_count(question, quoted)):
-        seen["other_count"] = True  # a four-berth cabin quoted from the rows of the two-berth and six-berth ones
-        refusals.append(Extraction.refused(about_instead_text(*counted), [counted[0]]))
-    if chosen and (elsewhere := named_elsewhere(question, quoted, [sources_by[c.source] for c in chosen], vocabulary)):
-        seen["named_elsewhere"] = True  # "how late does X stay open?" quoted from another organisation's file
-        refusals.append(Extraction.refused(elsewhere_text(elsewhere), elsewhere))
-    if chosen and (ended := other_end_only(question, quoted)):
-        seen["other_end"] = True  # "an upper age limit?" over "aged 8 or over": a minimum says nothing of a maximum
-        refusals.append(Extraction.refused(other_end_text(*ended), [ended[0]]))
+    quoted_from = [sources_by[c.source] for c in chosen]
+    for name, refusal in objections(question, quoted, quoted_from, list(weights), vocabulary, embedding):
+        seen[name] = True
+        refusals.append(refusal)
     weight, near, margin, unstated = absent_evidence(weights, quoted, embedding)
     evidence = Evidence(best=best, quoted=max((c.score for c in chosen), default=0.0),
                         strength=_strength(question, chosen, headings), absent=len(in_quote) + len(in_sources),

@@ -1,0 +1,59 @@
+"""Checks of the passages chosen to quote: whether they say what was asked, or something beside it.
+
+Once the passages to quote are chosen, each check below reads them against the question
+and objects when they are about another thing than the one asked for: a yes/no question's
+subject they never mention, a sibling ("lunch" quoted for "dinner"), another count ("two-berth"
+for "four-berth"), another organisation's file, the other end of a scale.  Each objection is named by its :class:`.decision.Evidence` field, so the decision weighs
+it (or, for the decisive ones, never overrules it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from .answerable import unmentioned
+from .context import NumberedSource, file_words
+from .counts import other_count
+from .elsewhere import elsewhere_text, named_elsewhere
+from .ends import other_end_only, other_end_text
+from .evidence import Vocabulary, refusal_text, subject_words
+from .expectations import is_yes_no
+from .extraction import Extraction
+from .siblings import about_instead_text, quoted_sibling
+from .text import words
+from .unnamed import unnamed_things
+
+if TYPE_CHECKING:
+    from ..stages import Embedder
+
+
+def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[NumberedSource], absent: Sequence[str],
+               vocabulary: Vocabulary | None, embedding: Embedder) -> Iterator[tuple[str, Extraction]]:
+    """Each check that objects to quoting ``quoted`` (texts with their headings, from ``quoted_from``), as the
+    name of its evidence field and its refusal; ``absent`` are the question's words no chunk holds."""
+    if not quoted:
+        return
+    if is_yes_no(question):
+        # The subject of the whole collection, or of a quoted file by its name, may go unsaid in a passage about it.
+        files = {w for source in quoted_from for w in words(file_words(source))}
+        if missing := unmentioned(question, list(quoted), embedding, subject_words(question, vocabulary) | files):
+            named = ", ".join(f"'{t}'" for t in missing)
+            yield "yes_no_unmentioned", Extraction.refused(
+                f"The documents do not say: the passages closest to this question never mention {named}.", missing)
+        if unnamed := unnamed_things(question, list(absent), list(quoted), embedding):
+            # "Do you sell X?" when nothing names X: the documents say neither yes nor no.
+            yield "yes_no_unnamed", Extraction.refused(refusal_text(unnamed, question), unnamed)
+    named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
+    if pair := quoted_sibling(question, named_files, embedding):
+        yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])
+    if counted := other_count(question, quoted):
+        # A four-berth cabin quoted from the rows of the two-berth and six-berth ones.
+        yield "other_count", Extraction.refused(about_instead_text(*counted), [counted[0]])
+    if elsewhere := named_elsewhere(question, list(quoted), list(quoted_from), vocabulary):
+        # "How late does X stay open?" quoted from another organisation's file.
+        yield "named_elsewhere", Extraction.refused(elsewhere_text(elsewhere), elsewhere)
+    if ended := other_end_only(question, quoted):
+        # "An upper age limit?" over "aged 8 or over": a minimum says nothing of a maximum.
+        yield "other_end", Extraction.refused(other_end_text(*ended), [ended[0]])
+
