@@ -90,11 +90,11 @@ DEVELOPMENT = ("dev", "dev2", "dev3", "devkiln", "dev4", "messy", "corpus_b", "c
                "corpus_f", "corpus_g", "corpus_h", "corpus_i", "corpus_j", "corpus_k", "corpus_l", "corpus_m",
                "corpus_n", "corpus_o", "corpus_p", "corpus_q", "corpus_r",
                "corpus_s", "corpus_t", "corpus_u", "corpus_v", "corpus_w", "corpus_x")
-# --fit fits on these unless --sets names others: the six blind sets retired last, the development data tuned on
+# --fit fits on these unless --sets names others: the seven blind sets retired last, the development data tuned on
 # least.  A set tuned on for many rounds is answered better than unseen documents are (round 22: the answers
 # calibrated 0.88 were right 0.90 of the time on the older sets and 0.69 on these), so a table fitted on every set
 # promises more than a new collection gets.
-LEAST_TUNED = ("corpus_r", "corpus_s", "corpus_t", "corpus_u", "corpus_v", "corpus_w")
+LEAST_TUNED = ("corpus_r", "corpus_s", "corpus_t", "corpus_u", "corpus_v", "corpus_w", "corpus_x")
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
 
 
@@ -259,7 +259,7 @@ def main() -> None:
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
                          "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m, corpus_n, corpus_o, "
                          "corpus_p, corpus_q, corpus_r, corpus_s, corpus_t, corpus_u, corpus_v, corpus_w, corpus_x, "
-                         "corpus_y (default: the development sets, or with --fit the six retired last; a held-out "
+                         "corpus_y (default: the development sets, or with --fit the seven retired last; a held-out "
                          "set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")

@@ -22,6 +22,7 @@ from .instances import LABEL_UNITS as _LABEL_UNITS
 from .instances import LABELLED_VALUE as _LABELLED_VALUE
 from .instances import NUMBER as _N
 from .instances import PLAIN as _PLAIN
+from .periods import SAME_SPAN
 from .text import STOPWORDS, stems
 from .text import WORD as _WORD
 from .text import stated as _stated_in
@@ -30,18 +31,6 @@ from .text import stem as _stem
 __all__ = ["MODIFIERS", "SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance", "is_yes_no", "names_type",
            "type_word"]
 
-# A span of time a text may name by its length in a smaller unit: a locker "for a day" is priced "per 24 hours",
-# a pass "for a week" as "7 days".  Exact lengths only: a month is no fixed number of days.
-_SAME_SPAN = {
-    "day": re.compile(r"\b(?:24|twenty-four)[- ]?(?:hours?|hrs?|h)\b", re.IGNORECASE),
-    "week": re.compile(r"\b(?:7|seven)[- ]days?\b", re.IGNORECASE),
-    "fortnight": re.compile(r"\b(?:14|fourteen)[- ]days?\b|\b(?:2|two)[- ]weeks?\b", re.IGNORECASE),
-    "hour": re.compile(r"\b(?:60|sixty)[- ]?(?:minutes?|mins?)\b", re.IGNORECASE),
-    "year": re.compile(r"\b(?:12|twelve)[- ]months?\b|\b365[- ]days?\b", re.IGNORECASE),
-    # Days named by the run of them: "Sat–Sun 10:00–17:00" are the weekend's hours, "Mon–Fri" a weekday's.
-    "weekend": re.compile(r"\bSat(?:urday)?s?\.?\s*(?:[–-]|to|and|&)\s*Sun(?:day)?s?\b", re.IGNORECASE),
-    "weekday": re.compile(r"\bMon(?:day)?s?\.?\s*(?:[–-]|to)\s*Fri(?:day)?s?\b", re.IGNORECASE),
-}
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
 _MEASURE_VERBS = {"weigh": "mass", "cost": "amount of money"}
 # "How <adjective>" and its superlative ask for a measure.
@@ -317,7 +306,7 @@ def covers(expected: Expectation, text: str, context: str = "", title: str = "")
 
 def _spanned(head: str, text: str) -> bool:
     """Whether ``text`` names the span of time ``head`` by its length in a smaller unit ("24 hours" for a day)."""
-    pattern = _SAME_SPAN.get(_stem(head))
+    pattern = SAME_SPAN.get(_stem(head))
     return pattern is not None and bool(pattern.search(text))
 
 

@@ -34,7 +34,7 @@ from .evidence import (
 from .expectations import expectation, instance, is_yes_no, measured
 from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
-from .objections import objections
+from .objections import objections, unquoted_weight
 from .pairs import asked_pair, pair_in_sources
 from .passages import Passage, distinct, split_passages, table_headers
 from .quoting import quotes_of
@@ -247,9 +247,11 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         seen[name] = True
         refusals.append(refusal)
     weight, near, margin, unstated = absent_evidence(weights, quoted, embedding)
+    unquoted = unquoted_weight(question, [*quoted, *map(file_words, quoted_from)], embedding)
     evidence = Evidence(best=best, quoted=max((c.score for c in chosen), default=0.0),
                         strength=_strength(question, chosen, headings), absent=len(in_quote) + len(in_sources),
                         absent_weight=weight, absent_near=near, absent_margin=margin, absent_unstated=unstated,
+                        unquoted_weight=unquoted,
                         typed=expected is not None, yes_no=yes_no,
                         typed_quoted=expected is not None and any(instance(expected.kind, q) for q in quoted),
                         **seen)

@@ -3,7 +3,8 @@
 Once the passages to quote are chosen, each check below reads them against the question
 and objects when they are about another thing than the one asked for: a yes/no question's
 subject they never mention, a sibling ("lunch" quoted for "dinner"), another count ("two-berth"
-for "four-berth"), another organisation's file, the other end of a scale.  Each objection is named by its :class:`.decision.Evidence` field, so the decision weighs
+for "four-berth"), another organisation's file, the other end of a scale, another period of a
+rate.  Each objection is named by its :class:`.decision.Evidence` field, so the decision weighs
 it (or, for the decisive ones, never overrules it).
 """
 
@@ -12,16 +13,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from .answerable import unmentioned
+from .answerable import key_terms, unmentioned
 from .context import NumberedSource, file_words
 from .counts import other_count
 from .elsewhere import elsewhere_text, named_elsewhere
 from .ends import other_end_only, other_end_text
-from .evidence import Vocabulary, refusal_text, subject_words
+from .evidence import Vocabulary, refusal_text, salient_terms, subject_words
 from .expectations import is_yes_no
 from .extraction import Extraction
+from .lexicon import lexicon
+from .periods import other_period, other_period_text
 from .siblings import about_instead_text, quoted_sibling
-from .text import words
+from .text import content_words, stated, stem, words
 from .unnamed import unnamed_things
 
 if TYPE_CHECKING:
@@ -54,6 +57,25 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
         # "How late does X stay open?" quoted from another organisation's file.
         yield "named_elsewhere", Extraction.refused(elsewhere_text(elsewhere), elsewhere)
     if ended := other_end_only(question, quoted):
-        # "An upper age limit?" over "aged 8 or over": a minimum says nothing of a maximum.
+        # "An upper age limit?" over "aged 10 or over": a minimum says nothing of a maximum.
         yield "other_end", Extraction.refused(other_end_text(*ended), [ended[0]])
+    if period := other_period(question, quoted):
+        # "The yearly subscription" quoted from the monthly plan's row.
+        yield "other_period", Extraction.refused(other_period_text(*period), [period[0]])
 
+
+def unquoted_weight(question: str, quoted: Sequence[str], embedding: Embedder | None) -> float:
+    """How far the heaviest salient word of ``question`` that the ``quoted`` texts never state moves its embedding.
+
+    A word the collection uses elsewhere passes the checks of absent words, yet a quote that leaves
+    out the word picking one row or one kind ("the *yearly* pass", "a *student*'s fee") is often about
+    another: the heavier the word left out, the less the quote answers.  A word is stated in some form
+    (its family, a unit's abbreviation) or by a word the lexicon says stands for it; 0 when all are.
+    """
+    if embedding is None or not quoted:
+        return 0.0
+    pool = set().union(*map(content_words, quoted))
+    said = {stem(w) for w in pool}
+    terms = [t for t in salient_terms(question) if not stated(t, said)
+             and not any(lexicon().stands_for(t, w) for w in pool)]
+    return max((weight for _, weight in key_terms(question, terms, embedding, floor=0.0)), default=0.0)

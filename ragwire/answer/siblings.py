@@ -18,7 +18,7 @@ from .asked import DAYS, ORDINALS, in_cyclic_range
 from .evidence import salient_terms
 from .instances import SPELLED_NUMBERS
 from .lexicon import lexicon
-from .text import content_words, cosines, stated, stem
+from .text import STOPWORDS, content_words, cosines, stated, stem, words
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -36,29 +36,48 @@ ON_A_SCALE = frozenset("""january february march april may june july august sept
     spring summer autumn fall winter second minute hour day week month year seconds minutes hours days weeks
     months years""".split()) | DAYS | ORDINALS | frozenset(SPELLED_NUMBERS.split("|"))
 
-# Sizes of one thing, as price lists and menus name them: a medium trunk is not the small one beside it, and an
-# extra-large unit not the large one.  Words only: a lone "M" or "L" is too many other things.
+# Scales whose words are siblings whatever the embedding makes of them: the rows of a price list or a menu.
+# Sizes of one thing: a medium trunk is not the small one beside it, an extra-large unit not the large one (words
+# only: a lone "M" or "L" is too many other things).
 SIZES = frozenset("""extra-small small medium regular large extra-large x-large xx-large mini midi maxi jumbo
     king-size family-size""".split())
+# Who pays: a student's fee is not the adult's or the child's beside it, a guest's not a member's.  The words of
+# one group name one row (a kid is a child, a junior too; a visitor a guest), so they are no siblings of each
+# other.  A non-member is no payer of its own: lists name them guests or visitors beside the members.
+PAYER_GROUPS = tuple(frozenset(group.split()) for group in (
+    "adult adults grown-up grown-ups", "child children kid kids junior juniors",
+    "teen teens teenager teenagers youth youths", "senior seniors pensioner pensioners retiree retirees",
+    "student students", "member members", "guest guests visitor visitors", "resident residents",
+    "infant infants toddler toddlers baby babies"))
+PAYERS = frozenset().union(*PAYER_GROUPS)
+SCALES = (SIZES, PAYERS)
 
 
 def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | None) -> tuple[str, str] | None:
     """A key word of ``question`` the ``quoted`` texts leave out, and their word that is its sibling; or None."""
     pool = sorted({w for text in quoted for w in content_words(text)})
-    said = {stem(w) for w in pool}
+    tokens = [w for text in quoted for w in [*words(text), ""]]  # "" keeps two quotes' words apart
+    said = {stem(w) for w in tokens if w}  # "non-members" too, which content_words leaves out
+    unstated = [t for t in salient_terms(question) if not stated(t, said)]
+    for term in unstated:
+        if other := other_compound(term, tokens):
+            return term, other
     # A month or weekday inside a range the quotes give is stated by it ("1 October to 30 April" holds January).
-    terms = [t for t in salient_terms(question) if not stated(t, said) and (lexicon().knows(t) or t in SIZES)
+    terms = [t for t in unstated if (lexicon().knows(t) or _scale(t))
              and not any(in_cyclic_range(t, text) for text in quoted)]
     if not terms or not pool or embedding is None:
         return None
     key = [t for t, weight in key_terms(question, terms, embedding, floor=0.0)
-           if (weight >= KEY_TERM_WEIGHT or t not in ON_A_SCALE) and not any(lexicon().stands_for(t, w) for w in pool)]
+           if (weight >= KEY_TERM_WEIGHT or t not in ON_A_SCALE)
+           # Two words of one scale are siblings even where a rare sense joins them (a junior is a student).
+           and not any(_one_row(t, w) or (lexicon().stands_for(t, w) and not _same_scale(t, w)) for w in pool)]
     if not key:
         return None
     for term in key:
-        # Sizes are siblings by the scale they are on, whatever the embedding makes of them.
-        if term in SIZES and (size := next((w for w in pool if w in SIZES and w != term), None)):
-            return term, size
+        # Sizes and payers are siblings by the scale they are on, whatever the embedding makes of them.
+        if (scale := _scale(term)) and (other := next((w for w in pool if w in scale and not _one_row(term, w)),
+                                                      None)):
+            return term, other
     vectors = embedding.embed_documents(key + pool)
     for term, vector in zip(key, vectors[: len(key)], strict=True):
         # A sibling the embedding also puts near: a rare sense makes words of other meanings kin in WordNet
@@ -69,6 +88,47 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
         if sibling := next((w for w in near if lexicon().siblings(term, w)), None):
             return term, sibling
     return None
+
+
+def other_compound(term: str, tokens: Sequence[str]) -> str | None:
+    """A compound of the quotes' ``tokens`` with the head of the hyphenated ``term`` and another modifier, or None.
+
+    "hand-knitted" over "machine-knitted", "dry-aged" over "wet aged", "non-dairy" over "dairy": one
+    thing's kinds, named by the modifier; a quote naming only the other kind is about that one.  None
+    when the quotes name the term itself, in one word, two or with its hyphen.
+    """
+    first, _, head = term.partition("-")
+    if not (first.isalpha() and head.isalpha() and len(first) > 1 and len(head) > 1):
+        return None
+    head_stem = stem(head)
+    pairs = list(zip(tokens, tokens[1:], strict=False))
+    if term in tokens or first + head in tokens or any(a == first and stem(b) == head_stem for a, b in pairs):
+        return None
+    if first == "non":
+        # "non-dairy" is the other kind of what "dairy" names alone; a payer is not: price lists name the
+        # non-members "guests" or "visitors" beside the members' row.
+        return head if head not in PAYERS and any(stem(t) == head_stem for t in tokens) else None
+    for token in tokens:
+        modifier, _, rest = token.partition("-")
+        if rest and modifier.isalpha() and modifier not in (first, "non") and stem(rest) == head_stem:
+            return token
+    for a, b in pairs:
+        if stem(b) == head_stem and a.isalpha() and a != first and a not in STOPWORDS and lexicon().usual_part(a) == "a":
+            return f"{a} {b}"
+    return None
+
+
+def _scale(term: str) -> frozenset[str] | None:
+    return next((scale for scale in SCALES if term in scale), None)
+
+
+def _same_scale(a: str, b: str) -> bool:
+    return (scale := _scale(a)) is not None and b in scale
+
+
+def _one_row(a: str, b: str) -> bool:
+    """Whether two words of a scale name one row: one word's forms, or one group of payers ("kids", "children")."""
+    return stem(a) == stem(b) or any(a in group and b in group for group in PAYER_GROUPS)
 
 
 def about_instead_text(asked: str, quoted: str) -> str:
