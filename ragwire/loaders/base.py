@@ -223,6 +223,17 @@ def table_rule(width: int) -> str:
     return table_row(["---"] * width)
 
 
+def names_columns(cells: Iterable[str]) -> bool:
+    """Whether a table row fills two cells or more: a header names its columns, a title row fills one cell."""
+    return sum(1 for cell in cells if cell.strip()) >= 2
+
+
+def title_lines(titles: Iterable[str]) -> list[str]:
+    """The title rows lifted from above a table's header: the first heads the table (a line of its own would
+    read as a sentence of it), the notes under it stay lines."""
+    return [f"### {title}\n" if n == 0 else f"{title}\n" for n, title in enumerate(titles)]
+
+
 def tidy_text(text: str) -> str:
     """Unify newlines, strip trailing spaces and collapse three or more newlines into two."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")

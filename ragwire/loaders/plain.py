@@ -6,7 +6,7 @@ import csv
 import io
 
 from ragwire.errors import LoaderError
-from ragwire.loaders.base import reason, table_row, table_rule, tidy_text
+from ragwire.loaders.base import names_columns, reason, table_row, table_rule, tidy_text, title_lines
 from ragwire.loaders.guard import raised_outside_ragwire
 from ragwire.loaders.text import declared_html_charset, decode_bytes
 
@@ -67,7 +67,7 @@ def csv_to_markdown(text: str) -> str:
         return text
     if not rows:
         return text
-    header = next((n for n, row in enumerate(rows) if sum(1 for cell in row if cell.strip()) >= 2), 0)
+    header = next((n for n, row in enumerate(rows) if names_columns(row)), 0)
     # Trailing empty cells make no column (a title row's commas run to the sheet's last column).
     width = max(len(_trimmed(row)) for row in rows[header:])
 
@@ -76,8 +76,7 @@ def csv_to_markdown(text: str) -> str:
         return table_row([_cell(cell) for cell in cells] + [""] * (width - len(cells)))
 
     titles = [" ".join(_cell(cell) for cell in row if cell.strip()) for row in rows[:header]]
-    table = [*(f"### {title}\n" if n == 0 else f"{title}\n" for n, title in enumerate(titles)),
-             line(rows[header]), table_rule(width)]
+    table = [*title_lines(titles), line(rows[header]), table_rule(width)]
     table.extend(line(row) for row in rows[header + 1:])
     return "\n".join(table)
 

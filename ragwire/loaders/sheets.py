@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ragwire.loaders.base import table_row, table_rule
+from ragwire.loaders.base import names_columns, table_row, table_rule, title_lines
 
 # pandas names a column whose header cell is empty "Unnamed: <position>".
 _UNNAMED = re.compile(r"Unnamed: \d+(?:\.\d+)?")
@@ -58,10 +58,10 @@ def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str
         if any(cells):
             rows.append(cells)
     titles: list[str] = []
-    if any(unnamed) and _filled(header) <= 1:
+    if any(unnamed) and not names_columns(header):
         # The header pandas chose is a title row.  The sheet's own header is the first
         # row that names two columns or more; rows before it are titles too.
-        first = next((n for n, row in enumerate(rows) if isinstance(row, list) and _filled(row) >= 2), None)
+        first = next((n for n, row in enumerate(rows) if isinstance(row, list) and names_columns(row)), None)
         if first is not None:
             for row in [header, *rows[:first]]:
                 text = " ".join(cell for cell in row if cell) if isinstance(row, list) else row
@@ -70,9 +70,7 @@ def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str
             new_header = rows[first]
             assert isinstance(new_header, list)
             header, rows = new_header, rows[first + 1 :]
-    # The first title heads the table (a line of its own would read as a sentence of it); notes under it stay lines.
-    lines = [*(f"### {title}\n" if n == 0 else f"{title}\n" for n, title in enumerate(titles)), table_row(header),
-             table_rule(width)]
+    lines = [*title_lines(titles), table_row(header), table_rule(width)]
     lines.extend(row if isinstance(row, str) else table_row(row) for row in rows)
     return lines
 
@@ -90,8 +88,4 @@ def _value(cell: str) -> str:
         return ""
     whole = _WHOLE_FLOAT.match(cell)
     return whole.group(1) if whole else cell
-
-
-def _filled(cells: list[str]) -> int:
-    return sum(1 for cell in cells if cell)
 
