@@ -37,7 +37,7 @@ class Evidence:
     absent_near: float = 1.0  # the quotes' nearest word to the least-grounded absent word (cosine; 1: none absent)
     absent_margin: float = 1.0  # how much nearer that word is than the next word of another family
     absent_unstated: bool = False  # an absent word has no word of its family in the quotes
-    unquoted_weight: float = 0.0  # how much the heaviest salient word the quotes never state weighs (evidence.py)
+    unquoted_weight: float = 0.0  # how much the heaviest salient word the quotes never state weighs (objections.py)
     ungrounded_in_sources: bool = False  # an absent key term no retrieved source grounds
     ungrounded_in_quote: bool = False  # an absent term the question rests on no quotable passage grounds
     pair_unstated: bool = False  # the two words naming what is asked ("boiling point") never stand together

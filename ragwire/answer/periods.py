@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .ends import SEGMENT
 from .instances import INSTANCES
 from .text import stem, words
 
@@ -29,29 +30,23 @@ SAME_SPAN = {
     "weekday": re.compile(r"\bMon(?:day)?s?\.?\s*(?:[–-]|to)\s*Fri(?:day)?s?\b", re.IGNORECASE),
 }
 
-# The periods a rate is per, each with the words that name it in any form (noun, adjective, adverb,
-# abbreviation): a quote holding one of them names the period, whatever it says of it.
-PERIOD_WORDS = {
-    "hour": frozenset({"hour", "hours", "hourly", "hr", "hrs"}),
-    "day": frozenset({"day", "days", "daily", "diem"}),
-    "night": frozenset({"night", "nights", "nightly", "overnight"}),
-    "week": frozenset({"week", "weeks", "weekly"}),
-    "fortnight": frozenset({"fortnight", "fortnights", "fortnightly"}),
-    "month": frozenset({"month", "months", "monthly", "pcm"}),
-    "year": frozenset({"year", "years", "yearly", "annual", "annually", "annum"}),
-}
 # The adjectives and adverbs that give a rate's period on their own ("monthly", "per annum").
 _RATE_WORDS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "fortnightly": "fortnight",
                "monthly": "month", "yearly": "year", "annual": "year", "annually": "year", "annum": "year",
                "pcm": "month"}
+# The periods a rate is per, each with the words that name it in any form (noun, abbreviation, and the rate
+# words above): a quote holding one of them names the period, whatever it says of it.
+PERIOD_WORDS = {period: frozenset(nouns.split()) | {w for w, p in _RATE_WORDS.items() if p == period}
+                for period, nouns in (("hour", "hour hours hr hrs"), ("day", "day days diem"),
+                                      ("night", "night nights overnight"), ("week", "week weeks"),
+                                      ("fortnight", "fortnight fortnights"), ("month", "month months"),
+                                      ("year", "year years"))}
 _NOUNS = "|".join(PERIOD_WORDS)
 # "per night", "a week", "each month", "/day", "for a whole week", "by the hour", "a week's hire".
 _PER = re.compile(rf"(?:\b(?:per|a|an|one|each|every|by\s+the)\s+(?:(?:whole|full|entire|single)\s+)?|/\s*)"
                   rf"(?P<period>{_NOUNS}|hr|yr|mo|wk)\b(?!-)", re.IGNORECASE)
 # Short forms ("/hr", "per yr"); not a bare "h", which "km/h" makes a speed.
 _SHORT = {"hr": "hour", "yr": "year", "mo": "month", "wk": "week"}
-# Where a rate and its amount are said together: a sentence, a line or a table row.
-_SEGMENT = re.compile(r"(?<=[.!?;])\s+|\n")
 
 
 def asked_period(question: str) -> str | None:
@@ -81,7 +76,7 @@ def other_period(question: str, quoted: Sequence[str]) -> tuple[str, str] | None
         return None
     money = INSTANCES["amount of money"]
     for text in quoted:
-        for segment in _SEGMENT.split(text):
+        for segment in SEGMENT.split(text):  # a rate and its amount are said in one sentence, line or row
             if money.search(segment) and (others := _periods(segment) - {period}):
                 return period, sorted(others)[0]
     return None
