@@ -69,7 +69,7 @@ FEATURES: tuple[str, ...] = tuple(f.name for f in fields(Evidence))
 OVERRULE_AT = 0.5
 # The chance below which an answer no check objects to is refused all the same.  Round 20 set 0.25 for round 9's
 # model; with round 23's (below), 0.25 refused 3 more of the robot examples' 84 answerables, paraphrases sharing
-# few words with their passage ("upkeep" answered by maintenance steps), and 0.20 none: with 0.20 the refitted
+# few words with their passage (a synonym in the manual for the word asked), and 0.20 none: with 0.20 the refitted
 # model refuses 7 more of the development sets' 871 unanswerables than round 9's did with 0.25, 1 right answer
 # more, 2 false refusals fewer (9 more of the 603 on the sets round 9 never saw).
 ANSWER_FLOOR = 0.2
