@@ -351,17 +351,19 @@ class Parts:
                 self.load_embedding_soon()
             from .answer.answerer import Answerer
             from .answer.extractive import ExtractiveAnswerer
+            from .providers.remembered import RememberedEmbedding
             from .retrieval.vocabulary import CollectionVocabulary
 
+            # The offline answerer embeds the same words and masked questions many times over.
+            embedding = RememberedEmbedding(self.lazy_embedding)
             self._answerer = Answerer(
                 self.retriever,
                 llm=self.llm,
                 generation=self.config.generation,
-                extractive=ExtractiveAnswerer(self.lazy_embedding,
-                                              CollectionVocabulary(self.collection, self.sparse_encoder)),
+                extractive=ExtractiveAnswerer(embedding, CollectionVocabulary(self.collection, self.sparse_encoder)),
                 retries=self.query_retries,
                 pricing=self.config.llm.pricing if self.config.llm is not None else None,
-                embedding=self.lazy_embedding,
+                embedding=embedding,
                 collection=self.config.vectorstore.collection_name,
             )
         return self._answerer
