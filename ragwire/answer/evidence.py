@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import in_cyclic_range
-from .expectations import SPELLED_NUMBERS, expectation, names_type
-from .instances import UNITS, unit_word
+from .expectations import expectation, names_type
+from .instances import unit_word
 from .lexicon import lexicon
 from .text import QUESTION_FRAME, STOPWORDS, content_words, cosines, folded, same_family, stated, stem, words
 
@@ -47,7 +47,7 @@ NEIGHBOUR = 0.40
 # answerable.KEY_TERM_WEIGHT (0.10, every key term in the quote) it refused 6 more of the
 # second development set's 31 unanswerables, but 2 of the first set's 86 answerables
 # (notify, fault) and answered a third wrongly: names (see names()) and asked units (see
-# asked_unit()) catch most of those 6 without that cost.
+# typed.asked_unit()) catch most of those 6 without that cost.
 QUOTE_WEIGHT = 0.15
 # A thing named by a noun (a pet, a vehicle, a fee) that no document mentions is often near
 # other things of its kind that they do (another animal, another vehicle): words of one kind
@@ -131,7 +131,7 @@ def absent_terms(question: str, vocabulary: Vocabulary | None, sources: Sequence
 
 def _unit(word: str) -> bool:
     """Whether ``word`` names a unit of measure ("kilometres", "litres"): the unit check reads it (see
-    :func:`asked_unit`), in whatever way a document writes it ("45 km")."""
+    :func:`.typed.asked_unit`), in whatever way a document writes it ("45 km")."""
     return len(word) > 2 and unit_word(word)
 
 
@@ -352,34 +352,6 @@ def refusal_text(terms: Sequence[str], question: str = "") -> str:
 def _as_written(term: str, question: str) -> str:
     m = re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", question, re.IGNORECASE)
     return m.group(0) if m else term
-
-
-_ASKED_UNIT = re.compile(r"\b(in|how many|per)\s+([a-z][a-z-]*)", re.IGNORECASE)
-# A price per unit of time is written in many ways ("hourly", "a day", "daily rate"); one per unit of measure
-# ("per gallon", "per foot") is given per that unit, not per another the documents use instead ("per litre").
-_TIME_UNITS = ("hours", "minutes", "seconds", "days", "weeks", "months", "years")
-
-
-def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
-    """The unit ``question`` names for its answer, as ``(its word, a pattern of a number in it)``; None when none."""
-    for m in _ASKED_UNIT.finditer(question):
-        per, word = m.group(1).lower() == "per", m.group(2).lower()
-        for name, pattern in UNITS.items():
-            if not re.fullmatch(pattern, word):
-                continue
-            if per:
-                if name not in _TIME_UNITS and len(word) > 1:
-                    # Also a quantity in the unit priced "at" a sum: "340 kWh at 0.21" is a price per kWh.
-                    return m.group(2), re.compile(rf"(?:\bper|/|\ba|\ban|\beach)\s*(?:{pattern})(?![\w-])|"
-                                                  rf"(?:^|[\W_])(?:price|cost|rate)?_?per_?(?:{pattern})\b|"
-                                                  rf"\d\s?(?:{pattern})\s+(?:at|@)\s", re.IGNORECASE)
-            elif len(word) > 2:
-                # A number written as a word counts too ("six hours"), then always a space apart.
-                number = rf"(?:\d[\d,.]*\s?|\b(?:{SPELLED_NUMBERS})[\s-]+)"
-                # So does a table column named in the unit ("warranty_years: 5", "Weight (kg): 16.5").
-                column = rf"(?:^|[\W_])(?:{pattern})\)?\s*:\s*[-+]?\d"
-                return m.group(2), re.compile(rf"{number}(?:{pattern})(?![\w-])|{column}", re.IGNORECASE)
-    return None
 
 
 def subject_words(question: str, vocabulary: Vocabulary | None) -> set[str]:

@@ -10,13 +10,15 @@ the passage calls a *child*).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from .asked import identifiers
 from .context import NumberedSource, file_words
-from .evidence import NEIGHBOUR, asked_unit
-from .expectations import Expectation, covers
+from .evidence import NEIGHBOUR
+from .expectations import SPELLED_NUMBERS, Expectation, covers
+from .instances import UNITS
 from .lexicon import lexicon
 from .passages import Scored, chunk_title
 from .text import content_words, cosines, stated, stems
@@ -56,6 +58,34 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
             if kept:
                 break
     return kept
+
+
+_ASKED_UNIT = re.compile(r"\b(in|how many|per)\s+([a-z][a-z-]*)", re.IGNORECASE)
+# A price per unit of time is written in many ways ("hourly", "a day", "daily rate"); one per unit of measure
+# ("per gallon", "per foot") is given per that unit, not per another the documents use instead ("per litre").
+_TIME_UNITS = ("hours", "minutes", "seconds", "days", "weeks", "months", "years")
+
+
+def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
+    """The unit ``question`` names for its answer, as ``(its word, a pattern of a number in it)``; None when none."""
+    for m in _ASKED_UNIT.finditer(question):
+        per, word = m.group(1).lower() == "per", m.group(2).lower()
+        for name, pattern in UNITS.items():
+            if not re.fullmatch(pattern, word):
+                continue
+            if per:
+                if name not in _TIME_UNITS and len(word) > 1:
+                    # Also a quantity in the unit priced "at" a sum: "340 kWh at 0.21" is a price per kWh.
+                    return m.group(2), re.compile(rf"(?:\bper|/|\ba|\ban|\beach)\s*(?:{pattern})(?![\w-])|"
+                                                  rf"(?:^|[\W_])(?:price|cost|rate)?_?per_?(?:{pattern})\b|"
+                                                  rf"\d\s?(?:{pattern})\s+(?:at|@)\s", re.IGNORECASE)
+            elif len(word) > 2:
+                # A number written as a word counts too ("six hours"), then always a space apart.
+                number = rf"(?:\d[\d,.]*\s?|\b(?:{SPELLED_NUMBERS})[\s-]+)"
+                # So does a table column named in the unit ("warranty_years: 5", "Weight (kg): 16.5").
+                column = rf"(?:^|[\W_])(?:{pattern})\)?\s*:\s*[-+]?\d"
+                return m.group(2), re.compile(rf"{number}(?:{pattern})(?![\w-])|{column}", re.IGNORECASE)
+    return None
 
 
 def in_asked_unit(question: str, candidates: list[C]) -> tuple[list[C], str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ragwire.answer.answerable import _spelled_carried, missing_terms
-from ragwire.answer.evidence import absent_terms, asked_unit, salient_terms
+from ragwire.answer.evidence import absent_terms, salient_terms
+from ragwire.answer.typed import asked_unit
 
 from .test_answer_written_otherwise import _Index
 from .test_extractive import WordEmbedding, _source

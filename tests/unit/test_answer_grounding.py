@@ -6,7 +6,8 @@ import pytest
 
 from ragwire.answer.answerable import _carried, _grouped
 from ragwire.answer.calibration import CALIBRATION, calibrated, fit
-from ragwire.answer.evidence import asked_unit, names, salient_terms
+from ragwire.answer.evidence import names, salient_terms
+from ragwire.answer.typed import asked_unit
 from ragwire.answer.expectations import expectation
 from ragwire.answer.parts import split_parts
 
@@ -94,7 +95,7 @@ def test_the_fitted_calibration_is_monotone_and_reads_as_a_step_function():
 
 def test_a_number_written_as_a_word_answers_a_question_that_names_its_unit():
     # Guards: "How many hours of sun do tomatoes need?" was refused over "Tomatoes need six hours of sun".
-    from ragwire.answer.evidence import asked_unit
+    from ragwire.answer.typed import asked_unit
 
     _word, number_in_unit = asked_unit("How many hours of sun do tomatoes need?")
     assert number_in_unit.search("Tomatoes need six hours of sun.")
