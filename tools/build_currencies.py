@@ -35,6 +35,10 @@ _AMBIGUOUS_NAMES = frozenset({"gold", "mark", "marks", "real", "reals", "sol", "
 # Plain-letter symbols that are also units of measure: "KM 12" is a road's kilometre post.
 _UNITS = frozenset({"km", "kg", "cg", "mg", "ft", "db", "mm", "cm", "ml", "cl", "dl", "mt", "lb", "oz", "mi", "yd"})
 _LETTERS = re.compile(r"^[A-Za-z]{2,}\.?$")
+# One-letter symbols are left out (a "K 5" or "P 20" is a grade, a size or a parking bay as often as money), except
+# the rand's: South African price lists write every amount "R 450" or "R1 200" (the answerer reads it only with a
+# space or three digits and more, since "R14" is a route as often).
+_ONE_LETTER = {"ZAR": "R"}
 
 
 def _distinct(symbol: str) -> bool:
@@ -66,7 +70,7 @@ def main() -> None:
         for code, symbol in Locale.parse(name).currency_symbols.items():
             if code in symbols and _distinct(symbol):
                 symbols[code].add(symbol)
-            elif code in letters and _lettered(symbol, code):
+            elif code in letters and (_lettered(symbol, code) or _ONE_LETTER.get(code) == symbol):
                 letters[code].add(symbol)
     lines = ["# code\tsymbols (space-separated)\tEnglish names (last word, singular and plural)\t'word' when the code is"
              " an English word\tplain-letter symbols, read before an amount. From CLDR via Babel; rebuild with"

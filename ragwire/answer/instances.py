@@ -68,8 +68,13 @@ _codes, _word_codes, _symbols, _names, _letters = _currencies()
 _SYMBOLS = "|".join(re.escape(sign) for sign in _symbols)
 # A symbol of plain letters is money before an amount ("Rs. 35", "KSh 2,150", "RM 25"); after one only as
 # written ("640 000 Ar"), since "500 ft" and "12 km" are no money and CLDR's lists leave such units out.
-_LETTERS = _lettered(_letters)
-_LETTERS_AFTER = "|".join(re.escape(sign) for sign in _letters)
+_LETTERS = _lettered([s for s in _letters if len(s.rstrip(".")) > 1])
+_LETTERS_AFTER = "|".join(re.escape(sign) for sign in _letters if len(sign.rstrip(".")) > 1)
+# A one-letter symbol (the rand's "R") only as price lists write it: a space before the amount or three digits
+# and more ("R 450", "R850", "R1 200"), since a route, a size or a grade is "R14" or "R2".
+_ONE_LETTER = "|".join(re.escape(sign) for sign in _letters if len(sign.rstrip(".")) == 1)
+_ONE_LETTER_AMOUNT = (rf"|\b(?-i:{_ONE_LETTER})(?:\s{NUMBER}|\d{{1,3}}(?:[,. ]\d{{3}})+|\d{{3,}}(?:[.,]\d\d)?)(?![\w,.]?\d)"
+                      if _ONE_LETTER else "")
 _CODES = "|".join(_codes) + (f"|(?-i:{'|'.join(c.upper() for c in _word_codes)})" if _word_codes else "")
 _CURRENCIES = rf"{_CODES}|{'|'.join(_names)}"
 _TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|s)"
@@ -78,7 +83,8 @@ _MINOR = (r"cents?|eurocents?|pence|penny|pennies|centimes?|c[ée]ntimos?|centav
           r"paise|paisa|[öø]re|fils|halalas?|satang|piastres?|groszy|grosze|stotinki|bani|tiyin|qapik")
 # An amount in figures with its currency, and a share: also the two ways a change is given.
 _AMOUNT = (rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
-           rf"|\b{NUMBER}\s?(?:{_MINOR})(?!\w)|\b(?:{_LETTERS})\.?\s?{NUMBER}|{NUMBER}\s?(?-i:{_LETTERS_AFTER})(?!\w)")
+           rf"|\b{NUMBER}\s?(?:{_MINOR})(?!\w)|\b(?:{_LETTERS})\.?\s?{NUMBER}|{NUMBER}\s?(?-i:{_LETTERS_AFTER})(?!\w)"
+           + _ONE_LETTER_AMOUNT)
 _SHARE = rf"\b{NUMBER}\s?(?:%|per ?cent)"
 # A telephone number as most countries write one: with its international prefix, its area code in brackets, or a
 # word introducing it.  Contact details (:mod:`.contact`) are made of these and addresses.

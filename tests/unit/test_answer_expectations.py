@@ -112,7 +112,8 @@ def test_a_currency_code_that_is_also_a_word_is_money_only_in_capitals(text, mon
 @pytest.mark.parametrize(("text", "money"), [
     ("Rs. 35", True), ("KSh 2,150", True), ("RM 25", True), ("Rp 40.000", True), ("kr 250", True),
     ("5000 FCFA", True), ("640 000 Ar", True),
-    ("rs 15", False), ("KM 12", False), ("12 km", False), ("500 ft", False), ("R 120", False)])
+    ("rs 15", False), ("KM 12", False), ("12 km", False), ("500 ft", False), ("R14", False),
+    ("R 120", True)])  # round 24: the rand's R, with a space or three digits
 def test_a_letter_symbol_is_money_before_an_amount_as_written_and_after_one_exactly(text, money):
     # Round 22: plain-letter symbols (CLDR's) were no money at all; a unit or a bare letter still is none.
     assert instance("amount of money", text) is money
