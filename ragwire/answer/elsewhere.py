@@ -11,6 +11,12 @@ A name is a run of words the question writes capitalised (:func:`.evidence.names
 the start of a sentence and not a month, a weekday or another value on a scale (a price list
 for "July" is no file about July).  A run is mentioned when any of its words is: documents
 shorten names ("Oakmere" for "Oakmere Rowing Club") and file names carry them.
+
+Before any passage is chosen, :func:`files_naming` keeps to the files that mention what the
+question names, when some retrieved files do and others never do: "by card at the tailor" is
+answered from the tailor's file, not from the payment rules of the felt workshop ranked above
+it.  What the question names is here also a word of a retrieved file's name ("tailor" in
+``ba_sau_tailor.html``): a file is named after what it is about.
 """
 
 from __future__ import annotations
@@ -19,9 +25,9 @@ import re
 from collections.abc import Sequence
 
 from .context import NumberedSource, file_words
-from .evidence import Vocabulary, names
+from .evidence import Vocabulary, names, subject_words
 from .siblings import ON_A_SCALE
-from .text import STOPWORDS, stated, stems
+from .text import STOPWORDS, stated, stems, words
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 
@@ -77,3 +83,37 @@ def elsewhere_text(found: Sequence[str]) -> str:
     """The refusal for names no quoted file mentions."""
     named = ", ".join(f"'{n}'" for n in found)
     return f"The documents do not say: the passages closest to this question come from files that never mention {named}."
+
+
+def files_naming(question: str, sources: Sequence[NumberedSource], vocabulary: Vocabulary | None) -> set[str] | None:
+    """The files of ``sources`` that mention each name of ``question`` some of them mention, when other retrieved
+    files never do; None when every file does, none does, or the store cannot say.
+
+    A name is a run of capitalised words, or a word written as one of a retrieved file's names' words (the
+    word itself or its plural: "electricity" in a file's name is no name for "electric").  The subject of the
+    whole collection (a maker's name in its manuals) is no name here: a passage about it may leave it unsaid.
+    """
+    if vocabulary is None:
+        return None
+    paths = {str(s.hit.metadata.get("source") or ""): set(words(file_words(s))) for s in sources}
+    if len(paths) < 2:
+        return None
+    titled = set().union(*paths.values())
+    everywhere = subject_words(question, vocabulary)
+    named = [run for _, run in name_runs(question) if not everywhere & set(run)]
+    named += [[w] for w in dict.fromkeys(words(question)) if w not in STOPWORDS and w.isalpha() and len(w) > 2
+              and w not in everywhere and _titled(w, titled) and not any(w in run for run in named)]
+
+    def mentions(path: str, run: list[str]) -> bool:
+        return any(_titled(w, paths[path]) or (vocabulary.documents_with(w, path) or 0) > 0 for w in run)
+
+    keep = set(paths)
+    for run in named:
+        naming = {path for path in paths if mentions(path, run)}
+        if naming and naming != set(paths):
+            keep &= naming
+    return keep if keep and keep != set(paths) else None
+
+
+def _titled(word: str, title: set[str]) -> bool:
+    return word in title or f"{word}s" in title or (word.endswith("s") and word[:-1] in title)

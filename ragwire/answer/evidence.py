@@ -124,8 +124,10 @@ def absent_terms(question: str, vocabulary: Vocabulary | None, sources: Sequence
     if not absent:
         return absent
     named = {stem(w) for text in files for w in words(text)}
-    written = [[folded(w) for w in re.findall(r"[^\W_]+", text)] for text in sources]  # folded once, not per term
+    # Folded once, not per term; a file's name is written text too ("tuktuk" in kandy_tuktuk_tours.csv).
+    written = [[folded(w) for w in re.findall(r"[^\W_]+", text)] for text in [*sources, *files]]
     return [t for t in absent if not stated(t, named) and not _written_otherwise(t, written)
+            and not _compounded(t, written, vocabulary)
             and not any(in_cyclic_range(t, text) for text in sources) and not _unit(t)]
 
 
@@ -136,13 +138,29 @@ def _unit(word: str) -> bool:
 
 
 def _written_otherwise(term: str, texts: Sequence[list[str]]) -> bool:
-    """Whether a text (its words, accents folded) writes ``term`` with accents, or as two words joined by a space or
-    hyphen."""
-    term = folded(term)
+    """Whether a text (its words, accents folded) writes ``term`` with accents, as two words joined by a space or
+    hyphen, or a hyphenated ``term`` as one word ("tuktuk" for "tuk-tuk")."""
+    term = folded(term).replace("-", "")
     for tokens in texts:
         if term in tokens or any(a + b == term for a, b in zip(tokens, tokens[1:], strict=False)):
             return True
     return False
+
+
+# The shortest word a closed compound's other half may be: "bath|house", "book|shop", but not "card|igan".
+_HALF = 4
+
+
+def _compounded(term: str, texts: Sequence[list[str]], vocabulary: Vocabulary) -> bool:
+    """Whether a text writes ``term`` as one half of a closed compound whose other half the collection uses as a
+    word of its own: "the public bath" is the bathhouse's, "a shop" a bookshop's."""
+    term = folded(term)
+    if len(term) < _HALF or not term.isalpha():
+        return False
+    halves = {w[len(term):] if w.startswith(term) else w[: -len(term)]
+              for tokens in texts for w in tokens
+              if len(w) >= len(term) + _HALF and (w.startswith(term) or w.endswith(term)) and w.isalpha()}
+    return any((vocabulary.documents_with(half) or 0) > 0 for half in sorted(halves))
 
 
 class Absence(NamedTuple):
@@ -181,7 +199,8 @@ def salient_absent(question: str, vocabulary: Vocabulary | None, embedding: Any,
                   and (w >= KEY_TERM_WEIGHT or t in light)]
     # A name no chunk uses must be grounded in the sources however little it weighs: "the price of a kilo of
     # <another variety>", "shipping to <another country>" move the question less than a thing does.
-    in_sources += [t for t in names(question, [t for t, w in every if w < THING_WEIGHT]) if t not in in_quote]
+    named = names(question, [t for t, w in every if w < THING_WEIGHT])
+    in_sources += [t for t, _ in every if t in named and t not in in_quote]  # in the question's order, run to run
     return Absence(in_quote, in_sources, heavy, light, dict(every))
 
 

@@ -20,6 +20,7 @@ from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words
 from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
+from .elsewhere import files_naming
 from .evidence import (
     THING_WEIGHT,
     Vocabulary,
@@ -179,6 +180,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if not asks_contact(question):
         # A letterhead names what every question names; it answers only how to reach someone (contact.py).
         candidates = [c for c in candidates if not contact_only(c.passage.text)] or candidates
+    if naming := files_naming(question, sources, vocabulary):
+        # A question naming one organisation or place is answered from a file that mentions it.
+        paths = {s.index: str(s.hit.metadata.get("source") or "") for s in sources}
+        candidates = [c for c in candidates if paths[c.source] in naming] or candidates
     best = max((c.score for c in candidates), default=0.0)
     if not candidates or best < threshold:
         # Nothing is close enough to quote: no evidence could make an answer of it.

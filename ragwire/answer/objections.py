@@ -10,7 +10,7 @@ it (or, for the decisive ones, never overrules it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .answerable import key_terms, unmentioned
@@ -23,7 +23,7 @@ from .expectations import is_yes_no
 from .extraction import Extraction
 from .lexicon import lexicon
 from .periods import other_period, other_period_text
-from .siblings import about_instead_text, quoted_sibling
+from .siblings import about_instead_text, other_modifier, quoted_sibling
 from .text import content_words, stated, stem, words
 from .unnamed import unnamed_things
 
@@ -50,6 +50,9 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
     if pair := quoted_sibling(question, named_files, embedding):
         yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])
+    if vocabulary is not None and (kind := other_modifier(question, quoted, _mentioned_by(quoted_from, vocabulary))):
+        # A mango green tea quoted from the rows of the jasmine and passion-fruit ones.
+        yield "sibling_quoted", Extraction.refused(about_instead_text(*kind), [kind[0]])
     if counted := other_count(question, quoted):
         # A four-berth cabin quoted from the rows of the two-berth and six-berth ones.
         yield "other_count", Extraction.refused(about_instead_text(*counted), [counted[0]])
@@ -79,3 +82,13 @@ def unquoted_weight(question: str, quoted: Sequence[str], embedding: Embedder | 
     terms = [t for t in salient_terms(question) if not stated(t, said)
              and not any(lexicon().stands_for(t, w) for w in pool)]
     return max((weight for _, weight in key_terms(question, terms, embedding, floor=0.0)), default=0.0)
+
+
+def _mentioned_by(files: Sequence[NumberedSource], vocabulary: Vocabulary) -> Callable[[str], bool]:
+    """Whether a word is in some chunk of one of the ``files``, or in one's name."""
+    paths = sorted({str(s.hit.metadata.get("source") or "") for s in files})
+    named = set().union(*(words(file_words(s)) for s in files))
+
+    def mentioned(word: str) -> bool:
+        return word in named or any(vocabulary.documents_with(word, path) != 0 for path in paths)
+    return mentioned

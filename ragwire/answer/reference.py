@@ -9,12 +9,18 @@ words appended (see :func:`topic_words`), so retrieval ranks the chunks about th
 same thing first.  The part itself is answered and shown as the user wrote it.
 (A part's "a used one" is a different matter: ``parts.split_parts`` writes the
 noun into the part itself.)
+
+A later part that names nothing of its own ("…, and what does it cost?", "…, and for how
+long?") asks about the thing the first part asks about: when the documents do not cover
+the first part ("can I rent a GPS unit, and what's the price?"), they do not cover it
+either (:func:`names_nothing`), whatever price some other row gives.
 """
 
 from __future__ import annotations
 
 import re
 
+from .expectations import expectation, names_type
 from .lexicon import lexicon
 from .text import QUESTION_FRAME, STOPWORDS, words
 
@@ -49,6 +55,13 @@ def refers_back(part: str, first: str = "") -> bool:
     if (possessive := _POSSESSIVE.search(part)) and not _NOUN_PHRASE.search(part[: possessive.start()]):
         return True
     return len(_THERE.findall(part)) > len(_EXISTENTIAL.findall(part))
+
+
+def names_nothing(part: str) -> bool:
+    """Whether ``part`` has no word of its own beyond function words and the answer type it asks for."""
+    # Only the type's words matter here, and "what's the price" asks for the same type as "what is the price".
+    expected = expectation(re.sub(r"(?i)\bwhat['’]s\b", "what is", part))
+    return not [w for w in words(part) if w not in STOPWORDS and len(w) > 1 and not names_type(w, expected)]
 
 
 def topic_words(question: str) -> list[str]:

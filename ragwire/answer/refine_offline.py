@@ -24,7 +24,7 @@ from .citations import marker_spans, renumber
 from .context import NumberedSource
 from .finishing import finish, refusal, refuse_early, searched
 from .parts import split_parts
-from .reference import search_query
+from .reference import names_nothing, search_query
 from .refine import Run, hit_key, interleave
 from .results import Answer, Usage
 
@@ -137,6 +137,9 @@ def compose(grounding: Any, parts: list[str], answers: dict[str, tuple[str, bool
     if early is not None:
         return early
     start = time.perf_counter()
+    if answers[parts[0]][1]:
+        # "Can I rent a GPS unit, and what's the price?": the price of a thing the documents do not cover.
+        answers = {p: (a if p == parts[0] or not names_nothing(p) else ("", True, a[2])) for p, a in answers.items()}
     uncovered = [p for p in parts if answers[p][1]]
     if len(uncovered) == len(parts):
         named = "; ".join(f"'{p}'" for p in parts)

@@ -6,16 +6,21 @@ the dinner share every other word of the question).  When the quotes never state
 nothing in them stands for it (the lexicon's same sense, derivation or kind), and one of
 their words is its sibling (both kinds of one thing, :meth:`.lexicon.Lexicon.siblings`),
 the quotes answer for the sibling, not for what was asked.
+
+The same holds for a kind named by a noun before the thing (:func:`other_modifier`): a price
+list of jasmine and passion-fruit green teas has no row for a mango green tea.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import DAYS, ORDINALS, in_cyclic_range
 from .evidence import salient_terms
+from .expectations import type_word
 from .instances import SPELLED_NUMBERS
 from .lexicon import lexicon
 from .text import STOPWORDS, content_words, cosines, stated, stem, words
@@ -134,3 +139,49 @@ def _one_row(a: str, b: str) -> bool:
 def about_instead_text(asked: str, quoted: str) -> str:
     """The refusal when the quotes are about ``quoted`` (a sibling, another row's count), not the ``asked`` thing."""
     return f"The documents do not say: the closest passages are about '{quoted}', not '{asked}'."
+
+
+def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[str], bool]) -> tuple[str, str] | None:
+    """``(the asked kind, a quoted kind)`` when ``question`` names a kind of a thing by a noun before it ("a *mango*
+    green tea", "the *dessert* stall") and the quotes name only other kinds of that thing ("jasmine green tea",
+    "cooked-food stall"); or None.
+
+    Only when the quoted files never use the question's noun at all (``mentioned`` says whether some quoted file
+    does): a list that names its rows by kind and has no row of the asked kind answers for another.  Not a kind:
+    a value on a scale (a month, "weekend", a size, a payer: the checks of ranges and scales read those), an
+    owner ("the agency's minimum order"; "goat's cheese" is a kind), a verb ("to post gin bottles", "which key
+    opens the menu"), and a kind of the answer type asked for ("a courier delivery", "the joining fee"), which
+    documents name in many ways.
+    """
+    tokens = [w for text in quoted for w in [*words(text), ""]]  # "" keeps two quotes' words apart
+    said = {stem(w) for w in tokens if w}
+    salient = set(salient_terms(question))
+    raw = _TOKEN.findall(question)
+    for i, (noun, head) in enumerate(zip(raw, raw[1:], strict=False)):
+        before = raw[i - 1].lower() if i else ""
+        after = raw[i + 2].lower() if i + 2 < len(raw) else ""
+        # A possessive names a kind before a noun ("goat's cheese", "employer's liability"), else an owner ("the
+        # agency's minimum order"); a head's own possessive changes nothing ("the dessert stall's rent").
+        noun, head = noun.lower(), re.sub(r"['’]s?$", "", head.lower())
+        if re.search(r"['’]s?$", noun) and lexicon().usual_part(head) == "n":
+            noun = re.sub(r"['’]s?$", "", noun)
+        if (not noun.isalpha() or not head.isalpha() or noun not in salient or noun in ON_A_SCALE or _scale(noun)
+                or lexicon().usual_part(noun) != "n" or head in STOPWORDS or head in ON_A_SCALE or type_word(head)
+                or before in _VERB_OPENERS or after in _DETERMINERS):
+            continue
+        if stated(noun, said) or mentioned(noun):
+            continue
+        head_stem = stem(head)
+        other = next((a for a, b in zip(tokens, tokens[1:], strict=False)
+                      if b and stem(b) == head_stem and a and a != noun and a not in STOPWORDS
+                      and not any(c.isdigit() for c in a) and not lexicon().stands_for(noun, a)), None)
+        if other:
+            return f"{noun} {head}", f"{other} {head}"
+    return None
+
+
+# Words as written: a possessive ("agency's", "beginners'") keeps its apostrophe, so it is no noun of a kind.
+_TOKEN = re.compile(r"[^\W_]+(?:['’-][^\W_]*)*")
+# Before a verb, not a noun: "to post gin bottles", "can rent bikes" ("does goat's cheese cost" has its subject next).
+_VERB_OPENERS = frozenset("to can could may might must shall should will would".split())
+_DETERMINERS = frozenset("the a an my your our his her its their this that these those".split())

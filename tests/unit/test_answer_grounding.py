@@ -7,9 +7,9 @@ import pytest
 from ragwire.answer.answerable import _carried, _grouped
 from ragwire.answer.calibration import CALIBRATION, calibrated, fit
 from ragwire.answer.evidence import names, salient_terms
-from ragwire.answer.typed import asked_unit
 from ragwire.answer.expectations import expectation
 from ragwire.answer.parts import split_parts
+from ragwire.answer.typed import asked_unit
 
 
 def test_names_are_capitalised_after_the_first_word_or_written_in_capitals():

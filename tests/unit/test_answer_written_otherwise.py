@@ -154,3 +154,25 @@ def test_a_later_part_that_names_nothing_is_searched_where_the_first_is_set():
     # a part naming its own place keeps it; a yes/no part is searched as asked
     assert search_query("What does the Oslo ferry cost?", first) == "What does the Oslo ferry cost?"
     assert search_query("Is there a cafe?", first) == "Is there a cafe?"
+
+
+@pytest.mark.parametrize(("question", "text", "held"), [
+    ("What does the public sauna cost?", "Östra Saunahouse: evening entry 130 kr", ("public", "cost", "house")),
+    ("When can I collect the bike from the pick-up point?", "Harbour bike hire, pickup point at the quay",
+     ("collect", "bike", "point")),
+])
+def test_a_word_written_in_a_closed_compound_or_without_its_hyphen_is_not_absent(question, text, held):
+    index = _Index(*held)
+    assert absent_terms(question, index, [text]) == []
+    assert absent_terms(question, index, ["Nothing here says it."]) != []
+
+
+def test_a_compound_whose_other_half_is_no_word_of_the_collection_does_not_hold_the_word():
+    # "card" opens "cardigan", but "igan" is no word: a cardigan says nothing of cards.
+    index = _Index("pay", "shop")
+    assert absent_terms("Can I pay by card at the shop?", index, ["Wool cardigan: 45 EUR"]) == ["card"]
+
+
+def test_a_hyphenated_word_a_file_name_writes_as_one_is_not_absent():
+    index = _Index("tour", "cost")
+    assert absent_terms("What does the e-bike tour cost?", index, files=["fjord ebike tours"]) == []

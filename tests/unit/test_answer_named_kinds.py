@@ -1,0 +1,112 @@
+"""Round 24 (issue 33): the files a question names, the kinds a list names, and parts that name nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragwire.answer import NumberedSource
+from ragwire.answer.elsewhere import files_naming
+from ragwire.answer.instances import INSTANCES
+from ragwire.answer.reference import names_nothing
+from ragwire.answer.siblings import other_modifier
+from ragwire.retrieval import Hit
+
+
+class _Index:
+    """A store index: which words each file holds (by its path), and how many chunks there are."""
+
+    def __init__(self, held: dict[str, set[str]], size: int = 40) -> None:
+        self.held = held
+        self.size = size
+
+    def documents_with(self, term: str, source: str | None = None) -> int:
+        files = [source] if source is not None else list(self.held)
+        return sum(term in self.held.get(f, set()) for f in files)
+
+    def refresh(self) -> None:
+        pass
+
+
+def _sources(*paths: str) -> list[NumberedSource]:
+    return [NumberedSource(i, "text", Hit("text", {"source": path})) for i, path in enumerate(paths, 1)]
+
+
+def test_a_name_some_retrieved_files_mention_keeps_to_those_files():
+    index = _Index({"docs/fernvale_club.md": {"fernvale", "fee"}, "docs/town_notes.md": {"fee"}})
+    found = files_naming("What is the joining fee at Fernvale?", _sources("docs/town_notes.md", "docs/fernvale_club.md"),
+                         index)
+    assert found == {"docs/fernvale_club.md"}
+
+
+def test_a_word_of_a_file_name_is_a_name_too_but_not_a_word_of_its_family():
+    index = _Index({"docs/cobbler_prices.md": {"card"}, "docs/pottery_club.md": {"card"},
+                    "docs/electricity_bill.pdf": {"kwh"}, "docs/parking_tariffs.csv": {"charging"}})
+    assert files_naming("Is paying by card dearer at the cobbler?",
+                        _sources("docs/pottery_club.md", "docs/cobbler_prices.md"), index) == {"docs/cobbler_prices.md"}
+    # "electric" is not "electricity": the parking garage's charging row stays a candidate.
+    assert files_naming("What does charging an electric car cost?",
+                        _sources("docs/electricity_bill.pdf", "docs/parking_tariffs.csv"), index) is None
+
+
+def test_no_file_is_set_aside_when_all_or_none_mention_the_name_or_it_is_the_collections_subject():
+    both = _Index({"a.md": {"fernvale"}, "b.md": {"fernvale"}})
+    assert files_naming("What is the fee at Fernvale?", _sources("a.md", "b.md"), both) is None
+    neither = _Index({"a.md": {"fee"}, "b.md": {"fee"}})
+    assert files_naming("What is the fee at Fernvale?", _sources("a.md", "b.md"), neither) is None
+    # A maker's name in a third of its manuals' chunks is the subject of them all.
+    subject = _Index({"a.md": {"acme"}, "b.md": set()}, size=8)
+    subject.documents_with = lambda term, source=None: {"a.md": 3, "b.md": 0, None: 3}[source] if term == "acme" else 0
+    assert files_naming("Where is Acme's service team based?", _sources("a.md", "b.md"), subject) is None
+    assert files_naming("What is the fee at Fernvale?", _sources("a.md", "b.md"), None) is None
+
+
+@pytest.mark.parametrize(("question", "quoted", "kinds"), [
+    ("What does a mango smoothie cost?", ["Banana smoothie: £4.20", "Kiwi smoothie: £4.50"],
+     ("mango smoothie", "banana smoothie")),
+    ("How much is the dessert stall's rent?", ["Cooked-food stall, corner: S$1,650"],
+     ("dessert stall", "cooked-food stall")),
+])
+def test_a_kind_named_by_a_noun_the_files_never_use_is_another_kind_than_the_quoted(question, quoted, kinds):
+    assert other_modifier(question, quoted, lambda word: False) == kinds
+
+
+@pytest.mark.parametrize(("question", "quoted", "mentioned"), [
+    # the quotes name the asked kind
+    ("What does a kiwi smoothie cost?", ["Banana smoothie: £4.20", "Kiwi smoothie: £4.50"], False),
+    # the quoted file uses the noun somewhere: the list may name the kind otherwise
+    ("What does a mango smoothie cost?", ["Banana smoothie: £4.20"], True),
+    # a value on a scale is the range checks' (a weekend row) and a payer the payers' scale
+    ("What does the weekend ticket cost?", ["Weekday ticket: €9"], False),
+    ("What does a student ticket cost?", ["Adult ticket: €9"], False),
+    # an adjective is left alone: "usual" or "full" picks no row
+    ("What is the usual price?", ["Weekday price: €9"], False),
+])
+def test_no_other_kind_when_the_quotes_or_files_name_it_or_the_word_is_no_kind(question, quoted, mentioned):
+    assert other_modifier(question, quoted, lambda word: mentioned) is None
+
+
+@pytest.mark.parametrize(("part", "nothing"), [
+    ("What does it cost?", True),
+    ("For how long?", True),
+    ("What's the price?", True),
+    ("How much is it?", True),
+    ("What are its fees?", True),
+    ("How long is the waiting list?", False),
+    ("What is SKU-51002-C?", False),
+    ("When does the café open?", False),
+])
+def test_a_part_names_nothing_when_it_has_no_word_beyond_the_type_it_asks_for(part, nothing):
+    assert names_nothing(part) is nothing
+
+
+@pytest.mark.parametrize(("text", "money"), [
+    ("Entry is R 450 per pair", True),
+    ("Annual membership: R850", True),
+    ("R1 200 for the season", True),
+    ("grade R pupils", False),
+    ("Buses on route R14 are replaced", False),  # one letter and two digits: a route, a size or a grade
+    ("The R2 road is closed", False),
+    ("r 45", False),
+])
+def test_the_rands_letter_before_an_amount_is_money(text, money):
+    assert bool(INSTANCES["amount of money"].search(text)) is money
