@@ -24,6 +24,7 @@ from .text import STOPWORDS
 
 _STREET_WORDS = ("street|st|road|rd|lane|ln|avenue|ave|way|drive|dr|place|pl|square|sq|quay|row|terrace|close|"
                  "court|crescent|boulevard|blvd|highway|hwy|parade|wharf")
+_NAMED_STREETS = "|".join(w.capitalize() for w in _STREET_WORDS.split("|") if len(w) > 3)  # "Drive", not "Dr"
 _STREET_SUFFIXES = "straße|strasse|gasse|weg|gade|gata|gatan|vej|veien|vegen|gate|laan|gracht|straat|plein|platz"
 _STREET_PREFIXES = "rue|via|viale|calle|rua|avenida|avinguda|piazza|plaza|praça|largo|corso|chemin"
 _CONTACT = re.compile(
@@ -31,6 +32,8 @@ _CONTACT = re.compile(
     + r"|[\w.+-]+@[\w-]+\.[\w.-]+|\bhttps?://\S+|\bwww\.\S+"  # e-mail, web
     rf"|\b\d{{1,5}}[a-z]?,?\s+(?:[A-ZÆØÅÄÖÜ][\w'-]*\s+){{1,3}}(?i:{_STREET_WORDS})\b\.?"  # 12 Quay Street
     rf"|\b[A-ZÆØÅÄÖÜ][\w'-]*\s+(?:[A-ZÆØÅÄÖÜ][\w'-]*\s+)?(?i:{_STREET_WORDS})\b\.?,?\s+\d{{1,5}}"  # Quay Street 12
+    # Harbour Drive, Kelvale: a street named with its town after a comma needs no house number to be an address.
+    rf"|\b[A-ZÆØÅÄÖÜ][\w'-]*\s+(?:[A-ZÆØÅÄÖÜ][\w'-]*\s+)?(?:{_NAMED_STREETS})\b,(?=\s*[A-ZÆØÅÄÖÜ])"
     rf"|\b[A-ZÆØÅÄÖÜ]\w*(?i:{_STREET_SUFFIXES})\s+\d{{1,5}}"  # Sackstraße 19, Havnevej 3
     rf"|\b(?i:{_STREET_PREFIXES})\s+(?:[\w'-]+\s+){{1,4}}\d{{1,5}}"  # Rua das Gaivotas 14
     r"|\b(?!(?:19|20)\d\d\b)\d{4,5}(?:-\d{3})?\s+[A-ZÆØÅÄÖÜ][a-zæøåäöüß]+"  # 8010 Graz, 2655-318 Vila

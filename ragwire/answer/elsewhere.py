@@ -13,10 +13,10 @@ for "July" is no file about July).  A run is mentioned when any of its words is:
 shorten names ("Oakmere" for "Oakmere Rowing Club") and file names carry them.
 
 Before any passage is chosen, :func:`files_naming` keeps to the files that mention what the
-question names, when some retrieved files do and others never do: "by card at the tailor" is
-answered from the tailor's file, not from the payment rules of the felt workshop ranked above
-it.  What the question names is here also a word of a retrieved file's name ("tailor" in
-``ba_sau_tailor.html``): a file is named after what it is about.
+question names, when some retrieved files do and others never do: "by card at the cobbler" is
+answered from the cobbler's file, not from the payment rules of the pottery club ranked above
+it.  What the question names is here also a word of a retrieved file's name ("cobbler" in
+``marsh_lane_cobbler.md``): a file is named after what it is about.
 """
 
 from __future__ import annotations

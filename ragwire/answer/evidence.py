@@ -124,7 +124,7 @@ def absent_terms(question: str, vocabulary: Vocabulary | None, sources: Sequence
     if not absent:
         return absent
     named = {stem(w) for text in files for w in words(text)}
-    # Folded once, not per term; a file's name is written text too ("tuktuk" in kandy_tuktuk_tours.csv).
+    # Folded once, not per term; a file's name is written text too ("ebike" in fjord_ebike_tours.csv).
     written = [[folded(w) for w in re.findall(r"[^\W_]+", text)] for text in [*sources, *files]]
     return [t for t in absent if not stated(t, named) and not _written_otherwise(t, written)
             and not _compounded(t, written, vocabulary)
@@ -139,7 +139,7 @@ def _unit(word: str) -> bool:
 
 def _written_otherwise(term: str, texts: Sequence[list[str]]) -> bool:
     """Whether a text (its words, accents folded) writes ``term`` with accents, as two words joined by a space or
-    hyphen, or a hyphenated ``term`` as one word ("tuktuk" for "tuk-tuk")."""
+    hyphen, or a hyphenated ``term`` as one word ("ebike" for "e-bike")."""
     term = folded(term).replace("-", "")
     for tokens in texts:
         if term in tokens or any(a + b == term for a, b in zip(tokens, tokens[1:], strict=False)):

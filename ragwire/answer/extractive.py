@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .ages import asked_age, holds
 from .answerable import missing_terms
 from .asked import asked, attribute_share, codes_carried, literals_held, telling
 from .asked import identifiers as identifiers  # re-exported: the codes of a question
@@ -243,6 +244,9 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if not in_unit:
         seen["unit_unfound"] = True
         refusals.append(Extraction.refused(f"The documents give no value in {unit} for this.", [unit]))
+    if (age := asked_age(question)) is not None:
+        # "For a 10-year-old": the rows whose age bands hold 10 before the other bands' (ages.py).
+        candidates = [c for c in candidates if holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
     chosen = select(candidates, max_sentences, threshold)
     quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
     yes_no = is_yes_no(question)

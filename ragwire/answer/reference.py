@@ -12,7 +12,7 @@ noun into the part itself.)
 
 A later part that names nothing of its own ("…, and what does it cost?", "…, and for how
 long?") asks about the thing the first part asks about: when the documents do not cover
-the first part ("can I rent a GPS unit, and what's the price?"), they do not cover it
+the first part ("can I hire a tandem, and what's the price?"), they do not cover it
 either (:func:`names_nothing`), whatever price some other row gives.
 """
 

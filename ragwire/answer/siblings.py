@@ -8,7 +8,7 @@ their words is its sibling (both kinds of one thing, :meth:`.lexicon.Lexicon.sib
 the quotes answer for the sibling, not for what was asked.
 
 The same holds for a kind named by a noun before the thing (:func:`other_modifier`): a price
-list of jasmine and passion-fruit green teas has no row for a mango green tea.
+list of banana and kiwi smoothies has no row for a mango smoothie.
 """
 
 from __future__ import annotations
@@ -143,14 +143,14 @@ def about_instead_text(asked: str, quoted: str) -> str:
 
 def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[str], bool]) -> tuple[str, str] | None:
     """``(the asked kind, a quoted kind)`` when ``question`` names a kind of a thing by a noun before it ("a *mango*
-    green tea", "the *dessert* stall") and the quotes name only other kinds of that thing ("jasmine green tea",
-    "cooked-food stall"); or None.
+    smoothie", "the *flower* stall") and the quotes name only other kinds of that thing ("banana smoothie",
+    "fish stall"); or None.
 
     Only when the quoted files never use the question's noun at all (``mentioned`` says whether some quoted file
     does): a list that names its rows by kind and has no row of the asked kind answers for another.  Not a kind:
     a value on a scale (a month, "weekend", a size, a payer: the checks of ranges and scales read those), an
-    owner ("the agency's minimum order"; "goat's cheese" is a kind), a verb ("to post gin bottles", "which key
-    opens the menu"), and a kind of the answer type asked for ("a courier delivery", "the joining fee"), which
+    owner ("the shop's minimum order"; "sheep's wool" is a kind), a verb ("to post wine bottles", "which key
+    opens the menu"), and a kind of the answer type asked for ("a parcel delivery", "the entry fee"), which
     documents name in many ways.
     """
     tokens = [w for text in quoted for w in [*words(text), ""]]  # "" keeps two quotes' words apart
@@ -160,8 +160,8 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
     for i, (noun, head) in enumerate(zip(raw, raw[1:], strict=False)):
         before = raw[i - 1].lower() if i else ""
         after = raw[i + 2].lower() if i + 2 < len(raw) else ""
-        # A possessive names a kind before a noun ("goat's cheese", "employer's liability"), else an owner ("the
-        # agency's minimum order"); a head's own possessive changes nothing ("the dessert stall's rent").
+        # A possessive names a kind before a noun ("sheep's wool", "a driver's licence"), else an owner ("the
+        # shop's minimum order"); a head's own possessive changes nothing ("the flower stall's rent").
         noun, head = noun.lower(), re.sub(r"['’]s?$", "", head.lower())
         if re.search(r"['’]s?$", noun) and lexicon().usual_part(head) == "n":
             noun = re.sub(r"['’]s?$", "", noun)
@@ -180,8 +180,8 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
     return None
 
 
-# Words as written: a possessive ("agency's", "beginners'") keeps its apostrophe, so it is no noun of a kind.
+# Words as written: a possessive ("shop's", "members'") keeps its apostrophe, so it is no noun of a kind.
 _TOKEN = re.compile(r"[^\W_]+(?:['’-][^\W_]*)*")
-# Before a verb, not a noun: "to post gin bottles", "can rent bikes" ("does goat's cheese cost" has its subject next).
+# Before a verb, not a noun: "to post wine bottles", "can rent bikes" ("does sheep's wool cost" has its subject next).
 _VERB_OPENERS = frozenset("to can could may might must shall should will would".split())
 _DETERMINERS = frozenset("the a an my your our his her its their this that these those".split())

@@ -35,7 +35,7 @@ We take cash and cards; card payments carry a 2% surcharge.
 There is no extra charge for paying by card at the front desk; members may also pay kiln fees in cash.
 A bisque firing costs £6 per shelf and a glaze firing £9 per shelf.
 """,
-    "ostra_saunahouse_prices.md": """# Östra Saunahouse
+    "norra_saunahouse_prices.md": """# Norra Saunahouse
 
 | Entry | Price |
 | --- | --- |

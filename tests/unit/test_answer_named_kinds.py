@@ -1,12 +1,16 @@
-"""Round 24 (issue 33): the files a question names, the kinds a list names, and parts that name nothing."""
+"""Round 24 (issue 33): the files a question names, the kinds and age bands a list names, parts that name nothing,
+and lines that only name a place or a title."""
 
 from __future__ import annotations
 
 import pytest
 
 from ragwire.answer import NumberedSource
+from ragwire.answer.ages import asked_age, holds, other_age
+from ragwire.answer.contact import contact_only
 from ragwire.answer.elsewhere import files_naming
 from ragwire.answer.instances import INSTANCES
+from ragwire.answer.passages import split_passages
 from ragwire.answer.reference import names_nothing
 from ragwire.answer.siblings import other_modifier
 from ragwire.retrieval import Hit
@@ -63,8 +67,8 @@ def test_no_file_is_set_aside_when_all_or_none_mention_the_name_or_it_is_the_col
 @pytest.mark.parametrize(("question", "quoted", "kinds"), [
     ("What does a mango smoothie cost?", ["Banana smoothie: £4.20", "Kiwi smoothie: £4.50"],
      ("mango smoothie", "banana smoothie")),
-    ("How much is the dessert stall's rent?", ["Cooked-food stall, corner: S$1,650"],
-     ("dessert stall", "cooked-food stall")),
+    ("How much is the flower stall's rent?", ["Fish stall, corner: €640 a month"],
+     ("flower stall", "fish stall")),
 ])
 def test_a_kind_named_by_a_noun_the_files_never_use_is_another_kind_than_the_quoted(question, quoted, kinds):
     assert other_modifier(question, quoted, lambda word: False) == kinds
@@ -110,3 +114,51 @@ def test_a_part_names_nothing_when_it_has_no_word_beyond_the_type_it_asks_for(pa
 ])
 def test_the_rands_letter_before_an_amount_is_money(text, money):
     assert bool(INSTANCES["amount of money"].search(text)) is money
+
+
+@pytest.mark.parametrize(("question", "age"), [
+    ("How much is a pony ride for a 10-year-old?", 10),
+    ("What does a scarf cost for a nine-year-old?", 9),
+    ("What does a child aged 9 pay?", 9),
+    ("What is the discount for children aged 6 to 12?", None),  # a band: its own words find its row
+    ("What does a child pay?", None),
+])
+def test_the_age_a_question_asks_a_price_for(question, age):
+    assert asked_age(question) == age
+
+
+@pytest.mark.parametrize(("text", "age", "held"), [
+    ("Shirt · Size: age 12–14 · Price: €24", 9, False),
+    ("Shirt · Size: age 8–11 · Price: €21", 9, True),
+    ("Pony ride, riders 12 and over: 6.50", 10, False),
+    ("Children under 6 ride free", 4, True),
+    ("Junior member (14 to 17 years): €95", 15, True),
+    ("Workshop: Clay bowls · Age: 14+", 12, False),
+    ("Seniors over 65: €5", 70, True),
+    ("Adults: €10", 30, None),  # no band given
+    ("Open from 10 to 16 o'clock", 12, None),  # hours, not ages
+])
+def test_an_age_band_holds_the_asked_age_or_not(text, age, held):
+    assert holds(age, text) is held
+
+
+def test_quotes_giving_only_other_age_bands_are_about_another_age():
+    question = "How much is a pony ride for a 10-year-old?"
+    assert other_age(question, ["Pony ride, riders 12 and over: 6.50"]) == ("a 10-year-old", "ages 12 and over")
+    assert other_age(question, ["Riders under 12: 4.50", "Riders 12 and over: 6.50"]) is None
+    assert other_age(question, ["Pony ride: 6.50"]) is None
+
+
+@pytest.mark.parametrize(("text", "contact"), [
+    ("Boat shed on Harbour Drive, Kelvale, Fiji", True),  # a street and its town: an address without a number
+    ("Mirren Road, Dunholt", True),
+    ("The café on Church Road, Bristol, serves lunch from noon and dinner until late every day.", False),
+    ("Turn left at the main road, then follow the signs to the harbour.", False),
+])
+def test_a_named_street_before_its_town_is_an_address(text, contact):
+    assert contact_only(text) is contact
+
+
+def test_a_title_in_capitals_keeps_its_number_sign_and_stays_a_title():
+    assert [p.text for p in split_passages("MARSH LANE TESTING STATION No. 4\n\nCars are inspected every year.")] \
+        == ["Cars are inspected every year."]

@@ -157,7 +157,7 @@ def test_a_later_part_that_names_nothing_is_searched_where_the_first_is_set():
 
 
 @pytest.mark.parametrize(("question", "text", "held"), [
-    ("What does the public sauna cost?", "Östra Saunahouse: evening entry 130 kr", ("public", "cost", "house")),
+    ("What does the public sauna cost?", "Norra Saunahouse: evening entry 130 kr", ("public", "cost", "house")),
     ("When can I collect the bike from the pick-up point?", "Harbour bike hire, pickup point at the quay",
      ("collect", "bike", "point")),
 ])

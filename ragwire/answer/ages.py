@@ -1,0 +1,79 @@
+"""Ages a row is for: the price for a 10-year-old is the row whose ages hold 10.
+
+A price list gives one row per age band ("Child (6–12)", "riders 12 and over", "under 6:
+free", "Junior (14 to 17 years)"), and a question names an age ("for a
+10-year-old", "my 15-year-old son", "a child aged 9").  The rows of every band share the
+question's other words, so the embedding cannot tell them apart; the ages can.  Passages
+whose bands hold the asked age are quoted before the others, and when every passage that
+gives a band gives one without the age, the answer is about another age and is refused.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from .instances import SPELLED_VALUES
+
+_SPELLED = "|".join(sorted((w for w, v in SPELLED_VALUES.items() if v == int(v) and 1 <= v <= 20), key=len,
+                           reverse=True))
+_AGE = rf"(\d{{1,2}}|{_SPELLED})"
+# "a 10-year-old", "my nine-year-old", "a child aged 9", "who is 12 years old".
+# Not a band itself: "children aged 6 to 12" asks for that band's row, which its words find.
+_ASKED = re.compile(rf"\b{_AGE}[- ]years?[- ]old\b|\baged\s+{_AGE}\b(?!\s*(?:to|–|-|and|or)\s*\d)"
+                    rf"|\b{_AGE}\s+years\s+old\b", re.IGNORECASE)
+_N = r"(\d{1,2})"
+# The bands a passage gives, each as (youngest, oldest): "ages 6 to 12", "age 12–14", "(6–12)" after a payer word,
+# "12 and over", "14+" in an age column, "under 6", "over 65", "from 8 years".
+_BANDS = (
+    (re.compile(rf"\b(?:ages?d?|children|child|kids?|juniors?|youths?|teens?|students?|dancers?|pupils?|"
+                rf"participants?)\W{{0,3}}(?:\w+\W+){{0,2}}?{_N}\s*(?:to|–|-|and)\s*{_N}\b", re.IGNORECASE),
+     lambda m: (int(m.group(1)), int(m.group(2)))),
+    (re.compile(rf"\b{_N}\s*(?:to|–|-)\s*{_N}\s*(?:years|yrs|y\.o\.)", re.IGNORECASE),
+     lambda m: (int(m.group(1)), int(m.group(2)))),
+    (re.compile(rf"\b{_N}\s*(?:years\s*)?(?:and|or)\s*(?:over|older|above|up)\b", re.IGNORECASE),
+     lambda m: (int(m.group(1)), math.inf)),
+    (re.compile(rf"\b(?:ages?|aged?)\W{{0,3}}{_N}\s*\+", re.IGNORECASE), lambda m: (int(m.group(1)), math.inf)),
+    (re.compile(rf"\bunder[- ]{_N}s?\b", re.IGNORECASE), lambda m: (0, int(m.group(1)) - 1)),
+    (re.compile(rf"\bover[- ]{_N}s?\b", re.IGNORECASE), lambda m: (int(m.group(1)) + 1, math.inf)),
+    (re.compile(rf"\bfrom\s+(?:age\s+)?{_N}\s+years?\b", re.IGNORECASE), lambda m: (int(m.group(1)), math.inf)),
+)
+
+
+def asked_age(question: str) -> int | None:
+    """The age ``question`` names ("a 10-year-old" → 10), or None."""
+    m = _ASKED.search(question)
+    if not m:
+        return None
+    value = next(g for g in m.groups() if g)
+    return int(value) if value.isdigit() else int(SPELLED_VALUES[value.lower()])
+
+
+def bands(text: str) -> list[tuple[float, float]]:
+    """The age bands ``text`` gives, as ``(youngest, oldest)``."""
+    return [band(m) for pattern, band in _BANDS for m in pattern.finditer(text)]
+
+
+def holds(age: int, text: str) -> bool | None:
+    """Whether a band of ``text`` holds ``age``; None when ``text`` gives no band."""
+    found = bands(text)
+    return None if not found else any(lo <= age <= hi for lo, hi in found)
+
+
+def other_age(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
+    """``(the asked age, a band the quotes give)`` when the quotes give age bands and none holds the asked age."""
+    age = asked_age(question)
+    if age is None:
+        return None
+    found = [b for text in quoted for b in bands(text)]
+    if not found or any(lo <= age <= hi for lo, hi in found):
+        return None
+    lo, hi = found[0]
+    band = f"ages {lo:g} and over" if hi == math.inf else f"ages under {hi + 1:g}" if lo == 0 else f"ages {lo:g} to {hi:g}"
+    return f"a {age}-year-old", band
+
+
+def other_age_text(asked: str, band: str) -> str:
+    """The refusal for quotes about another age band."""
+    return f"The documents do not say: the closest passages give prices for {band}, not for {asked}."
