@@ -93,10 +93,12 @@ def names_type(word: str, expected: Expectation | None) -> bool:
     return type_word(word) or _stem(word) in _OWN_TYPE_STEMS.get(expected.kind, frozenset())
 
 
-# Sums often stated as a share of a price rather than an amount ("a 30 % deposit", "a 4 % card surcharge").
+# Sums often stated as a share of a price rather than an amount ("a 30 % deposit", "a 4 % card surcharge",
+# "insurance: 2 % of the declared value").
 _RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", "commission", "discount", "discounts",
                                "supplement", "premium", "tip", "interest", "markup", "mark-up", "down payment",
-                               "advance", "refund", "reduction", "service charge"})
+                               "advance", "refund", "reduction", "service charge", "insurance", "tax", "taxes",
+                               "vat", "gratuity"})
 _RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(_RELATIVE_CHARGES)))})\b")
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})

@@ -107,6 +107,7 @@ def test_a_number_written_as_a_word_answers_a_question_that_names_its_unit():
     ("What deposit is due for a market stall?", True),
     ("What card surcharge does the ferry office add?", True),
     ("What fee does the gallery keep as commission on a sale?", True),
+    ("How much does travel insurance cost for the trip?", True),  # round 24: "2 % of the declared value"
     ("What does a market stall cost per day?", False),
     ("What price is a ferry ticket?", False),
 ])
