@@ -75,12 +75,14 @@ def unmentioned(question: str, quoted: Sequence[str], embedding: Any,
     the vocabulary is that of the quoted passages (with their headings), not of every source.
     The ``implicit`` words (the collection's subject) count as mentioned.
     """
-    vocabulary = set(words(" ".join(quoted))) | set(implicit)
+    said = set(words(" ".join(quoted)))
     weights = dict(key_terms(question, _content_terms(question), embedding))
-    absent = [t for t in _key_terms_without_neighbour(question, vocabulary, embedding) if t in weights]
+    absent = [t for t in _key_terms_without_neighbour(question, said | set(implicit), embedding) if t in weights]
     # A passage that covers most of what the question rests on may say it in other words
-    # ("webhooks for job completion" for "notify"); one that misses most of it answers another question.
-    if sum(weights[t] for t in absent) * 2 > sum(weights.values()):
+    # ("webhooks for job completion" for "notify"); one that misses most of it answers another question.  The
+    # subject it leaves unsaid (the file's, the collection's) is covered by any passage, so it is not weighed.
+    weighed = {t: w for t, w in weights.items() if t not in implicit}
+    if sum(weights[t] for t in absent) * 2 > sum(weighed.values()):
         return absent
     return []
 

@@ -7,6 +7,8 @@
   (evidence.absent_terms).
 - A kind of thing named by a noun before it that the answering file never uses is not answered with
   another kind's row (siblings.other_modifier).
+- A yes/no question whose quotes say nothing of its thing but the file's own name is not answered by them
+  (answerable.unmentioned weighs only the words the file or collection does not name anyway).
 - A later part that names nothing of its own asks about the first part's thing: when the first part
   is not covered, neither is it (reference.names_nothing).
 """
@@ -62,6 +64,13 @@ Oat milk is free of charge.
 | Electric bike | €32 |
 
 Child seats are lent free with any bike. Bikes are collected from the harbour office from 8:00.
+Riders meet in the park behind the office.
+""",
+    "kelda_spring_baths.md": """# Kelda Spring Baths
+
+At Kelda Spring Baths there are three pools of natural spring water from our own well.
+
+Entry: €9 for adults, €5 for children. Towels are included.
 """,
 }
 
@@ -129,3 +138,10 @@ def test_a_later_part_naming_nothing_is_answered_when_the_first_part_is(rag, ref
     answer = rag.query("Can I hire an electric bike at Harbour Bike Hire, and what's the price?", refine=refine)
     assert not answer.refused, answer.text
     assert "€32" in answer.text
+
+
+def test_a_yes_no_question_answered_only_by_the_files_name_is_refused_naming_its_thing(rag):
+    # "park" is a word of the collection (the bike hire's), so "parking" is no absent term.
+    answer = rag.query("Is there parking at Kelda Spring Baths?")
+    assert answer.refused, answer.text
+    assert "'parking'" in answer.text
