@@ -69,3 +69,35 @@ def other_end_text(word: str, end: str) -> str:
     """The refusal for a question asking one end (``word``) over quotes bounding the other (``end``)."""
     bound = "minimum" if end == "low" else "maximum"
     return f"The documents do not say: the closest passages give only a {bound}, not what '{word}' asks for."
+
+
+# The side of a threshold a number is given on: "over 12 tonnes", "more than 3 nights", "from 65" above it;
+# "up to 12 tonnes", "under 6", "less than 3 nights", "at most 40" at or below it.  "12+" and "12 or more" too.
+_N = r"(\d+(?:[.,]\d+)?)"
+_ABOVE = re.compile(rf"\b(?:over|above|more than|heavier than|longer than|older than|larger than|bigger than|"
+                    rf"exceeding|beyond)\s+{_N}|{_N}\s*\+|{_N}\s+(?:[a-z]+\s+)?(?:or|and)\s+(?:more|over|above|older)\b",
+                    re.IGNORECASE)
+_BELOW = re.compile(rf"\b(?:under|below|up to|less than|lighter than|shorter than|younger than|smaller than|"
+                    rf"at most|max\.?|maximum|not more than|no more than)\s+{_N}|{_N}\s+(?:[a-z]+\s+)?(?:or|and)\s+"
+                    rf"(?:less|under|below|younger)\b", re.IGNORECASE)
+
+
+def _sides(text: str) -> dict[str, set[str]]:
+    """The numbers ``text`` gives above a threshold and at or below one."""
+    def numbers(pattern: re.Pattern[str]) -> set[str]:
+        return {next(g for g in m.groups() if g).replace(",", ".") for m in pattern.finditer(text)}
+    return {"above": numbers(_ABOVE), "below": numbers(_BELOW)}
+
+
+def other_side(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
+    """``(the side asked, the side quoted)`` ("over 12", "up to 12") when ``question`` asks about one side of a
+    threshold and the quotes give that same number only on the other side: the row "Truck up to 12 tonnes" says
+    nothing of a truck over 12 tonnes.  None otherwise."""
+    asked = _sides(question)
+    said = _sides(" \n".join(quoted))
+    for side, other in (("above", "below"), ("below", "above")):
+        for number in sorted(asked[side]):
+            if number in said[other] and number not in said[side]:
+                names = {"above": "over", "below": "up to"}
+                return f"{names[side]} {number}", f"{names[other]} {number}"
+    return None

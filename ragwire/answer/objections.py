@@ -19,7 +19,7 @@ from .answerable import key_terms, unmentioned
 from .context import NumberedSource, file_words
 from .counts import other_count
 from .elsewhere import elsewhere_text, named_elsewhere
-from .ends import other_end_only, other_end_text
+from .ends import other_end_only, other_end_text, other_side
 from .evidence import Vocabulary, refusal_text, salient_terms, subject_words
 from .expectations import is_yes_no
 from .extraction import Extraction
@@ -67,6 +67,9 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if ended := other_end_only(question, quoted):
         # "An upper age limit?" over "aged 10 or over": a minimum says nothing of a maximum.
         yield "other_end", Extraction.refused(other_end_text(*ended), [ended[0]])
+    if side := other_side(question, quoted):
+        # "A truck over 12 tonnes" quoted from the row "Truck up to 12 tonnes": the other side of one threshold.
+        yield "other_end", Extraction.refused(about_instead_text(*side), [side[0]])
     if period := other_period(question, quoted):
         # "The yearly subscription" quoted from the monthly plan's row.
         yield "other_period", Extraction.refused(other_period_text(*period), [period[0]])

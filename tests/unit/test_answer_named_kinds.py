@@ -9,6 +9,7 @@ from ragwire.answer import NumberedSource
 from ragwire.answer.ages import asked_age, holds, other_age
 from ragwire.answer.contact import contact_only
 from ragwire.answer.elsewhere import files_naming
+from ragwire.answer.ends import other_side
 from ragwire.answer.instances import INSTANCES
 from ragwire.answer.passages import split_passages
 from ragwire.answer.reference import names_nothing
@@ -162,3 +163,21 @@ def test_a_named_street_before_its_town_is_an_address(text, contact):
 def test_a_title_in_capitals_keeps_its_number_sign_and_stays_a_title():
     assert [p.text for p in split_passages("MARSH LANE TESTING STATION No. 4\n\nCars are inspected every year.")] \
         == ["Cars are inspected every year."]
+
+
+@pytest.mark.parametrize(("question", "quoted", "sides"), [
+    ("What is the toll for a van over 3.5 tonnes?", ["Toll — Van up to 3.5 tonnes: €12"], ("over 3.5", "up to 3.5")),
+    ("What does a stay of more than 7 nights cost?", ["Stays of 7 nights or less: €80 a night"], ("over 7", "up to 7")),
+    ("What is the fee for groups of up to 10?", ["Groups of over 10 people: €50"], ("up to 10", "over 10")),
+])
+def test_a_number_quoted_only_on_the_other_side_of_its_threshold_is_another_row(question, quoted, sides):
+    assert other_side(question, quoted) == sides
+
+
+@pytest.mark.parametrize(("question", "quoted"), [
+    ("What is the toll for a van over 3.5 tonnes?", ["Van up to 3.5 tonnes: €12", "Van over 3.5 tonnes: €19"]),
+    ("What is the toll for a van over 3.5 tonnes?", ["Vans: €12 a day"]),  # no threshold quoted
+    ("What does a stay of 7 nights or more cost?", ["Stays of 7 nights or more: €70 a night"]),
+])
+def test_no_other_side_when_the_asked_side_is_quoted_or_no_threshold_is(question, quoted):
+    assert other_side(question, quoted) is None
