@@ -5,7 +5,8 @@ free", "Junior (14 to 17 years)"), and a question names an age ("for a
 10-year-old", "my 15-year-old son", "a child aged 9").  The rows of every band share the
 question's other words, so the embedding cannot tell them apart; the ages can.  Passages
 whose bands hold the asked age are quoted before the others, and when every passage that
-gives a band gives one without the age, the answer is about another age and is refused.
+gives a band gives one without the age, the answer is about another age and is refused.  A
+passage naming payers but no ages ("Extra adult: NZ$22") gives their usual bands.
 """
 
 from __future__ import annotations
@@ -41,6 +42,18 @@ _BANDS = (
 )
 
 
+# The ages a payer word stands for where a list gives no numbers: loose, since lists draw the lines differently
+# (a child is under 16 or under 18, a senior 60 or 65 and over), but a 10-year-old is no adult anywhere.
+_PAYER_BANDS: tuple[tuple[str, tuple[float, float]], ...] = (("infant infants baby babies toddler toddlers", (0, 3)),
+                ("child children kid kids junior juniors", (0, 17)),
+                ("teen teens teenager teenagers youth youths", (12, 19)),
+                ("adult adults", (16, math.inf)),
+                ("senior seniors pensioner pensioners retiree retirees", (60, math.inf)))
+_PAYER_WORDS = {word: band for words_, band in _PAYER_BANDS for word in words_.split()}
+_PAYER_PLURALS = {band: words_.split()[1] for words_, band in _PAYER_BANDS}  # "adults", "children"
+_WORDS = re.compile(r"[a-z]+")
+
+
 def asked_age(question: str) -> int | None:
     """The age ``question`` names ("a 10-year-old" → 10), or None."""
     m = _ASKED.search(question)
@@ -51,8 +64,9 @@ def asked_age(question: str) -> int | None:
 
 
 def bands(text: str) -> list[tuple[float, float]]:
-    """The age bands ``text`` gives, as ``(youngest, oldest)``."""
-    return [band(m) for pattern, band in _BANDS for m in pattern.finditer(text)]
+    """The age bands ``text`` gives, as ``(youngest, oldest)``: in numbers, else by its payer words ("Extra adult")."""
+    found: list[tuple[float, float]] = [band(m) for pattern, band in _BANDS for m in pattern.finditer(text)]
+    return found or [_PAYER_WORDS[w] for w in _WORDS.findall(text.lower()) if w in _PAYER_WORDS]
 
 
 def holds(age: int, text: str) -> bool | None:
@@ -70,7 +84,10 @@ def other_age(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
     if not found or any(lo <= age <= hi for lo, hi in found):
         return None
     lo, hi = found[0]
-    band = f"ages {lo:g} and over" if hi == math.inf else f"ages under {hi + 1:g}" if lo == 0 else f"ages {lo:g} to {hi:g}"
+    worded = not any(p.search(" ".join(quoted)) for p, _ in _BANDS)
+    band = (_PAYER_PLURALS[(lo, hi)] if worded and (lo, hi) in _PAYER_PLURALS
+            else f"ages {lo:g} and over" if hi == math.inf else f"ages under {hi + 1:g}" if lo == 0
+            else f"ages {lo:g} to {hi:g}")
     return f"a {age}-year-old", band
 
 

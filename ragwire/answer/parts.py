@@ -219,6 +219,12 @@ def _coordinated(question: str) -> list[str] | None:
             b = same  # "the hours a small lawn takes with a large lawn": B stands in A for the phrase it matches
         elif of and not _OF.match(b):
             b = f"{of['attr']} of {b}"  # "the price of A with B": B's price
+        elif (_DETERMINER.match(a) and not _DETERMINER.match(b) and 2 <= len(a.split()) <= 3
+              and len(b.split()) > len(a.split()) - 1 and not _PP.search(f" {a} ")):
+            # "Compare the weekly and monthly passes at the gym": A's words qualify the head B goes on with.
+            det, *qualifiers = a.split()
+            rest = " ".join(b.split()[len(qualifiers):])
+            a, b = f"{a} {rest}", f"{det} {b}"
         return [f"What is {a}?", f"What is {b}?"]
     if m := _SHARED_VERB.match(question):
         return [f"{m['q'].capitalize()} {m['aux']} {m[n].strip()} {m['verb']}?" for n in ("a", "b")]

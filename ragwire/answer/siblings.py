@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
@@ -153,8 +154,10 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
     opens the menu"), and a kind of the answer type asked for ("a parcel delivery", "the entry fee"), which
     documents name in many ways.
     """
-    tokens = [w for text in quoted for w in [*words(text), ""]]  # "" keeps two quotes' words apart
-    said = {stem(w) for w in tokens if w}
+    said = {stem(w) for text in quoted for w in words(text)}
+    # Two words with nothing but a space between them: "Cat spay" is one name, "Procedure: Cat" a column and a value.
+    pairs = [(re.sub(r"['’]s$", "", a.group().lower()), b.group().lower())
+             for text in quoted for a, b in pairwise(_TOKEN.finditer(text)) if text[a.end():b.start()].isspace()]
     salient = set(salient_terms(question))
     raw = _TOKEN.findall(question)
     for i, (noun, head) in enumerate(zip(raw, raw[1:], strict=False)):
@@ -165,15 +168,16 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
         noun, head = noun.lower(), re.sub(r"['’]s?$", "", head.lower())
         if re.search(r"['’]s?$", noun) and lexicon().usual_part(head) == "n":
             noun = re.sub(r"['’]s?$", "", noun)
+        # A noun, or a word the lexicon does not know written in lower case ("a glamping tent"), not a name.
+        part = lexicon().usual_part(noun)
         if (not noun.isalpha() or not head.isalpha() or noun not in salient or noun in ON_A_SCALE or _scale(noun)
-                or lexicon().usual_part(noun) != "n" or head in STOPWORDS or head in ON_A_SCALE or type_word(head)
-                or before in _VERB_OPENERS or after in _DETERMINERS):
+                or not (part == "n" or (part is None and raw[i].islower())) or head in STOPWORDS
+                or head in ON_A_SCALE or type_word(head) or before in _VERB_OPENERS or after in _DETERMINERS):
             continue
         if stated(noun, said) or mentioned(noun):
             continue
         head_stem = stem(head)
-        other = next((a for a, b in zip(tokens, tokens[1:], strict=False)
-                      if b and stem(b) == head_stem and a and a != noun and a not in STOPWORDS
+        other = next((a for a, b in pairs if stem(b) == head_stem and a != noun and a not in STOPWORDS
                       and not any(c.isdigit() for c in a) and not lexicon().stands_for(noun, a)), None)
         if other:
             return f"{noun} {head}", f"{other} {head}"

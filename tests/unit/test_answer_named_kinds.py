@@ -136,7 +136,9 @@ def test_the_age_a_question_asks_a_price_for(question, age):
     ("Junior member (14 to 17 years): €95", 15, True),
     ("Workshop: Clay bowls · Age: 14+", 12, False),
     ("Seniors over 65: €5", 70, True),
-    ("Adults: €10", 30, None),  # no band given
+    ("Adults: €10", 30, True),  # a payer's usual band where no ages are given
+    ("Extra adult: €10", 10, False),
+    ("Free entry for all", 30, None),  # no band given
     ("Open from 10 to 16 o'clock", 12, None),  # hours, not ages
 ])
 def test_an_age_band_holds_the_asked_age_or_not(text, age, held):
@@ -148,6 +150,7 @@ def test_quotes_giving_only_other_age_bands_are_about_another_age():
     assert other_age(question, ["Pony ride, riders 12 and over: 6.50"]) == ("a 10-year-old", "ages 12 and over")
     assert other_age(question, ["Riders under 12: 4.50", "Riders 12 and over: 6.50"]) is None
     assert other_age(question, ["Pony ride: 6.50"]) is None
+    assert other_age(question, ["Pony ride, extra adult: 6.50"]) == ("a 10-year-old", "adults")
 
 
 @pytest.mark.parametrize(("text", "contact"), [
