@@ -184,3 +184,14 @@ def test_a_number_quoted_only_on_the_other_side_of_its_threshold_is_another_row(
 ])
 def test_no_other_side_when_the_asked_side_is_quoted_or_no_threshold_is(question, quoted):
     assert other_side(question, quoted) is None
+
+
+def test_a_column_and_its_value_are_no_kind_of_a_thing():
+    # "Procedure: Cat neuter" names a cat neuter; "procedure" is the column, not a kind of cat.
+    quoted = ["Procedure: Cat neuter · Fee: €95", "Procedure: Cat spay · Fee: €140"]
+    assert other_modifier("What does it cost to neuter a male cat?", quoted, lambda word: False) is None
+
+
+def test_a_lower_case_word_the_lexicon_does_not_know_may_name_a_kind():
+    assert other_modifier("What does a glamping tent cost per night?", ["Unpowered tent site: €20 a night"],
+                          lambda word: False) == ("glamping tent", "unpowered tent")

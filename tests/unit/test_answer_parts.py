@@ -200,3 +200,14 @@ REQUEST_FORMS = [
 @pytest.mark.parametrize(("question", "parts"), REQUEST_FORMS, ids=[q for q, _ in REQUEST_FORMS])
 def test_every_request_form_is_read_by_one_grammar_when_splitting(question, parts):
     assert split_parts(question) == parts
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("Compare the weekly and monthly passes at the gym",
+     ["What is the weekly passes at the gym?", "What is the monthly passes at the gym?"]),
+    ("Compare the museum and gallery opening hours",
+     ["What is the museum opening hours?", "What is the gallery opening hours?"]),
+    ("Compare the ferry and buses", ["What is the ferry?", "What is buses?"]),  # no head left to share
+])
+def test_qualifiers_compared_before_a_shared_head_each_get_the_head(question, parts):
+    assert split_parts(question) == parts
