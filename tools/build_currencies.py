@@ -36,7 +36,7 @@ _AMBIGUOUS_NAMES = frozenset({"gold", "mark", "marks", "real", "reals", "sol", "
 _UNITS = frozenset({"km", "kg", "cg", "mg", "ft", "db", "mm", "cm", "ml", "cl", "dl", "mt", "lb", "oz", "mi", "yd"})
 _LETTERS = re.compile(r"^[A-Za-z]{2,}\.?$")
 # One-letter symbols are left out (a "K 5" or "P 20" is a grade, a size or a parking bay as often as money), except
-# the rand's: South African price lists write every amount "R 450" or "R1 200" (the answerer reads it only with a
+# the rand's: South African price lists write every amount "R 380" or "R1 200" (the answerer reads it only with a
 # space or three digits and more, since "R14" is a route as often).
 _ONE_LETTER = {"ZAR": "R"}
 

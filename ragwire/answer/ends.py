@@ -71,8 +71,8 @@ def other_end_text(word: str, end: str) -> str:
     return f"The documents do not say: the closest passages give only a {bound}, not what '{word}' asks for."
 
 
-# The side of a threshold a number is given on: "over 12 tonnes", "more than 3 nights", "from 65" above it;
-# "up to 12 tonnes", "under 6", "less than 3 nights", "at most 40" at or below it.  "12+" and "12 or more" too.
+# The side of a threshold a number is given on: "over 3.5 tonnes", "more than 7 nights", "from 65" above it;
+# "up to 3.5 tonnes", "under 6", "less than 7 nights", "at most 40" at or below it.  "12+" and "12 or more" too.
 _N = r"(\d+(?:[.,]\d+)?)"
 _ABOVE = re.compile(rf"\b(?:over|above|more than|heavier than|longer than|older than|larger than|bigger than|"
                     rf"exceeding|beyond)\s+{_N}|{_N}\s*\+|{_N}\s+(?:[a-z]+\s+)?(?:or|and)\s+(?:more|over|above|older)\b",
@@ -90,9 +90,9 @@ def _sides(text: str) -> dict[str, set[str]]:
 
 
 def other_side(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
-    """``(the side asked, the side quoted)`` ("over 12", "up to 12") when ``question`` asks about one side of a
-    threshold and the quotes give that same number only on the other side: the row "Truck up to 12 tonnes" says
-    nothing of a truck over 12 tonnes.  None otherwise."""
+    """``(the side asked, the side quoted)`` ("over 3.5", "up to 3.5") when ``question`` asks about one side of a
+    threshold and the quotes give that same number only on the other side: the row "Van up to 3.5 tonnes" says
+    nothing of a van over 3.5 tonnes.  None otherwise."""
     asked = _sides(question)
     said = _sides(" \n".join(quoted))
     for side, other in (("above", "below"), ("below", "above")):

@@ -71,7 +71,7 @@ _SYMBOLS = "|".join(re.escape(sign) for sign in _symbols)
 _LETTERS = _lettered([s for s in _letters if len(s.rstrip(".")) > 1])
 _LETTERS_AFTER = "|".join(re.escape(sign) for sign in _letters if len(sign.rstrip(".")) > 1)
 # A one-letter symbol (the rand's "R") only as price lists write it: a space before the amount or three digits
-# and more ("R 450", "R850", "R1 200"), since a route, a size or a grade is "R14" or "R2".
+# and more ("R 380", "R720", "R1 200"), since a route, a size or a grade is "R14" or "R2".
 _ONE_LETTER = "|".join(re.escape(sign) for sign in _letters if len(sign.rstrip(".")) == 1)
 _ONE_LETTER_AMOUNT = (rf"|\b(?-i:{_ONE_LETTER})(?:\s{NUMBER}|\d{{1,3}}(?:[,. ]\d{{3}})+|\d{{3,}}(?:[.,]\d\d)?)(?![\w,.]?\d)"
                       if _ONE_LETTER else "")

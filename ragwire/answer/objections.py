@@ -68,7 +68,7 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
         # "An upper age limit?" over "aged 10 or over": a minimum says nothing of a maximum.
         yield "other_end", Extraction.refused(other_end_text(*ended), [ended[0]])
     if side := other_side(question, quoted):
-        # "A truck over 12 tonnes" quoted from the row "Truck up to 12 tonnes": the other side of one threshold.
+        # "A van over 3.5 tonnes" quoted from the row "Van up to 3.5 tonnes": the other side of one threshold.
         yield "other_end", Extraction.refused(about_instead_text(*side), [side[0]])
     if period := other_period(question, quoted):
         # "The yearly subscription" quoted from the monthly plan's row.

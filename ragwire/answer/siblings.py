@@ -155,7 +155,7 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
     documents name in many ways.
     """
     said = {stem(w) for text in quoted for w in words(text)}
-    # Two words with nothing but a space between them: "Cat spay" is one name, "Procedure: Cat" a column and a value.
+    # Two words with nothing but a space between them: "Dog bath" is one name, "Service: Dog" a column and a value.
     pairs = [(re.sub(r"['’]s$", "", a.group().lower()), b.group().lower())
              for text in quoted for a, b in pairwise(_TOKEN.finditer(text)) if text[a.end():b.start()].isspace()]
     salient = set(salient_terms(question))
@@ -168,7 +168,7 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
         noun, head = noun.lower(), re.sub(r"['’]s?$", "", head.lower())
         if re.search(r"['’]s?$", noun) and lexicon().usual_part(head) == "n":
             noun = re.sub(r"['’]s?$", "", noun)
-        # A noun, or a word the lexicon does not know written in lower case ("a glamping tent"), not a name.
+        # A noun, or a word the lexicon does not know written in lower case ("a bothy hut"), not a name.
         part = lexicon().usual_part(noun)
         if (not noun.isalpha() or not head.isalpha() or noun not in salient or noun in ON_A_SCALE or _scale(noun)
                 or not (part == "n" or (part is None and raw[i].islower())) or head in STOPWORDS

@@ -29,12 +29,12 @@ DOCS = {
     "marsh_lane_cobbler.md": """# Marsh Lane Cobbler
 
 Resoling leather shoes takes three working days and costs £38 a pair.
-Heels are replaced while you wait for £14.
+Heels are replaced on the spot for £14.
 We take cash and cards; card payments carry a 2% surcharge.
 """,
     "hillside_pottery_club.md": """# Hillside Pottery Club
 
-There is no extra charge for paying by card at the front desk; members may also pay kiln fees in cash.
+There is no extra charge for paying by card at reception; kiln fees may also be paid in cash.
 A bisque firing costs £6 per shelf and a glaze firing £9 per shelf.
 """,
     "norra_saunahouse_prices.md": """# Norra Saunahouse
@@ -116,13 +116,13 @@ def test_a_hyphenated_word_written_as_one_in_a_file_name_is_not_absent(rag):
 
 
 def test_a_kind_the_list_never_names_is_refused_naming_the_kinds_it_does(rag):
-    answer = rag.query("What does a large mango smoothie cost at Juniper?")
+    answer = rag.query("How much is a large mango smoothie at Juniper?")
     assert answer.refused, answer.text
     assert "'mango smoothie'" in answer.text
 
 
 def test_a_kind_the_list_names_is_answered(rag):
-    answer = rag.query("What does a large kiwi smoothie cost at Juniper?")
+    answer = rag.query("How much is a large kiwi smoothie at Juniper?")
     assert not answer.refused, answer.text
     assert "£5.90" in answer.text
 
