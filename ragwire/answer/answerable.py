@@ -73,7 +73,8 @@ def unmentioned(question: str, quoted: Sequence[str], embedding: Any,
     (an FAQ's reply to another question): what a yes or no answers must be in the passage
     that says it.  Key words and "near in meaning" are as in :func:`missing_terms`, but
     the vocabulary is that of the quoted passages (with their headings), not of every source.
-    The ``implicit`` words (the collection's subject) count as mentioned.
+    The ``implicit`` words (the collection's subject, the quoted files' names) count as mentioned and are not
+    weighed: any passage of the file covers them.
     """
     said = set(words(" ".join(quoted)))
     weights = dict(key_terms(question, _content_terms(question), embedding))

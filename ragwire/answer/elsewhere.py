@@ -22,7 +22,7 @@ it.  What the question names is here also a word of a retrieved file's name ("co
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .context import NumberedSource, file_words
 from .evidence import Vocabulary, names, subject_words
@@ -102,18 +102,32 @@ def files_naming(question: str, sources: Sequence[NumberedSource], vocabulary: V
     everywhere = subject_words(question, vocabulary)
     named = [run for _, run in name_runs(question) if not everywhere & set(run)]
     named += [[w] for w in dict.fromkeys(words(question)) if w not in STOPWORDS and w.isalpha() and len(w) > 2
-              and w not in everywhere and _titled(w, titled) and not any(w in run for run in named)]
-
-    def mentions(path: str, run: list[str]) -> bool:
-        return any(_titled(w, paths[path]) or (vocabulary.documents_with(w, path) or 0) > 0 for w in run)
+              and w not in everywhere and _in_title(w, titled) and not any(w in run for run in named)]
 
     keep = set(paths)
     for run in named:
-        naming = {path for path in paths if mentions(path, run)}
+        naming = {path for path in paths if any(_mentions(w, path, paths[path], vocabulary) for w in run)}
         if naming and naming != set(paths):
             keep &= naming
     return keep if keep and keep != set(paths) else None
 
 
-def _titled(word: str, title: set[str]) -> bool:
+def files_mention(files: Sequence[NumberedSource], vocabulary: Vocabulary) -> Callable[[str], bool]:
+    """Whether a word is in some chunk of one of the ``files`` or in one's name (a word the store cannot count is
+    taken as mentioned: nothing then objects on its account)."""
+    paths = {str(s.hit.metadata.get("source") or ""): set(words(file_words(s))) for s in files}
+    return lambda word: any(_mentions(word, path, title, vocabulary, unknown=True) for path, title in paths.items())
+
+
+def _mentions(word: str, path: str, title: set[str], vocabulary: Vocabulary, unknown: bool = False) -> bool:
+    """Whether the file at ``path`` (its name's words ``title``) holds ``word``: in its name, as written or in
+    the plural or singular, or in some chunk by the store's count (``unknown`` when the store cannot say)."""
+    if _in_title(word, title):
+        return True
+    count = vocabulary.documents_with(word, path)
+    return unknown if count is None else count > 0
+
+
+def _in_title(word: str, title: set[str]) -> bool:
+    """Whether ``word`` is one of a file name's words ``title`` as written, in the plural or in the singular."""
     return word in title or f"{word}s" in title or (word.endswith("s") and word[:-1] in title)

@@ -11,14 +11,14 @@ it (or, for the decisive ones, never overrules it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .ages import other_age, other_age_text
 from .answerable import key_terms, unmentioned
 from .context import NumberedSource, file_words
 from .counts import other_count
-from .elsewhere import elsewhere_text, named_elsewhere
+from .elsewhere import elsewhere_text, files_mention, named_elsewhere
 from .ends import other_end_only, other_end_text, other_side
 from .evidence import Vocabulary, refusal_text, salient_terms, subject_words
 from .expectations import is_yes_no
@@ -52,7 +52,7 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
     if pair := quoted_sibling(question, named_files, embedding):
         yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])
-    if vocabulary is not None and (kind := other_modifier(question, quoted, _mentioned_by(quoted_from, vocabulary))):
+    if vocabulary is not None and (kind := other_modifier(question, quoted, files_mention(quoted_from, vocabulary))):
         # A mango smoothie quoted from the rows of the banana and kiwi ones.
         yield "sibling_quoted", Extraction.refused(about_instead_text(*kind), [kind[0]])
     if aged := other_age(question, quoted):
@@ -91,12 +91,3 @@ def unquoted_weight(question: str, quoted: Sequence[str], embedding: Embedder | 
              and not any(lexicon().stands_for(t, w) for w in pool)]
     return max((weight for _, weight in key_terms(question, terms, embedding, floor=0.0)), default=0.0)
 
-
-def _mentioned_by(files: Sequence[NumberedSource], vocabulary: Vocabulary) -> Callable[[str], bool]:
-    """Whether a word is in some chunk of one of the ``files``, or in one's name."""
-    paths = sorted({str(s.hit.metadata.get("source") or "") for s in files})
-    named = set().union(*(words(file_words(s)) for s in files))
-
-    def mentioned(word: str) -> bool:
-        return word in named or any(vocabulary.documents_with(word, path) != 0 for path in paths)
-    return mentioned
