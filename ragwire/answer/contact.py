@@ -23,10 +23,11 @@ from .lexicon import lexicon
 from .text import STOPWORDS
 
 _STREET_WORDS = ("street|st|road|rd|lane|ln|avenue|ave|way|drive|dr|place|pl|square|sq|quay|row|terrace|close|"
-                 "court|crescent|boulevard|blvd|highway|hwy|parade|wharf")
+                 "court|crescent|boulevard|blvd|highway|hwy|parade|wharf|"
+                 "caddesi|cad(?=\\.)|sokak|sok(?=\\.)|utca|tér")  # Turkish, Hungarian: Cumhuriyet Cad. 27, Fő utca 12
 _NAMED_STREETS = "|".join(w.capitalize() for w in _STREET_WORDS.split("|") if len(w) > 3)  # "Drive", not "Dr"
 _STREET_SUFFIXES = "straße|strasse|gasse|weg|gade|gata|gatan|vej|veien|vegen|gate|laan|gracht|straat|plein|platz"
-_STREET_PREFIXES = "rue|via|viale|calle|rua|avenida|avinguda|piazza|plaza|praça|largo|corso|chemin"
+_STREET_PREFIXES = "rue|via|viale|calle|rua|avenida|avinguda|piazza|plaza|praça|largo|corso|chemin|ul\\.|ulica"
 _CONTACT = re.compile(
     PHONE  # +47 22 33 44 55, (503) 555-0142, tel. 01632 960 455
     + r"|[\w.+-]+@[\w-]+\.[\w.-]+|\bhttps?://\S+|\bwww\.\S+"  # e-mail, web

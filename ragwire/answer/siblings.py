@@ -89,6 +89,8 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
         # A sibling the embedding also puts near: a rare sense makes words of other meanings kin in WordNet
         # (an error and a bent, a day and a year, a number and a key: 0.42 to 0.52 over the development sets).
         part = lexicon().usual_part(term)
+        if part == "v":
+            continue  # an action's sibling is another action ("pay" and "hire"), named beside it as often as not
         near = [w for w, sim in zip(pool, cosines(vectors[len(key):], vector), strict=True)
                 if sim >= SIBLING_NEAR and lexicon().usual_part(w) == part]
         if sibling := next((w for w in near if lexicon().siblings(term, w)), None):

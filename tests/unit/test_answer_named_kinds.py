@@ -13,8 +13,10 @@ from ragwire.answer.ends import other_side
 from ragwire.answer.instances import INSTANCES
 from ragwire.answer.passages import split_passages
 from ragwire.answer.reference import names_nothing
-from ragwire.answer.siblings import other_modifier
+from ragwire.answer.siblings import other_modifier, quoted_sibling
 from ragwire.retrieval import Hit
+
+from .test_extractive import WordEmbedding
 
 
 class _Index:
@@ -195,3 +197,19 @@ def test_a_column_and_its_value_are_no_kind_of_a_thing():
 def test_a_lower_case_word_the_lexicon_does_not_know_may_name_a_kind():
     assert other_modifier("What does a bothy hut cost per night?", ["Alpine hut: €20 a night"],
                           lambda word: False) == ("bothy hut", "alpine hut")
+
+
+@pytest.mark.parametrize(("text", "contact"), [
+    ("Kestrel Derneği · Lale Cad. 14, Foça, İzmir", True),  # a Turkish street, abbreviated with its dot
+    ("Kovács Bt., Rózsa utca 9, Pécs", True),  # a Hungarian one
+    ("Wrona Atelier, ul. Polna 3, Lublin", True),  # a Polish one, its word before the name
+    ("The CAD 2024 course covers technical drawing in six evenings.", False),  # no dot: a word, not a street
+])
+def test_streets_of_more_languages_are_addresses(text, contact):
+    assert contact_only(text) is contact
+
+
+def test_an_action_quoted_beside_the_asked_one_is_no_sibling():
+    # "What does a company pay to book the hall?" over "Hall hire for companies": paying and hiring go together.
+    assert quoted_sibling("What does a company pay to book the small hall?", ["Small hall, hire for companies: €90"],
+                          WordEmbedding()) is None
