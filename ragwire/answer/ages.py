@@ -1,8 +1,8 @@
-"""Ages a row is for: the price for a 10-year-old is the row whose ages hold 10.
+"""Ages a row is for: an 11-year-old's price is in the row whose ages hold 11.
 
 A price list gives one row per age band ("Child (6–12)", "riders 12 and over", "under 6:
 free", "Junior (14 to 17 years)"), and a question names an age ("for a
-10-year-old", "my 15-year-old son", "a child aged 9").  The rows of every band share the
+11-year-old", "our 13-year-old daughter", "a child aged 9").  The rows of every band share the
 question's other words, so the embedding cannot tell them apart; the ages can.  Passages
 whose bands hold the asked age are quoted before the others, and when every passage that
 gives a band gives one without the age, the answer is about another age and is refused.  A
@@ -16,12 +16,13 @@ import re
 from collections.abc import Sequence
 
 from .instances import SPELLED_VALUES
+from .siblings import PAYER_GROUPS
 
 _SPELLED = "|".join(sorted((w for w, v in SPELLED_VALUES.items() if v == int(v) and 1 <= v <= 20), key=len,
                            reverse=True))
 _AGE = rf"(\d{{1,2}}|{_SPELLED})"
-# "a 10-year-old", "my nine-year-old", "a child aged 9", "who is 12 years old".
-# Not a band itself: "children aged 6 to 12" asks for that band's row, which its words find.
+# "an 11-year-old", "a seven-year-old", "a child aged 9", "who is 12 years old".
+# Not a band itself: "pupils aged 5 to 11" asks for that band's row, which its words find.
 _ASKED = re.compile(rf"\b{_AGE}[- ]years?[- ]old\b|\baged\s+{_AGE}\b(?!\s*(?:to|–|-|and|or)\s*\d)"
                     rf"|\b{_AGE}\s+years\s+old\b", re.IGNORECASE)
 _N = r"(\d{1,2})"
@@ -42,20 +43,20 @@ _BANDS = (
 )
 
 
-# The ages a payer word stands for where a list gives no numbers: loose, since lists draw the lines differently
-# (a child is under 16 or under 18, a senior 60 or 65 and over), but a 10-year-old is no adult anywhere.
-_PAYER_BANDS: tuple[tuple[str, tuple[float, float]], ...] = (("infant infants baby babies toddler toddlers", (0, 3)),
-                ("child children kid kids junior juniors", (0, 17)),
-                ("teen teens teenager teenagers youth youths", (12, 19)),
-                ("adult adults", (16, math.inf)),
-                ("senior seniors pensioner pensioners retiree retirees", (60, math.inf)))
-_PAYER_WORDS = {word: band for words_, band in _PAYER_BANDS for word in words_.split()}
-_PAYER_PLURALS = {band: words_.split()[1] for words_, band in _PAYER_BANDS}  # "adults", "children"
+# The ages a payer stands for where a list gives no numbers: loose, since lists draw the lines differently (a child
+# is under 16 or under 18, a senior 60 or 65 and over), but an 11-year-old is no adult anywhere.  Each payer group of
+# siblings.PAYER_GROUPS is found by one of its words and named by its plural in a refusal.
+_PAYER_BANDS: dict[str, tuple[tuple[float, float], str]] = {
+    "infant": ((0, 3), "infants"), "child": ((0, 17), "children"), "teen": ((12, 19), "teens"),
+    "adult": ((16, math.inf), "adults"), "senior": ((60, math.inf), "seniors")}
+_PAYER_WORDS = {word: band for group in PAYER_GROUPS for payer, (band, _) in _PAYER_BANDS.items() if payer in group
+                for word in group}
+_PAYER_PLURALS = {band: plural for band, plural in _PAYER_BANDS.values()}
 _WORDS = re.compile(r"[a-z]+")
 
 
 def asked_age(question: str) -> int | None:
-    """The age ``question`` names ("a 10-year-old" → 10), or None."""
+    """The age ``question`` names ("an 11-year-old" → 11), or None."""
     m = _ASKED.search(question)
     if not m:
         return None
@@ -65,8 +66,11 @@ def asked_age(question: str) -> int | None:
 
 def bands(text: str) -> list[tuple[float, float]]:
     """The age bands ``text`` gives, as ``(youngest, oldest)``: in numbers, else by its payer words ("Extra adult")."""
-    found: list[tuple[float, float]] = [band(m) for pattern, band in _BANDS for m in pattern.finditer(text)]
-    return found or [_PAYER_WORDS[w] for w in _WORDS.findall(text.lower()) if w in _PAYER_WORDS]
+    return _numbered(text) or [_PAYER_WORDS[w] for w in _WORDS.findall(text.lower()) if w in _PAYER_WORDS]
+
+
+def _numbered(text: str) -> list[tuple[float, float]]:
+    return [band(m) for pattern, band in _BANDS for m in pattern.finditer(text)]
 
 
 def holds(age: int, text: str) -> bool | None:
@@ -84,7 +88,7 @@ def other_age(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
     if not found or any(lo <= age <= hi for lo, hi in found):
         return None
     lo, hi = found[0]
-    worded = not any(p.search(" ".join(quoted)) for p, _ in _BANDS)
+    worded = not _numbered(" ".join(quoted))
     band = (_PAYER_PLURALS[(lo, hi)] if worded and (lo, hi) in _PAYER_PLURALS
             else f"ages {lo:g} and over" if hi == math.inf else f"ages under {hi + 1:g}" if lo == 0
             else f"ages {lo:g} to {hi:g}")

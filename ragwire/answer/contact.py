@@ -25,7 +25,8 @@ from .text import STOPWORDS
 _STREET_WORDS = ("street|st|road|rd|lane|ln|avenue|ave|way|drive|dr|place|pl|square|sq|quay|row|terrace|close|"
                  "court|crescent|boulevard|blvd|highway|hwy|parade|wharf|"
                  "caddesi|cad(?=\\.)|sokak|sok(?=\\.)|utca|tér")  # Turkish, Hungarian: Cumhuriyet Cad. 27, Fő utca 12
-_NAMED_STREETS = "|".join(w.capitalize() for w in _STREET_WORDS.split("|") if len(w) > 3)  # "Drive", not "Dr"
+# "Drive", not "Dr" (nor "Cad." with its dot, which the lookahead above asks for and no comma can follow).
+_NAMED_STREETS = "|".join(w.capitalize() for w in _STREET_WORDS.split("|") if len(w) > 3 and w.isalpha())
 _STREET_SUFFIXES = "straße|strasse|gasse|weg|gade|gata|gatan|vej|veien|vegen|gate|laan|gracht|straat|plein|platz"
 _STREET_PREFIXES = "rue|via|viale|calle|rua|avenida|avinguda|piazza|plaza|praça|largo|corso|chemin|ul\\.|ulica"
 _CONTACT = re.compile(

@@ -147,13 +147,13 @@ def _written_otherwise(term: str, texts: Sequence[list[str]]) -> bool:
     return False
 
 
-# The shortest word a closed compound's other half may be: "bath|house", "book|shop", but not "card|igan".
+# The shortest word a closed compound's other half may be: "sauna|house", "book|shop", but not "card|igan".
 _HALF = 4
 
 
 def _compounded(term: str, texts: Sequence[list[str]], vocabulary: Vocabulary) -> bool:
     """Whether a text writes ``term`` as one half of a closed compound whose other half the collection uses as a
-    word of its own: "the public bath" is the bathhouse's, "a shop" a bookshop's."""
+    word of its own: "the sauna" is the saunahouse's, "a shop" a bookshop's."""
     term = folded(term)
     if len(term) < _HALF or not term.isalpha():
         return False

@@ -245,7 +245,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         seen["unit_unfound"] = True
         refusals.append(Extraction.refused(f"The documents give no value in {unit} for this.", [unit]))
     if (age := asked_age(question)) is not None:
-        # "For a 10-year-old": the rows whose age bands hold 10 before the other bands' (ages.py).
+        # "An 11-year-old's ticket": the rows whose age bands hold 11 before the other bands' (ages.py).
         candidates = [c for c in candidates if holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
     chosen = select(candidates, max_sentences, threshold)
     quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]

@@ -4,7 +4,7 @@ Once the passages to quote are chosen, each check below reads them against the q
 and objects when they are about another thing than the one asked for: a yes/no question's
 subject they never mention, a sibling ("lunch" quoted for "dinner"), another count ("two-berth"
 for "four-berth"), another organisation's file, the other end of a scale, another period of a
-rate, another age band ("12 and over" for a 10-year-old), another kind named by a noun ("banana smoothie"
+rate, another age band ("12 and over" quoted to an 11-year-old), another kind named by a noun ("banana smoothie"
 for a mango one).  Each objection is named by its :class:`.decision.Evidence` field, so the decision weighs
 it (or, for the decisive ones, never overrules it).
 """
@@ -56,7 +56,7 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
         # A mango smoothie quoted from the rows of the banana and kiwi ones.
         yield "sibling_quoted", Extraction.refused(about_instead_text(*kind), [kind[0]])
     if aged := other_age(question, quoted):
-        # The "12 and over" row quoted for a 10-year-old: the row of another age band, as a sibling's.
+        # The "12 and over" row quoted to an 11-year-old: the row of another age band, as a sibling's.
         yield "sibling_quoted", Extraction.refused(other_age_text(*aged), [aged[0]])
     if counted := other_count(question, quoted):
         # A four-berth cabin quoted from the rows of the two-berth and six-berth ones.

@@ -10,9 +10,9 @@ same thing first.  The part itself is answered and shown as the user wrote it.
 (A part's "a used one" is a different matter: ``parts.split_parts`` writes the
 noun into the part itself.)
 
-A later part that names nothing of its own ("…, and what does it cost?", "…, and for how
-long?") asks about the thing the first part asks about: when the documents do not cover
-the first part ("can I hire a tandem, and what's the price?"), they do not cover it
+A later part that names nothing of its own ("…, and how much?", "…, and until
+when?") asks about the thing the first part asks about: when the documents do not cover
+the first part ("can I hire a tandem there, and at what price?"), they do not cover it
 either (:func:`names_nothing`), whatever price some other row gives.
 """
 
@@ -59,7 +59,7 @@ def refers_back(part: str, first: str = "") -> bool:
 
 def names_nothing(part: str) -> bool:
     """Whether ``part`` has no word of its own beyond function words and the answer type it asks for."""
-    # Only the type's words matter here, and "what's the price" asks for the same type as "what is the price".
+    # Only the type's words matter here, and "what's its fee" asks for the same type as "what is its fee".
     expected = expectation(re.sub(r"(?i)\bwhat['’]s\b", "what is", part))
     return not [w for w in words(part) if w not in STOPWORDS and len(w) > 1 and not names_type(w, expected)]
 

@@ -138,7 +138,7 @@ def compose(grounding: Any, parts: list[str], answers: dict[str, tuple[str, bool
         return early
     start = time.perf_counter()
     if answers[parts[0]][1]:
-        # "Can I hire a tandem, and what's the price?": the price of a thing the documents do not cover.
+        # "Can I hire a tandem there, and at what price?": the price of a thing the documents do not cover.
         answers = {p: (a if p == parts[0] or not names_nothing(p) else ("", True, a[2])) for p, a in answers.items()}
     uncovered = [p for p in parts if answers[p][1]]
     if len(uncovered) == len(parts):

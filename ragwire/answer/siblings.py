@@ -167,9 +167,9 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
         after = raw[i + 2].lower() if i + 2 < len(raw) else ""
         # A possessive names a kind before a noun ("sheep's wool", "a driver's licence"), else an owner ("the
         # shop's minimum order"); a head's own possessive changes nothing ("the flower stall's rent").
-        noun, head = noun.lower(), re.sub(r"['’]s?$", "", head.lower())
-        if re.search(r"['’]s?$", noun) and lexicon().usual_part(head) == "n":
-            noun = re.sub(r"['’]s?$", "", noun)
+        noun, head = noun.lower(), _OWNS.sub("", head.lower())
+        if _OWNS.search(noun) and lexicon().usual_part(head) == "n":
+            noun = _OWNS.sub("", noun)
         # A noun, or a word the lexicon does not know written in lower case ("a bothy hut"), not a name.
         part = lexicon().usual_part(noun)
         if (not noun.isalpha() or not head.isalpha() or noun not in salient or noun in ON_A_SCALE or _scale(noun)
@@ -188,6 +188,7 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
 
 # Words as written: a possessive ("shop's", "members'") keeps its apostrophe, so it is no noun of a kind.
 _TOKEN = re.compile(r"[^\W_]+(?:['’-][^\W_]*)*")
+_OWNS = re.compile(r"['’]s?$")
 # Before a verb, not a noun: "to post wine bottles", "can rent bikes" ("does sheep's wool cost" has its subject next).
 _VERB_OPENERS = frozenset("to can could may might must shall should will would".split())
 _DETERMINERS = frozenset("the a an my your our his her its their this that these those".split())
