@@ -34,7 +34,7 @@ We take cash and cards; card payments carry a 2% surcharge.
 """,
     "hillside_pottery_club.md": """# Hillside Pottery Club
 
-There is no extra charge for paying by card at reception; kiln fees may also be paid in cash.
+Card payments cost nothing extra at reception; kiln fees may also be paid in cash.
 A bisque firing costs £6 per shelf and a glaze firing £9 per shelf.
 """,
     "norra_saunahouse_prices.md": """# Norra Saunahouse
@@ -81,7 +81,7 @@ def rag(tmp_path_factory) -> RAGWire:
 
 
 def test_a_question_naming_a_file_by_its_subject_is_answered_from_that_file(rag):
-    answer = rag.query("Is there an extra charge for paying by card at the cobbler?")
+    answer = rag.query("Does paying by card cost extra at the cobbler?")
     assert not answer.refused, answer.text
     assert cited_files(answer) == {"marsh_lane_cobbler.md"}
     assert "2%" in answer.text
@@ -89,7 +89,7 @@ def test_a_question_naming_a_file_by_its_subject_is_answered_from_that_file(rag)
 
 def test_the_named_file_answers_though_another_files_passage_is_ranked_first(rag):
     # A large collection's retrieval often ranks a near-topic passage of another file first.
-    question = "Is there an extra charge for paying by card at the cobbler?"
+    question = "Does paying by card cost extra at the cobbler?"
     hits = sorted((Hit(d.page_content, d.metadata) for d in rag.retrieve(question, top_k=8)),
                   key=lambda h: not h.metadata["source"].endswith("hillside_pottery_club.md"))
     assert hits[0].metadata["source"].endswith("hillside_pottery_club.md")
@@ -129,13 +129,13 @@ def test_a_kind_the_list_names_is_answered(rag):
 
 @pytest.mark.parametrize("refine", [False, True])
 def test_a_later_part_naming_nothing_is_not_covered_when_the_first_part_is_not(rag, refine):
-    answer = rag.query("Can I hire a tandem at Harbour Bike Hire, and what's the price?", refine=refine)
+    answer = rag.query("Can I hire a tandem at Harbour Bike Hire, and how much is it?", refine=refine)
     assert answer.refused, answer.text
 
 
 @pytest.mark.parametrize("refine", [False, True])
 def test_a_later_part_naming_nothing_is_answered_when_the_first_part_is(rag, refine):
-    answer = rag.query("Can I hire an electric bike at Harbour Bike Hire, and what's the price?", refine=refine)
+    answer = rag.query("Can I hire an electric bike at Harbour Bike Hire, and how much is it?", refine=refine)
     assert not answer.refused, answer.text
     assert "€32" in answer.text
 

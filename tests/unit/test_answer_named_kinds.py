@@ -40,7 +40,7 @@ def _sources(*paths: str) -> list[NumberedSource]:
 
 def test_a_name_some_retrieved_files_mention_keeps_to_those_files():
     index = _Index({"docs/fernvale_club.md": {"fernvale", "fee"}, "docs/town_notes.md": {"fee"}})
-    found = files_naming("What is the joining fee at Fernvale?", _sources("docs/town_notes.md", "docs/fernvale_club.md"),
+    found = files_naming("What is the entry fee at Fernvale?", _sources("docs/town_notes.md", "docs/fernvale_club.md"),
                          index)
     assert found == {"docs/fernvale_club.md"}
 
@@ -98,7 +98,7 @@ def test_no_other_kind_when_the_quotes_or_files_name_it_or_the_word_is_no_kind(q
     ("What's the price?", True),
     ("How much is it?", True),
     ("What are its fees?", True),
-    ("How long is the waiting list?", False),
+    ("How long is the boat trip?", False),
     ("What is SKU-77310-B?", False),
     ("When does the café open?", False),
 ])
@@ -120,10 +120,10 @@ def test_the_rands_letter_before_an_amount_is_money(text, money):
 
 
 @pytest.mark.parametrize(("question", "age"), [
-    ("How much is a pony ride for a 10-year-old?", 10),
-    ("What does a scarf cost for a nine-year-old?", 9),
+    ("What is a pony ride for a 7-year-old?", 7),
+    ("Scarves for a seven-year-old: what are they?", 7),
     ("What does a child aged 9 pay?", 9),
-    ("What is the discount for children aged 6 to 12?", None),  # a band: its own words find its row
+    ("What do pupils aged 5 to 11 pay?", None),  # a band: its own words find its row
     ("What does a child pay?", None),
 ])
 def test_the_age_a_question_asks_a_price_for(question, age):
@@ -148,11 +148,11 @@ def test_an_age_band_holds_the_asked_age_or_not(text, age, held):
 
 
 def test_quotes_giving_only_other_age_bands_are_about_another_age():
-    question = "How much is a pony ride for a 10-year-old?"
-    assert other_age(question, ["Pony ride, riders 12 and over: 6.50"]) == ("a 10-year-old", "ages 12 and over")
+    question = "What is a pony ride for a 7-year-old?"
+    assert other_age(question, ["Pony ride, riders 12 and over: 6.50"]) == ("a 7-year-old", "ages 12 and over")
     assert other_age(question, ["Riders under 12: 4.50", "Riders 12 and over: 6.50"]) is None
     assert other_age(question, ["Pony ride: 6.50"]) is None
-    assert other_age(question, ["Pony ride, extra adult: 6.50"]) == ("a 10-year-old", "adults")
+    assert other_age(question, ["Pony ride, extra adult: 6.50"]) == ("a 7-year-old", "adults")
 
 
 @pytest.mark.parametrize(("text", "contact"), [
