@@ -191,7 +191,7 @@ def test_no_other_side_when_the_asked_side_is_quoted_or_no_threshold_is(question
 def test_a_column_and_its_value_are_no_kind_of_a_thing():
     # "Service: Dog bath" names a dog bath; "service" is the column, not a kind of dog.
     quoted = ["Service: Dog bath · Fee: €30", "Service: Dog trim · Fee: €45"]
-    assert other_modifier("What does it cost to bathe a guide dog?", quoted, lambda word: False) is None
+    assert other_modifier("How much is a bath for a guide dog?", quoted, lambda word: False) is None
 
 
 def test_a_lower_case_word_the_lexicon_does_not_know_may_name_a_kind():
