@@ -18,13 +18,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .asked import asked, in_range, with_unit
 from .context import NumberedSource, file_words
-from .expectations import expectation, names_type
-from .instances import INSTANCES, PLAIN, SPELLED_VALUES, unit_word
+from .expectations import expectation, names_type, type_word
+from .focus import AUXILIARIES
+from .instances import SPELLED_VALUES, measure_unit
+from .lexicon import lexicon
 from .text import STOPWORDS, cosine, stated, stem, words
+
+if TYPE_CHECKING:
+    from ..stages import Embedder
 
 # A term whose removal moves the question's embedding (all-MiniLM-L6-v2) by less than
 # this is not what the question is about ("itself", "take", "usually").
@@ -33,6 +38,10 @@ KEY_TERM_WEIGHT = 0.10
 # (heavy~heavier 0.90, postage~shipping 0.68, supermarket~shop 0.64); unrelated words
 # stay below about 0.45.  Below this, nothing in the sources is near the term.
 NO_NEIGHBOUR = 0.40
+# How near a word must be to name the thing or role an "is there a …" or "who is the …" question asks after: a
+# synonym ("footwear" for "shoes" 0.75), not a word of its topic ("price" for "discount" 0.56, "cheese" for
+# "restaurant" 0.51).  The line is narrow: "signal" for "reception" (0.596) falls below it.
+THING_NEIGHBOUR = 0.60
 
 
 
@@ -55,13 +64,13 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
                  if (m := _JOINED.fullmatch(t))}
     # A number in a unit of measure is carried by that number in that unit, not by the same digits elsewhere:
     # "a 50 cl jar" is not in a list of 25 cl and 100 cl jars that also prices something at 50.
-    weighed = {t for t, (_, unit) in measured.items() if t.isdigit() and _measure_unit(unit)}
+    weighed = {t for t, (_, unit) in measured.items() if t.isdigit() and measure_unit(unit)}
     missing = [t for t in _numbers(question)
                if not (with_unit(t, measured[t][1], text) if t in weighed else _grouped(t, text) if _GROUP.fullmatch(t)
                        else _carried(t, vocabulary))
                and not (t in measured and in_range(*measured[t], text))]
     missing += [t for t in dict.fromkeys(words(question)) if (m := _SPELLED_JOINED.fullmatch(t))
-                and _measure_unit(m.group(2)) and not _spelled_carried(t, _VALUES[m.group(1)], m.group(2), vocabulary, text)]
+                and measure_unit(m.group(2)) and not _spelled_carried(t, _VALUES[m.group(1)], m.group(2), vocabulary, text)]
     return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
 
 
@@ -88,6 +97,61 @@ def unmentioned(question: str, quoted: Sequence[str], embedding: Any,
     return []
 
 
+# "Is there a <thing> …": the thing is what the answer must speak of, whatever else the question names.
+_THERE_IS = re.compile(r"^\s*(?:is|are|was|were|will)\s+there\s+(?:be\s+)?(?:an?\s+|any\s+|some\s+)?"
+                       r"((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?=\s+(?:at|in|on|for|if|when|near|inside|to|with|by|from|"
+                       r"during|after|before|or|and)\b|\s*[,?]|\s*$)", re.IGNORECASE)
+# A bound ("a weight limit", "a minimum age") is stated by its number ("over 125 kg"), not by the word.
+_BOUNDS = frozenset("limit limits restriction restrictions minimum maximum cap".split())
+
+
+def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
+    """The thing an "is there a …" ``question`` asks after, when the ``quoted`` passages never mention it ([] else).
+
+    "Is there a restaurant at the dairy?" is not answered by the dairy's address: the passage that
+    says yes or no names the restaurant (or a word near it).  A sum or a bound asked after ("an extra
+    charge", "a weight limit") is stated by its value, so it is not required as a word.
+    """
+    m = _THERE_IS.match(question)
+    if not m:
+        return []
+    head = words(m.group(1))[-1:] if words(m.group(1)) else []
+    if not head or head[0] in STOPWORDS or type_word(head[0]) or head[0] in _BOUNDS:
+        return []
+    return _unnamed(head[0], quoted, embedding)
+
+
+# "Who is the treasurer of …": the role is what the person asked for is named by.  An act ("who keeps the old
+# part") is not checked: documents often state it in other words ("become the property of").
+_WHO_ROLE = re.compile(r"^\s*who\s+(?:is|are|was|were)\s+(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
+                       r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
+
+
+def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
+    """The role a "who is the …" ``question`` names, when the ``quoted`` passages never state it ([] else).
+
+    A passage names whoever holds a role by the role ("the secretary, Ruth Ames", "Treasurer: …");
+    one that does not is about the organisation, not the person asked for: its address or its
+    history does not say who the treasurer is.
+    """
+    m = _WHO_ROLE.match(question)
+    found = words(m.group(1))[-1:] if m else []
+    if not found or found[0] in STOPWORDS or found[0] in AUXILIARIES:
+        return []
+    return _unnamed(found[0], quoted, embedding)
+
+
+def _unnamed(thing: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
+    """``[thing]`` unless the ``quoted`` passages state it: in a form of its family, in its own sense, a
+    derivation or a direct kind of it (the lexicon), or by a near synonym."""
+    said = set(words(" ".join(quoted)))
+    if _stated(thing, said) or any(lexicon().stands_for(thing, w, depth=1) for w in said):
+        return []
+    # A word merely of its topic ("cheese" for "restaurant", "price" for "discount", both near 0.5) is what a
+    # passage about something else shares with it: only a near synonym names it.
+    return [] if _without_neighbour([thing], said, embedding, THING_NEIGHBOUR) == [] else [thing]
+
+
 def _content_terms(question: str) -> list[str]:
     return [t for t in dict.fromkeys(words(question))
             if t not in STOPWORDS and len(t) > 1 and not any(c.isdigit() for c in t)]
@@ -109,14 +173,18 @@ def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding:
     # A word naming the recognised answer type ("temperatures") is stated by the type's units (5 °C), not by itself.
     expected = expectation(question)
     terms = [t for t in _content_terms(question) if not _stated(t, vocabulary) and not names_type(t, expected)]
-    key = [t for t, _ in key_terms(question, terms, embedding)]
+    return _without_neighbour([t for t, _ in key_terms(question, terms, embedding)], vocabulary, embedding)
+
+
+def _without_neighbour(key: list[str], vocabulary: set[str], embedding: Embedder, near: float = NO_NEIGHBOUR) -> list[str]:
+    """The words of ``key`` no word of ``vocabulary`` comes ``near`` in meaning (cosine below it)."""
     if not key:
         return []
     neighbours = sorted(w for w in vocabulary if w not in STOPWORDS and not w.isdigit())
     vectors = embedding.embed_documents(key + neighbours)
     term_vectors, word_vectors = vectors[: len(key)], vectors[len(key):]
     return [term for term, vector in zip(key, term_vectors, strict=False)
-            if max((cosine(vector, w) for w in word_vectors), default=0.0) < NO_NEIGHBOUR]
+            if max((cosine(vector, w) for w in word_vectors), default=0.0) < near]
 
 
 # A number written out and joined to its unit ("a four-day trek", "a half-day ride", "a two-litre jug"): a row picked
@@ -139,15 +207,6 @@ def _spelled_carried(token: str, value: float, unit: str, vocabulary: set[str], 
     written = re.compile(rf"(?<![\w.]){re.escape(f'{value:g}')}[\s-]?{re.escape(unit)}|\b{word}\s(?:an?\s)?{re.escape(unit)}",
                          re.IGNORECASE)
     return bool(written.search(text)) or in_range(value, unit, text)
-
-
-def _measure_unit(word: str) -> bool:
-    """Whether ``word`` is a unit of some measure ("cl", "kg", "km", "minutes"), not a thing counted ("people");
-    a function word or a lone letter is read as a word ("room for 4 in the car"), except m, g and l."""
-    word = word.lower()
-    if word in STOPWORDS or len(word) == 1 and word not in "mgl" or word.startswith("degree"):
-        return False  # a degree is of two measures, and written as a sign ("-25 °C")
-    return unit_word(word) or any(p.fullmatch(f"1 {word}") for kind, p in INSTANCES.items() if kind not in PLAIN)
 
 
 def _numbers(question: str) -> list[str]:

@@ -166,10 +166,10 @@ def _day(word: str) -> str:
 def with_unit(literal: str, unit: str, text: str) -> bool:
     """Whether ``text`` writes the number in the unit the question gives it ("10 days", not "10 kr"), or under a
     column named in it ("speed_mbps: 300", "Weight (kg): 16.5")."""
-    if any(_same_unit(unit, m.group(1))
+    if any(same_unit(unit, m.group(1))
            for m in re.finditer(rf"(?<![\w.]){re.escape(literal)}\s*([a-zA-Z°%]+)", text, re.IGNORECASE)):
         return True
-    return any(_same_unit(unit, m.group(1)) for m in re.finditer(
+    return any(same_unit(unit, m.group(1)) for m in re.finditer(
         rf"(?<![^\W_])([a-zA-Z°%]+)\)?\s*:\s*{re.escape(literal)}(?![\d.,]\d|\d)", text, re.IGNORECASE))
 
 
@@ -196,12 +196,12 @@ def in_range(value: float, unit: str, text: str) -> bool:
     holds 12 days, "3.01 – 5 m" a 4 m canoe."""
     for m in _BETWEEN.finditer(text):
         low, high = _float(m.group(1)), _float(m.group(2))
-        if low is not None and high is not None and low < high and low <= value <= high and _same_unit(unit, m.group(3)):
+        if low is not None and high is not None and low < high and low <= value <= high and same_unit(unit, m.group(3)):
             return True
     for pattern, holds in ((_ABOVE, lambda v, b: v > b), (_BELOW, lambda v, b: v <= b)):
         for m in pattern.finditer(text):
             bound = _float(m.group(1))
-            if bound is not None and holds(value, bound) and unit and _same_unit(unit, m.group(2)):
+            if bound is not None and holds(value, bound) and unit and same_unit(unit, m.group(2)):
                 return True
     return False
 
@@ -237,7 +237,7 @@ def _float(text: str) -> float | None:
         return None
 
 
-def _same_unit(asked_unit: str, given: str) -> bool:
+def same_unit(asked_unit: str, given: str) -> bool:
     """No unit asked, or the range's unit is the same word (in some form: "days" for "day", "m" for "m")."""
     if not asked_unit:
         return True

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .instances import SPELLED_VALUES
+from .asked import asked, in_range, same_unit
+from .instances import INSTANCES, SPELLED_VALUES, measure_unit
 from .text import stem
 
 # Counts that name a row without a digit: a single room, a double stint, a half-day or full-day ride.
@@ -43,9 +44,9 @@ def other_count(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
     ("two-berth"), when they give it only for other counts; None when the question counts no noun, or the quotes
     state its count, hold it in a range, or never count that noun."""
     text = " ".join(quoted)
-    for asked in _ASKED.finditer(question):
-        number, noun = asked.groups()
-        joined = "-" in asked.group(0)
+    for named in _ASKED.finditer(question):
+        number, noun = named.groups()
+        joined = "-" in named.group(0)
         # Unjoined, only a row word counts ("double room"), and only against another row word ("single room"): "a
         # single guest pass" is one pass, not one of the "2 guests" a household pass admits.
         if not joined and number.lower() not in _ROW_COUNTS:
@@ -55,7 +56,7 @@ def other_count(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
                    and (joined or m.group(1).lower() in _ROW_COUNTS)]
         if not counted or any(count == wanted for count, _ in counted) or _held(wanted, root, text):
             continue
-        return asked.group(0), counted[0][1]
+        return named.group(0), counted[0][1]
     return None
 
 
@@ -70,3 +71,25 @@ def _held(wanted: float, root: str, text: str) -> bool:
             if (wanted <= bound) if m.group(1).lower() in _BELOW else (wanted >= bound):
                 return True
     return False
+
+
+# A number before a unit in a quote ("20 × 20 cm", "10 kg", "1.5 l").
+_MEASURED = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*([a-zA-Zµ°]+)")
+
+
+def other_measure(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
+    """A size the question names a row by ("a 30 × 30 cm album", "the 22 kg machine") and the size the ``quoted``
+    texts give instead ("20 × 20 cm"), when they give that unit only for other numbers and in no range holding it.
+
+    A length of time is left out: "within 24 hours" or "after 7 days" in a question is a condition, not a row.
+    """
+    text = " ".join(quoted)
+    for literal, wanted, unit in asked(question).numbers:
+        if not unit or not measure_unit(unit) or INSTANCES["duration"].search(f"2 {unit}"):
+            continue
+        given = [(float(m.group(1).replace(",", ".")), m.group(0)) for m in _MEASURED.finditer(text)
+                 if same_unit(unit, m.group(2))]
+        if not given or any(value == wanted for value, _ in given) or in_range(wanted, unit, text):
+            continue
+        return f"{literal} {unit}", given[0][1]
+    return None

@@ -22,6 +22,7 @@ from .instances import LABEL_UNITS as _LABEL_UNITS
 from .instances import LABELLED_VALUE as _LABELLED_VALUE
 from .instances import NUMBER as _N
 from .instances import PLAIN as _PLAIN
+from .lexicon import lexicon
 from .periods import SAME_SPAN
 from .text import STOPWORDS, stems
 from .text import WORD as _WORD
@@ -66,8 +67,18 @@ _TYPE_NOUNS = {
     # Nouns that name a sum paid: a passage giving none does not answer "how big is the penalty for …".
     "fine": "amount of money", "fines": "amount of money", "fare": "amount of money", "fares": "amount of money",
     "rent": "amount of money", "deposit": "amount of money", "toll": "amount of money",
-    "surcharge": "amount of money",
+    "surcharge": "amount of money", "charge": "amount of money", "charges": "amount of money",
+    # A rate is a sum only per a period or a distance ("the nightly rate"): a flow, interest or sample rate is not.
+    "rate": "amount of money",
+    # A height above the sea is a length a document gives in metres or feet ("1,450 m above sea level").
+    "altitude": "length", "elevation": "length",
 }
+_PRICE_PERIODS = ("nightly|daily|hourly|weekly|monthly|yearly|annual|day|night|hour|week|weekend|month|year|half-day|"
+                  "full-day|mileage|room")
+# The pattern of a type noun with more than one sense, in the sense naming the type only.
+_NOUN_PATTERNS = {"rate": rf"(?:{_PRICE_PERIODS}) rates?"}
+# A type noun's other senses: "who is in charge of", "at what charge level" (a battery's).
+_OTHER_SENSES = {"charge": re.compile(r"\bin charge\b|\bcharge (?:level|state)\b|\bstate of charge\b")}
 # The words that name the answer type asked for ("how heavy", "what price"): a document states
 # the type by its units (68 kg, 2950 EUR), so these need not occur in it.
 # "Number" names no type alone ("a tax number", "the number of seats"), only after "phone".
@@ -98,7 +109,7 @@ def names_type(word: str, expected: Expectation | None) -> bool:
 _RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", "commission", "discount", "discounts",
                                "supplement", "premium", "tip", "interest", "markup", "mark-up", "down payment",
                                "advance", "refund", "reduction", "service charge", "insurance", "tax", "taxes",
-                               "vat", "gratuity"})
+                               "vat", "gratuity", "extra charge"})
 _RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(_RELATIVE_CHARGES)))})\b")
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
@@ -110,13 +121,15 @@ def _comparative(word: str) -> bool:
     return any(word in (a + "er", a + "r", a + a[-1] + "er", a[:-1] + "ier") for a in _GRADABLE)
 
 
+_OPENING_PREPOSITIONS = "at|to|above|below|over|under|beyond|up to|down to|from|within|in|on|by"
 _EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
 # A length is one of several dimensions; the passage must name the one asked for.
 # Comparatives name the dimension too ("no taller than 2.2 metres"); short stems do not join them by family.
+_ABOVE_SEA = ("altitude", "elevation", "sea", "asl", "masl", "amsl")
 _DIMENSIONS = {"tall": ("tall", "taller", "height", "high", "higher"), "high": ("height", "high", "higher", "tall", "taller"),
                "wide": ("width", "wide", "wider"), "deep": ("depth", "deep", "deeper"),
                "far": ("distance", "far", "farther", "further", "away", "range")}
-_LENGTH_NOUNS = {"height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
+_LENGTH_NOUNS = {"altitude": _ABOVE_SEA, "elevation": _ABOVE_SEA, "height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
                  "radius": ("radius",), "diameter": ("diameter",), "thickness": ("thickness", "thick"),
                  "distance": ("distance", "far", "away"), "length": ("length", "long", "longer", "short", "shorter")}
 # A distance is any length no other dimension is named for: "swim 200 m" says how far, "2 m high" does not.
@@ -223,6 +236,11 @@ def _kind(text: str) -> tuple[str | None, str]:
         # An event of the past ("when was X released", "when did X open") happened on a date: a
         # changelog or notice dates it in its heading ("4.1.2 – 2026-07-02"), which covers() reads.
         return "date", _event(("does" if m.group(0).endswith("did") else "is") + text[m.end():])
+    if m := re.search(r"\bhow much extra\b", text):
+        # A supplement, given as "15 € more" or "a 20 % surcharge"; "does <X> cost" prices X, as without "extra".
+        rest = text[m.end():]
+        priced = re.match(r" (?:does|do|did|will|would) (.+?) (?:cost|charge)\b", rest)
+        return "amount or percentage", "is " + priced.group(1) if priced else rest
     if (m := re.search(r"\bhow much ([a-z-]+) (?:is|are|was|were|does|do|did|will|would|can|could|may|might|must|"
                        r"should|shall)\b", text)) and m.group(1) not in _NOT_MASS_NOUNS and not _comparative(m.group(1)):
         if m.group(1) in _TYPE_NOUNS:
@@ -244,6 +262,8 @@ def _kind(text: str) -> tuple[str | None, str]:
             return _HOW_ADJECTIVE[m.group(1)], text[m.end():]
         if m.group(1) == "many":
             return "number", text[m.end():]
+    if m := re.search(r"\b(?:fastest|quickest) (?:time|anyone|someone|anybody|somebody|record)\b", text):
+        return "duration", ""  # a record is timed ("the fastest anyone has finished it" took minutes), its verb varies
     for word, kind in _SUPERLATIVE.items():
         if kind and (m := re.search(rf"\b{word}\b", text)):
             return kind, text[m.end():]
@@ -252,15 +272,22 @@ def _kind(text: str) -> tuple[str | None, str]:
         # the question ("release date of …"): a type noun later in a question names no answer type.
         kind = _TYPE_NOUNS[noun]
         # "what temperatures", "which dimensions": the plural asks for the same type.
-        pat = noun if noun.endswith("s") else rf"{noun}(?:e?s)?"
+        pat = _NOUN_PATTERNS.get(noun) or (noun if noun.endswith("s") else rf"{noun}(?:e?s)?")
+        if noun in _OTHER_SENSES and _OTHER_SENSES[noun].search(text):
+            continue
         if kind == "rating" and (m := re.search(rf"^(?:what|which) ([\w-]+) {pat}\b", text)):
             return kind, f"of {m.group(1)}"  # "what <class> rating": the kind of rating is the focus
         if kind == "date" and (m := re.search(rf"^(?:(?:in|on|by|from|until|since) )?(?:what|which) {pat}\b", text)):
             return kind, _event(text[m.end():])  # "in which year did the mill open": the mill's date, not any date
-        if re.search(rf"^(?:what|which)(?: [\w-]+)? {pat}\b|^{pat}$", text):
+        # A preposition may open the wh-phrase ("at what temperature", "above what wind speed", "to what depth").
+        if m := re.search(rf"^(?:(?:{_OPENING_PREPOSITIONS}) )?(?:what|which)(?: ([\w-]+))? {pat}\b|^{pat}$", text):
             # "which version does <X> need": the noun is the focus itself and what follows
-            # says which one, not what it is of.
-            return kind, ""
+            # says which one, not what it is of; a word before the noun says what it is of ("what wind speed").
+            before = m.group(1) if m.lastindex else None
+            named = before and before not in MODIFIERS | AUXILIARIES and (
+                before.endswith("ing") or lexicon().usual_part(before) in ("n", None))
+            # A noun or a gerund names what it is of ("what wind speed", "what cleaning fee"); "what extra charge" does not.
+            return kind, f"of {before}" if named else ""
         # "what is the <thing>'s <noun>": a possessive may stand before the noun.
         if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?(?: [\w-]+){{0,2}}(?: [\w-]+'s)? {pat}\b"
                           rf"|^(?:[\w-]+ ){{0,3}}{pat} (?:of|for)\b", text):
@@ -303,7 +330,9 @@ def covers(expected: Expectation, text: str, context: str = "", title: str = "")
         return False
     words = stems(f"{text} {context}")
     named = words | stems(title) if title else words
-    return all(_stated_in(h, named) or _spanned(h, f"{text} {context}") for h in expected.heads)
+    # "People" is stated by the count measured() found ("8 participants" counts people).
+    return all(_stated_in(h, named) or _spanned(h, f"{text} {context}") or h in _ANYONE and h in expected.counted
+               for h in expected.heads)
 
 
 def _spanned(head: str, text: str) -> bool:
@@ -329,15 +358,26 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
     tokens = [w.lower() for w in _WORD.findall(text)]
     # "a" and "half" count nothing ("the price of a half crate" gives no number of crates).
     number = re.compile(rf"{_N}|(?:{SPELLED_NUMBERS.replace('|half', '')})", re.IGNORECASE)
+    people = any(n in _ANYONE for n in nouns)
     for i, token in enumerate(tokens):
         if not number.fullmatch(token):
             continue
+        if people and i and tokens[i - 1] in _HOLDS_PEOPLE:
+            return True  # "the hall seats 120", "the cabin sleeps 4"
         for word in tokens[i + 1:i + 4]:
-            if any(_stated_in(n, {_stem(word)}) for n in nouns):
+            if any(_stated_in(n, {_stem(word)}) for n in nouns) or people and word in _PEOPLE:
                 return True
             if word in STOPWORDS:
                 break
     return False
+
+
+# "How many people": people are counted by what they are there as ("8 participants", "up to 40 guests") or by what
+# holds them ("seats 120").  A count of adults or children is a row of a price list, not how many fit.
+_ANYONE = frozenset("people persons person".split())
+_PEOPLE = _ANYONE | frozenset("guests guest participants participant visitors attendees diners pax seats places "
+                              "spaces".split())
+_HOLDS_PEOPLE = frozenset("seats sleeps accommodates".split())
 
 
 def _priced(kind: str, text: str, context: str) -> bool:

@@ -35,6 +35,9 @@ MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical
 # Words naming the shape of a value, not what it is of ("the operating temperature range", "the total amount"):
 # the passage gives the shape ("0 to 40 °C"), it need not name it.
 _SHAPES = frozenset("range amount total sum value figure".split())
+# Words for the right a price buys, which a price list leaves out: its rows name who pays or for what
+# ("Adult: £8", "Day: €12" under "Admission"), so "an adult ticket" is the adult row, "a day pass" the day's.
+_RIGHTS = frozenset("ticket tickets pass passes".split())
 
 
 def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[str, tuple[str, ...]]:
@@ -78,6 +81,8 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     if not content:
         return "", ()
     core = [w for w in content if w not in _SHAPES]
+    if len(core) > 1 and core[-1] in _RIGHTS:
+        core = core[:-1]
     heads = [core[-1], *(w for w in core[:-1] if w in names)] if core else []
     phrase = tokens[:used]
     if tokens[used:used + 1] in (["of"], ["for"]):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from importlib import resources
 
+from .text import STOPWORDS
+
 # Numbers written as words, with their values: "six hours", "forty minutes", "half a day".
 SPELLED_VALUES: dict[str, float] = (
     {w: float(i) for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve thirteen "
@@ -103,11 +105,15 @@ INSTANCES: dict[str, re.Pattern[str]] = {
                   r"centimet(?:re|er)s?|in|inch(?:es)?|ft|feet|foot|yards?|yds?|miles?|mi)\b"
                   r"(?!\s*(?:/|per\b|an? (?:hour|second)))"),
     "mass": _re(rf"\b{NUMBER}\s?(?:kg|g|t|tonnes?|tons?|kilos?|kilograms?|grams?|lbs?|pounds?|ounces?|oz)\b"),
+    # "How many millilitres is a large cup": a volume in any of its units ("350 ml", "1.5 l", "2 gallons").
+    "volume": _re(rf"\b{NUMBER}\s?(?:ml|cl|dl|l|litres?|liters?|millilit(?:re|er)s?|centilit(?:re|er)s?|"
+                  r"decilit(?:re|er)s?|gallons?|gal|fl\.? ?oz|pints?|m3|m³|cubic met(?:re|er)s?)(?![\w/])"),
     "sound level": _re(rf"\b{NUMBER}\s?(?:db|dba|db\(a\)|decibels?)\b"),
     "gradient": _re(rf"\b{NUMBER}\s?(?:°(?!\s?[cf]\b)|degrees?(?!\s+(?:celsius|fahrenheit))|%|per ?cent)"),
     "temperature": _re(rf"{NUMBER}\s?°\s?[cf]\b|\b{NUMBER}\s?degrees? (?:celsius|fahrenheit)\b"),
-    "speed": _re(rf"\b{NUMBER}\s?(?:m/s|km/h|kph|mph|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) (?:per|an|a) "
-                 r"(?:second|hour))\b"),
+    # Wind and boats are timed in knots ("above 20 knots", "15 kn"), and wind in Beaufort's forces ("force 6").
+    "speed": _re(rf"\b{NUMBER}\s?(?:m/s|km/h|kph|mph|knots?|kts?|kn|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) "
+                 rf"(?:per|an|a) (?:second|hour))\b|\b(?:beaufort\s+)?force\s+{NUMBER}\b"),
     "percentage": _re(_SHARE),
     # "By how much does the rent go up": a change is given as an amount or as a share ("rises by 4.5 %").
     "change in amount or share": _re(rf"{_SHARE}|{_AMOUNT}"),
@@ -181,3 +187,12 @@ _UNIT_WORD = re.compile("|".join(f"(?:{pattern})" for pattern in UNITS.values())
 def unit_word(word: str) -> bool:
     """Whether ``word`` (lower case) is a spelling of a unit in :data:`UNITS` ("km", "litres", "%")."""
     return _UNIT_WORD.fullmatch(word) is not None
+
+
+def measure_unit(word: str) -> bool:
+    """Whether ``word`` is a unit of some measure ("cl", "kg", "km", "minutes"), not a thing counted ("people");
+    a function word or a lone letter is read as a word ("room for 4 in the car"), except m, g and l."""
+    word = word.lower()
+    if word in STOPWORDS or len(word) == 1 and word not in "mgl" or word.startswith("degree"):
+        return False  # a degree is of two measures, and written as a sign ("-25 °C")
+    return unit_word(word) or any(p.fullmatch(f"1 {word}") for kind, p in INSTANCES.items() if kind not in PLAIN)

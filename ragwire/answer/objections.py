@@ -15,9 +15,9 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .ages import other_age, other_age_text
-from .answerable import key_terms, unmentioned
+from .answerable import existence_unmentioned, key_terms, role_unmentioned, unmentioned
 from .context import NumberedSource, file_words
-from .counts import other_count
+from .counts import other_count, other_measure
 from .elsewhere import elsewhere_text, files_mention, named_elsewhere
 from .ends import other_end_only, other_end_text, other_side
 from .evidence import Vocabulary, refusal_text, salient_terms, subject_words
@@ -46,9 +46,17 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
             named = ", ".join(f"'{t}'" for t in missing)
             yield "yes_no_unmentioned", Extraction.refused(
                 f"The documents do not say: the passages closest to this question never mention {named}.", missing)
+        elif missing := existence_unmentioned(question, list(quoted), embedding):
+            yield "asked_unnamed", Extraction.refused(
+                f"The documents do not say: the passages closest to this question never mention '{missing[0]}'.",
+                missing)
         if unnamed := unnamed_things(question, list(absent), list(quoted), embedding):
             # "Do you sell X?" when nothing names X: the documents say neither yes nor no.
             yield "yes_no_unnamed", Extraction.refused(refusal_text(unnamed, question), unnamed)
+    elif role := role_unmentioned(question, list(quoted), embedding):
+        # "Who is the treasurer?" over the society's address: no passage names the role, so none names its holder.
+        yield "asked_unnamed", Extraction.refused(
+            f"The documents do not say: the passages closest to this question never mention '{role[0]}'.", role)
     named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
     if pair := quoted_sibling(question, named_files, embedding):
         yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])
@@ -58,8 +66,8 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if aged := other_age(question, quoted):
         # The "12 and over" row quoted to an 11-year-old: the row of another age band, as a sibling's.
         yield "sibling_quoted", Extraction.refused(other_age_text(*aged), [aged[0]])
-    if counted := other_count(question, quoted):
-        # A four-berth cabin quoted from the rows of the two-berth and six-berth ones.
+    if counted := other_count(question, quoted) or other_measure(question, quoted):
+        # A four-berth cabin quoted from the rows of the two-berth and six-berth ones; a 30 cm album from the 20 cm one's.
         yield "other_count", Extraction.refused(about_instead_text(*counted), [counted[0]])
     if elsewhere := named_elsewhere(question, list(quoted), list(quoted_from), vocabulary):
         # "How late does X stay open?" quoted from another organisation's file.

@@ -79,6 +79,12 @@ _NEXT_PHRASE = re.compile(rf",?\s(?:and|as well as)\s+{_DETERMINERS}\s", re.IGNO
 # "What does A cost, as well as B?": the second side shares the question's verb.
 _SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would) (?P<a>.+?) (?P<verb>cost|weigh|take|"
                           rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
+# "What do A and B cost?", "What surcharge do A and B each add?": two subjects of one plural verb, each asked alone.
+_SHARED_SUBJECT_VERB = re.compile(r"^(?P<q>what(?: [\w-]+){0,2}|how much|how many(?: [\w-]+){0,2}|when|where)\s+do\s+"
+                                  r"(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s+(?:each\s+|both\s+)?"
+                                  r"(?P<verb>[a-z]+(?:\s+(?:to|per|on|at|in|for|a|an|the)\s+[\w-]+)*)\s*[?.!]?$",
+                                  re.IGNORECASE)
+_PRONOUNS = frozenset("i we you they".split())  # "what do I need to bring and wear": one subject, two verbs
 # "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.
 _SHARED_HEAD = re.compile(rf"^(?P<head>(?:{_QUESTION_WORD}|{_ASKING})\b.+?\s(?P<prep>for|of|at|in|on|from|to|with))"
                           r"\s+(?P<a>.+?),?\s+"
@@ -228,6 +234,8 @@ def _coordinated(question: str) -> list[str] | None:
         return [f"What is {a}?", f"What is {b}?"]
     if m := _SHARED_VERB.match(question):
         return [f"{m['q'].capitalize()} {m['aux']} {m[n].strip()} {m['verb']}?" for n in ("a", "b")]
+    if (m := _SHARED_SUBJECT_VERB.match(question)) and m["a"].split()[0].lower() not in _PRONOUNS:
+        return [f"{m['q'][0].upper()}{m['q'][1:]} does {m[n].strip()} {m['verb']}?" for n in ("a", "b")]
     if m := _SHARED_HEAD.match(question):
         return [_as_question(f"{m['head']} {m[n].strip()}") for n in ("a", "b")]
     m = _PHRASES.match(question)

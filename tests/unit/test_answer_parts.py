@@ -211,3 +211,20 @@ def test_every_request_form_is_read_by_one_grammar_when_splitting(question, part
 ])
 def test_qualifiers_compared_before_a_shared_head_each_get_the_head(question, parts):
     assert split_parts(question) == parts
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("What do a day ticket at the lido and a swim at the spa cost?",
+     ["What does a day ticket at the lido cost?", "What does a swim at the spa cost?"]),
+    ("What deposit do the bike shop and the kayak hut each ask?",
+     ["What deposit does the bike shop ask?", "What deposit does the kayak hut ask?"]),
+    ("What time do the bakery and the florist open on Saturdays?",
+     ["What time does the bakery open on Saturdays?", "What time does the florist open on Saturdays?"]),
+])
+def test_two_subjects_of_one_verb_are_asked_one_at_a_time(question, parts):
+    # Round 27: "What do A and B cost?" was one question, so the quotes of A's file answered it and B went unasked.
+    assert split_parts(question) == parts
+
+
+def test_one_subject_with_two_verbs_stays_one_question():
+    assert split_parts("What do I need to bring and wear?") == ["What do I need to bring and wear?"]

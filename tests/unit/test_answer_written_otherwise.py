@@ -8,7 +8,7 @@ from ragwire.answer.answerable import _JOINED
 from ragwire.answer.asked import with_unit, asked, in_cyclic_range, literals_held
 from ragwire.answer.ends import other_end_only
 from ragwire.answer.evidence import absent_terms
-from ragwire.answer.expectations import expectation
+from ragwire.answer.expectations import covers, expectation
 from ragwire.answer.pairs import asked_pair, pair_stated
 
 
@@ -78,8 +78,6 @@ def test_a_number_under_a_column_named_in_its_unit_is_in_that_unit():
 
 
 @pytest.mark.parametrize(("question", "text"), [
-    ("What storage charge is there for kayaks?", "Kayaks kept past October pay a storage fee of 4 € a week."),
-    ("What extra charge is there for Sunday work?", "Work booked for a Sunday carries a surcharge of 40 %."),
     ("What smallest order will the bakery deliver?", "Minimum order for delivery: 20 €."),
     ("What minimum order is there for online shopping?", "The smallest order we ship is 15 €."),
     ("What is the fewest riders per tour?", "The smallest group we take out is 4 riders."),
@@ -89,6 +87,17 @@ def test_a_number_under_a_column_named_in_its_unit_is_in_that_unit():
 def test_a_pair_named_in_other_words_is_stated(question, text):
     pair = asked_pair(question)
     assert pair is not None and pair_stated(pair, text)
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("What storage charge is there for kayaks?", "Kayaks kept past October pay a storage fee of 4 € a week."),
+    ("What extra charge is there for Sunday work?", "Work booked for a Sunday carries a surcharge of 40 %."),
+])
+def test_a_charge_named_in_other_words_is_a_typed_sum_its_value_states(question, text):
+    # Since round 27 "charge" names a sum: a fee or a surcharge of the thing answers it, as a pair once did.
+    expected = expectation(question)
+    assert expected is not None and expected.kind in ("amount of money", "amount or percentage")
+    assert covers(expected, text)
 
 
 @pytest.mark.parametrize(("question", "text"), [
