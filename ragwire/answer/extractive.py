@@ -347,8 +347,14 @@ def _term_weights(question: str, vocabulary: Vocabulary | None) -> dict[str, flo
 
 
 def _says(term: str, said: set[str]) -> bool:
-    """A word in the passage in some form; a hyphenated one by any of its parts ("late-cancellation": cancelled)."""
-    return stated(term, said) or any(stated(p, said) for p in term.split("-") if len(p) > 3)
+    """A word in the passage in some form; a hyphenated one by any of its parts ("late-cancellation": cancelled),
+    except the part naming a dimension, not its value ("medium-sized" is said by "medium", not by "size")."""
+    return stated(term, said) or any(stated(p, said) for p in term.split("-") if len(p) > 3 and p not in _DIMENSIONS)
+
+
+# The second halves of compound adjectives that name what is measured, the first half its value: "medium-sized",
+# "Tudor-style", "heart-shaped", "cream-coloured".  Every row of a table under "Plot size" says "size".
+_DIMENSIONS = frozenset("sized size style styled type shaped coloured colored based like".split())
 
 
 def select(candidates: list[Candidate], max_sentences: int, threshold: float) -> list[Candidate]:

@@ -1,4 +1,4 @@
-"""Periods of time a rate is given per: an hour, a day, a night, a week, a month, a year.
+"""Periods of time a rate is given per: an hour, a day, a night, a week, a weekend, a month, a year.
 
 A price list states each rate per its period ("€45 a night", "Studio plan (monthly) · €70",
 "€5/day"), and a question asks for one ("the yearly subscription", "a caravan pitch for a whole
@@ -40,10 +40,11 @@ PERIOD_WORDS = {period: frozenset(nouns.split()) | {w for w, p in _RATE_WORDS.it
                 for period, nouns in (("hour", "hour hours hr hrs"), ("day", "day days diem"),
                                       ("night", "night nights overnight"), ("week", "week weeks"),
                                       ("fortnight", "fortnight fortnights"), ("month", "month months"),
-                                      ("year", "year years"))}
+                                      ("year", "year years"), ("weekend", "weekend weekends"))}
 _NOUNS = "|".join(PERIOD_WORDS)
-# "per night", "a week", "each month", "/day", "for a whole week", "by the hour", "a week's hire".
-_PER = re.compile(rf"(?:\b(?:per|a|an|one|each|every|by\s+the)\s+(?:(?:whole|full|entire|single)\s+)?|/\s*)"
+# "per night", "a week", "each month", "/day", "for a whole week", "by the hour", "a week's hire", and a column
+# named so ("price_per_day: 1 890").
+_PER = re.compile(rf"(?:(?:\b|(?<=_))(?:per|a|an|one|each|every|by\s+the)[\s_]+(?:(?:whole|full|entire|single)\s+)?|/\s*)"
                   rf"(?P<period>{_NOUNS}|hr|yr|mo|wk)\b(?!-)", re.IGNORECASE)
 # Short forms ("/hr", "per yr"); not a bare "h", which "km/h" makes a speed.
 _SHORT = {"hr": "hour", "yr": "year", "mo": "month", "wk": "week"}
@@ -82,9 +83,16 @@ def other_period(question: str, quoted: Sequence[str]) -> tuple[str, str] | None
     return None
 
 
+# "The weekend rate", "a weekend pass": the weekend names a rate's period only before what is priced; "a kayak at
+# the weekend" says when, and is priced per hour all the same.
+_WEEKEND_RATE = re.compile(r"\bweekend\s+(?:rates?|prices?|pass(?:es)?|tickets?|fees?|hire|rental|tariffs?|packages?)\b",
+                           re.IGNORECASE)
+
+
 def _periods(text: str) -> set[str]:
     """The periods ``text`` gives a rate per: by a rate word ("monthly") or a phrase ("per night", "/day")."""
     found = {_RATE_WORDS[w] for w in (w.lower() for w in words(text)) if w in _RATE_WORDS}
+    found |= {"weekend"} if _WEEKEND_RATE.search(text) else set()
     found |= {_SHORT.get(word, word) for word in (m.group("period").lower() for m in _PER.finditer(text))}
     return found
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from ragwire.answer.answerable import existence_unmentioned, role_unmentioned
 from ragwire.answer.counts import other_measure
 from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.extractive import _says
+from ragwire.answer.text import stems
 
 from .test_extractive import WordEmbedding
 
@@ -68,3 +70,10 @@ def test_a_size_the_quote_states_or_holds_in_a_range_is_answered():
     assert other_measure("How much to post a 3 kg box?", ["Boxes up to 5 kg: 9 EUR"]) is None
     # A length of time in a question is a condition, not a row: "within 30 days" over a 14-day rule is for the reader.
     assert other_measure("Can I return shoes within 30 days?", ["Returns are accepted within 14 days."]) is None
+
+
+def test_a_compound_adjective_is_said_by_its_value_not_by_its_dimension():
+    # Every row of a table under "Plot size" says "size": only the medium row says "medium-sized".
+    assert not _says("medium-sized", stems("Large · 401 – 550 m² · € 340 | Plot size"))
+    assert _says("medium-sized", stems("Medium · 251 – 400 m² · € 260 | Plot size"))
+    assert _says("late-cancellation", stems("Cancelled less than a day ahead: full price"))
