@@ -101,8 +101,9 @@ def unmentioned(question: str, quoted: Sequence[str], embedding: Any,
 _THERE_IS = re.compile(r"^\s*(?:is|are|was|were|will)\s+there\s+(?:be\s+)?(?:an?\s+|any\s+|some\s+)?"
                        r"((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?=\s+(?:at|in|on|for|if|when|near|inside|to|with|by|from|"
                        r"during|after|before|or|and)\b|\s*[,?]|\s*$)", re.IGNORECASE)
-# A bound ("a weight limit", "a minimum age") is stated by its number ("over 125 kg"), not by the word.
-_BOUNDS = frozenset("limit limits restriction restrictions minimum maximum cap".split())
+# A bound ("a weight limit", "a minimum age") is stated by its number ("over 125 kg"), and a supplement ("do I pay
+# extra") by its sum ("600 TL surcharge"), not by the word.
+_BOUNDS = frozenset("limit limits restriction restrictions minimum maximum cap extra".split())
 
 
 def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
@@ -139,6 +140,26 @@ def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) 
     if not found or found[0] in STOPWORDS or found[0] in AUXILIARIES:
         return []
     return _unnamed(found[0], quoted, embedding)
+
+
+def predicate_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder,
+                          implicit: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The things a yes/no ``question`` says of its subject that the ``quoted`` passages never name, when they are
+    most of them ([] else).
+
+    "Does <shop> make vegan chocolate?" is said of the shop, which any passage of its file covers;
+    "vegan" and "chocolate" are what the answer must speak of.  The words weighed are the
+    question's nouns and adjectives less its names (capitalised), the ``implicit`` ones (the
+    collection's subject, the quoted files' names) and the words naming an answer type or a bound.
+    """
+    names = {w.lower().strip("?,.!") for w in question.split()[1:] if w[:1].isupper()}
+    things = [t for t in _content_terms(question) if t not in names and t not in implicit and len(t) > 2
+              and t.replace("-", "").isalpha() and not type_word(t) and t not in _BOUNDS and t not in AUXILIARIES
+              and lexicon().usual_part(t) not in ("v", "r")]
+    if not things:
+        return []
+    missing = [t for t in things if _unnamed(t, quoted, embedding)]
+    return missing if len(missing) * 2 > len(things) else []
 
 
 def _unnamed(thing: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .ages import other_age, other_age_text
-from .answerable import existence_unmentioned, key_terms, role_unmentioned, unmentioned
+from .answerable import existence_unmentioned, key_terms, predicate_unmentioned, role_unmentioned, unmentioned
 from .context import NumberedSource, file_words
 from .counts import other_count, other_measure
 from .elsewhere import elsewhere_text, files_mention, named_elsewhere
@@ -42,17 +42,18 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if is_yes_no(question):
         # The subject of the whole collection, or of a quoted file by its name, may go unsaid in a passage about it.
         files = {w for source in quoted_from for w in words(file_words(source))}
+        if unnamed := unnamed_things(question, list(absent), list(quoted), embedding):
+            # "Do you sell X?" when nothing names X: the documents say neither yes nor no.
+            yield "yes_no_unnamed", Extraction.refused(refusal_text(unnamed, question), unnamed)
         if missing := unmentioned(question, list(quoted), embedding, subject_words(question, vocabulary) | files):
             named = ", ".join(f"'{t}'" for t in missing)
             yield "yes_no_unmentioned", Extraction.refused(
                 f"The documents do not say: the passages closest to this question never mention {named}.", missing)
-        elif missing := existence_unmentioned(question, list(quoted), embedding):
+        elif missing := (existence_unmentioned(question, list(quoted), embedding) or predicate_unmentioned(
+                question, list(quoted), embedding, subject_words(question, vocabulary) | files)):
+            named = ", ".join(f"'{t}'" for t in missing)
             yield "asked_unnamed", Extraction.refused(
-                f"The documents do not say: the passages closest to this question never mention '{missing[0]}'.",
-                missing)
-        if unnamed := unnamed_things(question, list(absent), list(quoted), embedding):
-            # "Do you sell X?" when nothing names X: the documents say neither yes nor no.
-            yield "yes_no_unnamed", Extraction.refused(refusal_text(unnamed, question), unnamed)
+                f"The documents do not say: the passages closest to this question never mention {named}.", missing)
     elif role := role_unmentioned(question, list(quoted), embedding):
         # "Who is the treasurer?" over the society's address: no passage names the role, so none names its holder.
         yield "asked_unnamed", Extraction.refused(

@@ -7,7 +7,7 @@ required the word "ticket" in a price list whose rows say "Adult".
 
 from __future__ import annotations
 
-from ragwire.answer.answerable import existence_unmentioned, role_unmentioned
+from ragwire.answer.answerable import existence_unmentioned, predicate_unmentioned, role_unmentioned
 from ragwire.answer.counts import other_measure
 from ragwire.answer.expectations import covers, expectation
 from ragwire.answer.extractive import _says
@@ -77,3 +77,16 @@ def test_a_compound_adjective_is_said_by_its_value_not_by_its_dimension():
     assert not _says("medium-sized", stems("Large · 401 – 550 m² · € 340 | Plot size"))
     assert _says("medium-sized", stems("Medium · 251 – 400 m² · € 260 | Plot size"))
     assert _says("late-cancellation", stems("Cancelled less than a day ahead: full price"))
+
+
+def test_what_a_yes_no_question_says_of_its_subject_must_be_named_by_the_quote():
+    question = "Does Harbour Bakery make gluten-free bread?"
+    unrelated = ["Harbour Bakery, 2 Quay Street, open from 7 every morning."]
+    assert predicate_unmentioned(question, unrelated, WordEmbedding()) == ["gluten-free", "bread"]
+    assert predicate_unmentioned(question, ["All our gluten-free bread is baked on Fridays."], WordEmbedding()) == []
+
+
+def test_a_yes_no_question_is_answered_when_most_of_what_it_says_is_named():
+    # The subject's name and the words a value states ("extra", "limit") are not weighed.
+    assert predicate_unmentioned("Do I pay extra for a second bag on the Kestrel ferry?",
+                                 ["Each second bag costs 8 EUR on every crossing."], WordEmbedding()) == []
