@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .asked import asked, in_range, with_unit
 from .context import NumberedSource, file_words
-from .expectations import expectation, names_type, type_word
+from .expectations import RELATIVE_CHARGES, expectation, names_type, type_word
 from .focus import AUXILIARIES
 from .instances import SPELLED_VALUES, measure_unit
 from .lexicon import lexicon
@@ -140,6 +140,33 @@ def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) 
     if not found or found[0] in STOPWORDS or found[0] in AUXILIARIES:
         return []
     return _unnamed(found[0], quoted, embedding)
+
+
+# "Which coolant does …", "what breed are …", "in which languages …": the kind of thing asked for, right after the
+# wh-word and before the verb.
+_WHICH_KIND = re.compile(r"^\s*(?:(?:in|on|at|to|for|from|with|by)\s+)?(?:which|what)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)"
+                         r"\s+(?:do|does|did|is|are|was|were|can|could|should|must|will|would|has|have)\b", re.IGNORECASE)
+
+
+# Nouns too general to name a kind of thing ("what details should I have at hand", "what number do I call").
+_GENERAL = frozenset("details detail information info things thing items item options option number numbers".split())
+
+
+def kind_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
+    """The kind of thing a "which <noun> …" ``question`` asks for, when the ``quoted`` passages name neither it nor a
+    kind of it ([] else): "which coolant does the engine need" is not answered by the thermostat's temperature."""
+    m = _WHICH_KIND.match(question)
+    found = words(m.group(1))[-1:] if m else []
+    if not found or found[0] in STOPWORDS or type_word(found[0]) or found[0] in AUXILIARIES:
+        return []
+    thing = found[0]
+    if thing in _GENERAL or thing in RELATIVE_CHARGES:
+        return []  # "what details", "what discount": no kind a passage names, or a sum its value states ("15 % off")
+    said = set(words(" ".join(quoted)))
+    # A kind of it answers ("a hex key" for "which tool", "Lyon" for "which city"), as far as the lexicon knows.
+    if any(lexicon().stands_for(thing, w) for w in said):
+        return []
+    return _unnamed(thing, quoted, embedding)
 
 
 def predicate_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder,

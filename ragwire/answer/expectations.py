@@ -29,8 +29,8 @@ from .text import WORD as _WORD
 from .text import stated as _stated_in
 from .text import stem as _stem
 
-__all__ = ["MODIFIERS", "SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance", "is_yes_no", "names_type",
-           "type_word"]
+__all__ = ["MODIFIERS", "RELATIVE_CHARGES", "SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance",
+           "is_yes_no", "names_type", "type_word"]
 
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
 _MEASURE_VERBS = {"weigh": "mass", "cost": "amount of money"}
@@ -106,11 +106,11 @@ def names_type(word: str, expected: Expectation | None) -> bool:
 
 # Sums often stated as a share of a price rather than an amount ("a 30 % deposit", "a 4 % card surcharge",
 # "insurance: 2 % of the declared value").
-_RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", "commission", "discount", "discounts",
+RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", "commission", "discount", "discounts",
                                "supplement", "premium", "tip", "interest", "markup", "mark-up", "down payment",
                                "advance", "refund", "reduction", "service charge", "insurance", "tax", "taxes",
                                "vat", "gratuity", "extra charge"})
-_RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(_RELATIVE_CHARGES)))})\b")
+_RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(RELATIVE_CHARGES)))})\b")
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
 _GRADABLE = frozenset(_HOW_ADJECTIVE) | frozenset("long short big small large cheap dear low late early light strong".split())

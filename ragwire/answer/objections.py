@@ -15,7 +15,14 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .ages import other_age, other_age_text
-from .answerable import existence_unmentioned, key_terms, predicate_unmentioned, role_unmentioned, unmentioned
+from .answerable import (
+    existence_unmentioned,
+    key_terms,
+    kind_unmentioned,
+    predicate_unmentioned,
+    role_unmentioned,
+    unmentioned,
+)
 from .context import NumberedSource, file_words
 from .counts import other_count, other_measure
 from .elsewhere import elsewhere_text, files_mention, named_elsewhere
@@ -54,7 +61,8 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
             named = ", ".join(f"'{t}'" for t in missing)
             yield "asked_unnamed", Extraction.refused(
                 f"The documents do not say: the passages closest to this question never mention {named}.", missing)
-    elif role := role_unmentioned(question, list(quoted), embedding):
+    elif role := role_unmentioned(question, list(quoted), embedding) or kind_unmentioned(question, list(quoted),
+                                                                                         embedding):
         # "Who is the treasurer?" over the society's address: no passage names the role, so none names its holder.
         yield "asked_unnamed", Extraction.refused(
             f"The documents do not say: the passages closest to this question never mention '{role[0]}'.", role)

@@ -7,7 +7,12 @@ required the word "ticket" in a price list whose rows say "Adult".
 
 from __future__ import annotations
 
-from ragwire.answer.answerable import existence_unmentioned, predicate_unmentioned, role_unmentioned
+from ragwire.answer.answerable import (
+    existence_unmentioned,
+    kind_unmentioned,
+    predicate_unmentioned,
+    role_unmentioned,
+)
 from ragwire.answer.counts import other_measure
 from ragwire.answer.expectations import covers, expectation
 from ragwire.answer.extractive import _says
@@ -90,3 +95,12 @@ def test_a_yes_no_question_is_answered_when_most_of_what_it_says_is_named():
     # The subject's name and the words a value states ("extra", "limit") are not weighed.
     assert predicate_unmentioned("Do I pay extra for a second bag on the Kestrel ferry?",
                                  ["Each second bag costs 8 EUR on every crossing."], WordEmbedding()) == []
+
+
+def test_which_kind_of_thing_needs_the_kind_or_a_kind_of_it_in_the_quote():
+    question = "Which varnish does the boatyard use on the masts?"
+    assert kind_unmentioned(question, ["Masts are sanded every spring before the season."], WordEmbedding()) == [
+        "varnish"]
+    assert kind_unmentioned(question, ["Masts get two coats of marine varnish."], WordEmbedding()) == []
+    # A general noun or a sum its value states names no kind: "what discount" is answered by "15 % off".
+    assert kind_unmentioned("What discount do groups get?", ["Groups of ten: 15 % off."], WordEmbedding()) == []
