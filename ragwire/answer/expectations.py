@@ -229,6 +229,8 @@ def _kind(text: str) -> tuple[str | None, str]:
         # "how much / what does <X> weigh | cost": the verb names the measure, <X> is its focus
         if m := re.search(rf"\b(?:how much|what) (?:does|do|did|will|would) ((?:(?!\b(?:{verb}|what)\b).)+?) {verb}\b",
                           text):
+            if m.group(1) == "it" and text[m.end():].startswith(" to "):
+                return measure, text[m.end():]  # "what does it cost to hire a kayak": the kayak's hire is priced
             return measure, "is " + m.group(1)
     if m := re.search(r"^(?:(?:at|by|until|till|from) )?what time\b", text):
         return "time of day", text[m.end():]  # "at what time do gates shut": a clock time

@@ -93,3 +93,11 @@ def test_people_are_counted_by_what_they_are_there_as_or_by_what_seats_them():
     assert covers(expected, "Each class takes at most 8 participants.")
     assert covers(expected, "The studio seats 14 at the wheel benches.")
     assert not covers(expected, "The studio was founded in 1987 by 3 potters.")
+
+
+def test_what_it_costs_to_do_something_prices_the_thing_done():
+    # "What does it cost to hire a tandem?" named no focus, so any price on the page answered it.
+    expected = expectation("What does it cost to hire a tandem at the lake?")
+    assert expected is not None and expected.kind == "amount of money" and expected.heads == ("tandem",)
+    assert covers(expected, "Tandem hire: 30 EUR a day.")
+    assert not covers(expected, "Canoe hire: 20 EUR a day.")
