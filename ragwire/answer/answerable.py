@@ -101,16 +101,16 @@ def unmentioned(question: str, quoted: Sequence[str], embedding: Any,
 _THERE_IS = re.compile(r"^\s*(?:is|are|was|were|will)\s+there\s+(?:be\s+)?(?:an?\s+|any\s+|some\s+)?"
                        r"((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?=\s+(?:at|in|on|for|if|when|near|inside|to|with|by|from|"
                        r"during|after|before|or|and)\b|\s*[,?]|\s*$)", re.IGNORECASE)
-# A bound ("a weight limit", "a minimum age") is stated by its number ("over 125 kg"), and a supplement ("do I pay
-# extra") by its sum ("600 TL surcharge"), not by the word.
+# A bound (a limit of weight, a minimum age) is stated by its number ("over 110 kg"), and a supplement ("is it
+# extra") by its sum ("a 5 EUR surcharge"), not by the word.
 _BOUNDS = frozenset("limit limits restriction restrictions minimum maximum cap extra".split())
 
 
 def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
     """The thing an "is there a …" ``question`` asks after, when the ``quoted`` passages never mention it ([] else).
 
-    "Is there a restaurant at the dairy?" is not answered by the dairy's address: the passage that
-    says yes or no names the restaurant (or a word near it).  A sum or a bound asked after ("an extra
+    "Is there a playground at the farm?" is not answered by the farm's address: the passage that
+    says yes or no names the playground (or a word near it).  A sum or a bound asked after ("an extra
     charge", "a weight limit") is stated by its value, so it is not required as a word.
     """
     m = _THERE_IS.match(question)
@@ -122,8 +122,8 @@ def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
     return _unnamed(head[0], quoted, embedding)
 
 
-# "Who is the treasurer of …": the role is what the person asked for is named by.  An act ("who keeps the old
-# part") is not checked: documents often state it in other words ("become the property of").
+# "Who is the club's treasurer": the role is what the person asked for is named by.  An act ("who keeps the
+# keys") is not checked: documents often state it in other words ("become the property of").
 _WHO_ROLE = re.compile(r"^\s*who\s+(?:is|are|was|were)\s+(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
                        r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
 
@@ -148,7 +148,7 @@ _WHICH_KIND = re.compile(r"^\s*(?:(?:in|on|at|to|for|from|with|by)\s+)?(?:which|
                          r"\s+(?:do|does|did|is|are|was|were|can|could|should|must|will|would|has|have)\b", re.IGNORECASE)
 
 
-# Nouns too general to name a kind of thing ("what details should I have at hand", "what number do I call").
+# Nouns too general to name a kind of thing ("what information is needed", "what number should one ring").
 _GENERAL = frozenset("details detail information info things thing items item options option number numbers".split())
 
 

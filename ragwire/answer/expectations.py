@@ -77,7 +77,7 @@ _PRICE_PERIODS = ("nightly|daily|hourly|weekly|monthly|yearly|annual|day|night|h
                   "full-day|mileage|room")
 # The pattern of a type noun with more than one sense, in the sense naming the type only.
 _NOUN_PATTERNS = {"rate": rf"(?:{_PRICE_PERIODS}) rates?"}
-# A type noun's other senses: "who is in charge of", "at what charge level" (a battery's).
+# A type noun's other senses: a person "in charge", a battery's "charge level".
 _OTHER_SENSES = {"charge": re.compile(r"\bin charge\b|\bcharge (?:level|state)\b|\bstate of charge\b")}
 # The words that name the answer type asked for ("how heavy", "what price"): a document states
 # the type by its units (68 kg, 2950 EUR), so these need not occur in it.
@@ -230,7 +230,7 @@ def _kind(text: str) -> tuple[str | None, str]:
         if m := re.search(rf"\b(?:how much|what) (?:does|do|did|will|would) ((?:(?!\b(?:{verb}|what)\b).)+?) {verb}\b",
                           text):
             if m.group(1) == "it" and text[m.end():].startswith(" to "):
-                return measure, text[m.end():]  # "what does it cost to hire a kayak": the kayak's hire is priced
+                return measure, text[m.end():]  # "what will it cost to reserve a kayak": the kayak is priced
             return measure, "is " + m.group(1)
     if m := re.search(r"^(?:(?:at|by|until|till|from) )?what time\b", text):
         return "time of day", text[m.end():]  # "at what time do gates shut": a clock time

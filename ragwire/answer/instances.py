@@ -105,13 +105,13 @@ INSTANCES: dict[str, re.Pattern[str]] = {
                   r"centimet(?:re|er)s?|in|inch(?:es)?|ft|feet|foot|yards?|yds?|miles?|mi)\b"
                   r"(?!\s*(?:/|per\b|an? (?:hour|second)))"),
     "mass": _re(rf"\b{NUMBER}\s?(?:kg|g|t|tonnes?|tons?|kilos?|kilograms?|grams?|lbs?|pounds?|ounces?|oz)\b"),
-    # "How many millilitres is a large cup": a volume in any of its units ("350 ml", "1.5 l", "2 gallons").
+    # "How many litres does the tank hold": a volume in any of its units ("350 ml", "1.5 l", "2 gallons").
     "volume": _re(rf"\b{NUMBER}\s?(?:ml|cl|dl|l|litres?|liters?|millilit(?:re|er)s?|centilit(?:re|er)s?|"
                   r"decilit(?:re|er)s?|gallons?|gal|fl\.? ?oz|pints?|m3|m³|cubic met(?:re|er)s?)(?![\w/])"),
     "sound level": _re(rf"\b{NUMBER}\s?(?:db|dba|db\(a\)|decibels?)\b"),
     "gradient": _re(rf"\b{NUMBER}\s?(?:°(?!\s?[cf]\b)|degrees?(?!\s+(?:celsius|fahrenheit))|%|per ?cent)"),
     "temperature": _re(rf"{NUMBER}\s?°\s?[cf]\b|\b{NUMBER}\s?degrees? (?:celsius|fahrenheit)\b"),
-    # Wind and boats are timed in knots ("above 20 knots", "15 kn"), and wind in Beaufort's forces ("force 6").
+    # Wind and boats are timed in knots ("above 22 knots", "15 kn"), and wind in Beaufort's forces ("force 6").
     "speed": _re(rf"\b{NUMBER}\s?(?:m/s|km/h|kph|mph|knots?|kts?|kn|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) "
                  rf"(?:per|an|a) (?:second|hour))\b|\b(?:beaufort\s+)?force\s+{NUMBER}\b"),
     "percentage": _re(_SHARE),

@@ -84,7 +84,7 @@ _SHARED_SUBJECT_VERB = re.compile(r"^(?P<q>what(?: [\w-]+){0,2}|how much|how man
                                   r"(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s+(?:each\s+|both\s+)?"
                                   r"(?P<verb>[a-z]+(?:\s+(?:to|per|on|at|in|for|a|an|the)\s+[\w-]+)*)\s*[?.!]?$",
                                   re.IGNORECASE)
-_PRONOUNS = frozenset("i we you they".split())  # "what do I need to bring and wear": one subject, two verbs
+_PRONOUNS = frozenset("i we you they".split())  # "what do I need to pack and wear": one subject, two verbs
 # "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.
 _SHARED_HEAD = re.compile(rf"^(?P<head>(?:{_QUESTION_WORD}|{_ASKING})\b.+?\s(?P<prep>for|of|at|in|on|from|to|with))"
                           r"\s+(?P<a>.+?),?\s+"

@@ -227,4 +227,4 @@ def test_two_subjects_of_one_verb_are_asked_one_at_a_time(question, parts):
 
 
 def test_one_subject_with_two_verbs_stays_one_question():
-    assert split_parts("What do I need to bring and wear?") == ["What do I need to bring and wear?"]
+    assert split_parts("What do I need to pack and wear?") == ["What do I need to pack and wear?"]

@@ -112,12 +112,12 @@ def test_payers_of_one_row_are_no_siblings_and_payers_of_two_are():
 
 def test_a_column_named_per_a_period_gives_the_rate_its_period():
     # Round 27: "price_per_day" named no period, so a weekly rate was quoted from the day's column.
-    assert other_period("What is the weekly rate for the camper van?", ["item: camper van · price_per_day: 90 EUR"]) == (
+    assert other_period("How much is the camper van's weekly rate?", ["item: camper van · price_per_day: 90 EUR"]) == (
         "week", "day")
 
 
 def test_the_weekend_is_a_rate_period_only_before_what_is_priced():
-    assert other_period("What is the weekend rate for the sauna hut?", ["Sauna hut: 40 EUR per evening, 15 EUR a day"]) \
+    assert other_period("How much is the sauna hut's weekend rate?", ["Sauna hut: 40 EUR per evening, 15 EUR a day"]) \
         == ("weekend", "day")
-    assert other_period("What is the weekend rate for the sauna hut?", ["Sauna hut, Sat–Sun: 70 EUR"]) is None
+    assert other_period("How much is the sauna hut's weekend rate?", ["Sauna hut, Sat–Sun: 70 EUR"]) is None
     assert other_period("How much is a canoe at the weekend?", ["Canoe: 20 EUR per hour"]) is None
