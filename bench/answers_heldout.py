@@ -18,7 +18,7 @@ so are messy and corpus_b to corpus_m, retired from held out on 2026-12-05.  Wit
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o,corpus_p,corpus_q,corpus_r,corpus_s,corpus_t,corpus_u,corpus_v,corpus_w,corpus_x,corpus_y,corpus_z,corpus_aa,corpus_ab,corpus_ac] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o,corpus_p,corpus_q,corpus_r,corpus_s,corpus_t,corpus_u,corpus_v,corpus_w,corpus_x,corpus_y,corpus_z,corpus_aa,corpus_ab,corpus_ac,corpus_ad] [--fresh]
 """
 
 from __future__ import annotations
@@ -78,6 +78,9 @@ CORPORA = {
     # DEVELOPMENT; it runs only when named.
     "corpus_ac": Corpus("corpus_ac", common.BENCH_DIR / "heldout" / "corpus_ac",
                         (common.BENCH_DIR / "heldout" / "corpus_ac.yaml",)),
+    # Written blind on 2026-12-07 during round 27 (issue 33), for the round after corpus_ac's: held out too.
+    "corpus_ad": Corpus("corpus_ad", common.BENCH_DIR / "heldout" / "corpus_ad",
+                        (common.BENCH_DIR / "heldout" / "corpus_ad.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -88,7 +91,7 @@ NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)
 # corpus_l in round 10, corpus_m in round 11, corpus_n in round 12, corpus_o in round 13, corpus_p in round 14,
 # corpus_q in round 15, corpus_r in round 16, corpus_s in round 17, corpus_t in round 18, corpus_u in round 19,
 # corpus_v in round 20, corpus_w in round 21, corpus_x in round 22, corpus_y in round 23, corpus_z in round 24,
-# corpus_aa in round 25, corpus_ab in round 27. corpus_ac is held out: it runs only when named.
+# corpus_aa in round 25, corpus_ab in round 27. corpus_ac and corpus_ad are held out: they run only when named.
 DEVELOPMENT = ("dev", "dev2", "dev3", "devkiln", "dev4", "messy", "corpus_b", "corpus_c", "corpus_d", "corpus_e",
                "corpus_f", "corpus_g", "corpus_h", "corpus_i", "corpus_j", "corpus_k", "corpus_l", "corpus_m",
                "corpus_n", "corpus_o", "corpus_p", "corpus_q", "corpus_r",
@@ -263,7 +266,7 @@ def main() -> None:
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
                          "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m, corpus_n, corpus_o, "
                          "corpus_p, corpus_q, corpus_r, corpus_s, corpus_t, corpus_u, corpus_v, corpus_w, corpus_x, "
-                         "corpus_y, corpus_z, corpus_aa, corpus_ab, corpus_ac (default: the development sets, or with --fit the seven retired last; a held-out "
+                         "corpus_y, corpus_z, corpus_aa, corpus_ab, corpus_ac, corpus_ad (default: the development sets, or with --fit the seven retired last; a held-out "
                          "set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
