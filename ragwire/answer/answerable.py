@@ -124,7 +124,7 @@ def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
 
 # "Who is the club's treasurer": the role is what the person asked for is named by.  An act ("who keeps the
 # keys") is not checked: documents often state it in other words ("become the property of").
-_WHO_ROLE = re.compile(r"^\s*who\s+(?:is|are|was|were)\s+(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
+_WHO_ROLE = re.compile(r"^\s*who\s+(?:is|are|was|were)\s+(?:(?:on|at|in)\s+)?(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
                        r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
 
 
@@ -271,13 +271,23 @@ _GROUP = re.compile(r"(under|over|above|below)-(\d+)s?")
 def _grouped(token: str, text: str) -> bool:
     """Whether ``text`` names the group ``token`` names ("under-19s": "under 19", "under-19", "Under 19s")."""
     m = _GROUP.fullmatch(token)
+    if m is not None and m.group(1) == "under" and re.search(rf"\bU-?{m.group(2)}s?\b", text):
+        return True  # a team's age group: "U15" is the under-15s
     return m is not None and bool(re.search(rf"\b{m.group(1)}[\s-]{m.group(2)}(?!\d)", text, re.IGNORECASE))
+
+
+_AGE_GROUP = re.compile(r"u-?(\d{1,2})s?")
 
 
 def _carried(token: str, vocabulary: set[str]) -> bool:
     """``3.4`` is carried by ``3.4`` or ``3.4.1``, ``e-6`` by ``e-6010``, ``12-month`` by ``12 months``; ``3.4`` not by ``3.40``."""
     if token in vocabulary or token.replace(",", "") in vocabulary:
         return True
+    if m := _AGE_GROUP.fullmatch(token):
+        # An age group is written "U15" or "under-15" alike (see _grouped for the other way round).
+        n = m.group(1)
+        return bool({f"u{n}", f"u-{n}", f"under-{n}", f"under-{n}s", f"u{n}s"} & vocabulary) or (
+            "under" in vocabulary and (n in vocabulary or f"{n}s" in vocabulary))
     if m := _JOINED.fullmatch(token):
         # A number joined to its unit ("12-month", "10-hour") is written "12 months" as often.
         return m.group(1) in vocabulary and _stated(m.group(2), vocabulary)

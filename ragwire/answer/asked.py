@@ -72,6 +72,9 @@ class Asked:
     numbers: tuple[tuple[str, float, str], ...] = ()
 
 
+_AGE_GROUP = re.compile(r"\bunder[- ](\d{1,2})s?\b|\bU-?(\d{1,2})s?\b", re.IGNORECASE)
+
+
 def asked(question: str) -> Asked:
     """The attribute words and literal values of ``question`` (see :class:`Asked`)."""
     attribute: list[str] = []
@@ -108,6 +111,8 @@ def asked(question: str) -> Asked:
     literals += [w for w in tokens if w in DAYS]
     literals += [w.removesuffix("s") for w in tokens if w.removesuffix("s") in PARTS_OF_DAY]
     literals += [w for w in tokens if w in MONTHS]
+    # An age group picks its row as a number does, written "under-15", "under 15s" or "U15" alike.
+    literals += [f"u{m.group(1) or m.group(2)}" for m in _AGE_GROUP.finditer(question)]
     # An ordinal counts with its noun: "the second child" picks a row, "after the first year" none.
     literals += [f"{w} {n}" for w, n in zip(tokens, tokens[1:], strict=False) if w in ORDINALS]
     numbers = []
@@ -139,6 +144,8 @@ def literals_held(wanted: Asked, text: str) -> set[str]:
     held |= {lit for lit in wanted.literals if " " in lit and _side_by_side(tuple(lit.split()), text)}
     held |= {lit for lit in wanted.literals if lit in PARTS_OF_DAY and _in_part_of_day(lit, text)}
     held |= {lit for lit in wanted.literals if lit in MONTHS and in_cyclic_range(lit, text)}
+    held |= {lit for lit in wanted.literals if re.fullmatch(r"u\d+", lit)
+             and any((m.group(1) or m.group(2)) == lit[1:] for m in _AGE_GROUP.finditer(text))}
     for lit, value, unit in wanted.numbers:
         if lit not in held and in_range(value, unit, text):
             held.add(lit)

@@ -56,6 +56,8 @@ def other_count(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
                    and (joined or m.group(1).lower() in _ROW_COUNTS)]
         if not counted or any(count == wanted for count, _ in counted) or _held(wanted, root, text):
             continue
+        if wanted == 1 and re.search(rf"(?:\b(?:per|a|an|each|one)\s+|/\s*){re.escape(noun)}s?\b", text, re.IGNORECASE):
+            continue  # "a full day" is the day a rate is given per ("CHF 18 per day" beside "CHF 12 per half day")
         return named.group(0), counted[0][1]
     return None
 
@@ -71,6 +73,25 @@ def _held(wanted: float, root: str, text: str) -> bool:
             if (wanted <= bound) if m.group(1).lower() in _BELOW else (wanted >= bound):
                 return True
     return False
+
+
+# Rooms and beds are named by how many they sleep, the noun often left to a column ("Room: Private double").
+_OCCUPANCY = ("single", "double", "twin", "triple", "quadruple", "quad")
+_OCCUPIED = re.compile(rf"\b({'|'.join(_OCCUPANCY)})\s+(rooms?|beds?|cabins?|bedrooms?|suites?)\b", re.IGNORECASE)
+
+
+def other_occupancy(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
+    """A room or bed asked by how many it sleeps ("a triple room") and the quotes' other sizes ("double"), when
+    they never name the asked one; None otherwise."""
+    m = _OCCUPIED.search(question)
+    if not m:
+        return None
+    text = " ".join(quoted).lower()
+    asked = m.group(1).lower()
+    if re.search(rf"\b{asked}\b", text):
+        return None
+    others = [w for w in _OCCUPANCY if w != asked and re.search(rf"\b{w}\b", text)]
+    return (m.group(0), others[0]) if others else None
 
 
 # A number before a unit in a quote ("20 × 20 cm", "10 kg", "1.5 l").

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import in_cyclic_range
-from .expectations import expectation, names_type
+from .expectations import SUPERLATIVES, expectation, names_type
 from .instances import unit_word
 from .lexicon import lexicon
 from .text import QUESTION_FRAME, STOPWORDS, content_words, cosines, folded, same_family, stated, stem, words
@@ -100,6 +100,8 @@ def salient_terms(question: str) -> list[str]:
         # An inflected answer-type word ("temperatures", "prices") names the type as its base form does.
         if word in STOPWORDS or word in QUESTION_FRAME or names_type(word, expected) or len(word) < 2:
             continue
+        if word in SUPERLATIVES:
+            continue  # "the longest I can leave it": a bound states it ("at most 30 days"), however the type is read
         if any(c.isdigit() for c in word):
             continue  # numbers and codes are checked against the retrieved text (answerable.py)
         out.append(word)

@@ -29,7 +29,7 @@ from .text import WORD as _WORD
 from .text import stated as _stated_in
 from .text import stem as _stem
 
-__all__ = ["MODIFIERS", "RELATIVE_CHARGES", "SPELLED_NUMBERS", "Expectation", "covers", "expectation", "instance",
+__all__ = ["MODIFIERS", "RELATIVE_CHARGES", "SPELLED_NUMBERS", "SUPERLATIVES", "Expectation", "covers", "expectation", "instance",
            "is_yes_no", "names_type", "type_word"]
 
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
@@ -45,6 +45,8 @@ _HOW_ADJECTIVE = {
 _SUPERLATIVE = {"loudest": "sound level", "steepest": "gradient", "heaviest": "mass", "fastest": "speed",
                 "highest": "", "lowest": "", "hottest": "temperature", "coldest": "temperature",
                 "widest": "length", "tallest": "length", "longest": "", "shortest": ""}
+# A superlative of a measure is stated by a bound ("the longest I can stay": "at most 14 nights"), never by itself.
+SUPERLATIVES = frozenset(_SUPERLATIVE)
 # Head nouns of "what / which <noun>" and "<noun> of X" that name a measure.
 _TYPE_NOUNS = {
     "price": "amount of money", "prices": "amount of money", "cost": "amount of money",

@@ -220,7 +220,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         # "What is the boiling point": passages that say "point" and "boiling" apart name no boiling point.
         seen["pair_unstated"] = True
         refusals.append(Extraction.refused(refusal_text([" ".join(pair)], question), [" ".join(pair)]))
-    if missing := missing_terms(question, sources, embedding):
+    age = asked_age(question)
+    if missing := [t for t in missing_terms(question, sources, embedding)
+                   # "I'm 70" is carried by the band that holds it ("65 and over"), not by the digits.
+                   if not (age is not None and t == str(age) and any(holds(age, s.text) for s in sources))]:
         # On topic is not answered: the sources never state what was specifically asked.
         seen["missing"] = True
         named = ", ".join(f"'{t}'" for t in missing)
@@ -244,7 +247,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if not in_unit:
         seen["unit_unfound"] = True
         refusals.append(Extraction.refused(f"The documents give no value in {unit} for this.", [unit]))
-    if (age := asked_age(question)) is not None:
+    if age is not None:
         # "An 11-year-old's ticket": the rows whose age bands hold 11 before the other bands' (ages.py).
         candidates = [c for c in candidates if holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
     chosen = select(candidates, max_sentences, threshold)

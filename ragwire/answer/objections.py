@@ -24,7 +24,7 @@ from .answerable import (
     unmentioned,
 )
 from .context import NumberedSource, file_words
-from .counts import other_count, other_measure
+from .counts import other_count, other_measure, other_occupancy
 from .elsewhere import elsewhere_text, files_mention, named_elsewhere
 from .ends import other_end_only, other_end_text, other_side
 from .evidence import Vocabulary, refusal_text, salient_terms, subject_words
@@ -75,7 +75,7 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if aged := other_age(question, quoted):
         # The "12 and over" row quoted to an 11-year-old: the row of another age band, as a sibling's.
         yield "sibling_quoted", Extraction.refused(other_age_text(*aged), [aged[0]])
-    if counted := other_count(question, quoted) or other_measure(question, quoted):
+    if counted := other_count(question, quoted) or other_measure(question, quoted) or other_occupancy(question, quoted):
         # A four-berth cabin quoted from the rows of the two-berth and six-berth ones; a 30 cm album from the 20 cm one's.
         yield "other_count", Extraction.refused(about_instead_text(*counted), [counted[0]])
     if elsewhere := named_elsewhere(question, list(quoted), list(quoted_from), vocabulary):

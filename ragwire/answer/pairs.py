@@ -22,6 +22,7 @@ from .context import NumberedSource, file_words
 from .ends import SEGMENT, end_named, ends
 from .expectations import MODIFIERS, expectation
 from .lexicon import lexicon
+from .siblings import PAYERS
 from .text import QUESTION_FRAME, STOPWORDS, same_family, stem, words
 
 # The pair's words must be written in lower case (not a name), past a modifier ("the annual service fee":
@@ -47,6 +48,11 @@ def asked_pair(question: str) -> tuple[str, str] | None:
         return None
     if len(m.group(0).split()) == 1 and tokens[2:3] and tokens[2] not in STOPWORDS:
         return None  # "what causes engine noise": a verb and its object, not "what fuel mix is …"
+    if (first in PAYERS and len(tokens) > 2 and re.fullmatch(r"[a-z][a-z-]+", tokens[2]) and tokens[2] not in STOPWORDS
+            and (len(tokens) == 3 or tokens[3] in STOPWORDS)):
+        # A payer before a two-word thing ("the student season pass"): the thing is the two words, the payer its row
+        # ("Season pass: … CHF 590 student").
+        return second, tokens[2]
     return first, second
 
 

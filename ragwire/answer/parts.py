@@ -84,6 +84,8 @@ _SHARED_SUBJECT_VERB = re.compile(r"^(?P<q>what(?: [\w-]+){0,2}|how much|how man
                                   r"(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s+(?:each\s+|both\s+)?"
                                   r"(?P<verb>[a-z]+(?:\s+(?:to|per|on|at|in|for|a|an|the)\s+[\w-]+)*)\s*[?.!]?$",
                                   re.IGNORECASE)
+# A place named at the end of a phrase ("… at Schwarzhorn", "… in Lagos"): a capitalised name after at/in/on/from.
+_PLACE = re.compile(r"\s(?:at|in|on|from)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s*$")
 _PRONOUNS = frozenset("i we you they".split())  # "what do I need to pack and wear": one subject, two verbs
 # "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.
 _SHARED_HEAD = re.compile(rf"^(?P<head>(?:{_QUESTION_WORD}|{_ASKING})\b.+?\s(?P<prep>for|of|at|in|on|from|to|with))"
@@ -231,6 +233,8 @@ def _coordinated(question: str) -> list[str] | None:
             det, *qualifiers = a.split()
             rest = " ".join(b.split()[len(qualifiers):])
             a, b = f"{a} {rest}", f"{det} {b}"
+        if (place := _PLACE.search(b)) and not re.search(r"\s(?:at|in|on|from)\s", a):
+            a = f"{a}{place.group(0)}"  # "compare A with B at <place>": A is the place's too
         return [f"What is {a}?", f"What is {b}?"]
     if m := _SHARED_VERB.match(question):
         return [f"{m['q'].capitalize()} {m['aux']} {m[n].strip()} {m['verb']}?" for n in ("a", "b")]

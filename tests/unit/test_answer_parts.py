@@ -228,3 +228,9 @@ def test_two_subjects_of_one_verb_are_asked_one_at_a_time(question, parts):
 
 def test_one_subject_with_two_verbs_stays_one_question():
     assert split_parts("What do I need to pack and wear?") == ["What do I need to pack and wear?"]
+
+
+def test_a_place_named_after_the_second_side_of_a_comparison_is_the_first_sides_too():
+    # Round 28: "Compare A with B at <place>" searched A without the place, so another place's A could answer it.
+    assert split_parts("Compare the junior pass with the family pass at Holmvik.") == [
+        "What is the junior pass at Holmvik?", "What is the family pass at Holmvik?"]
