@@ -21,7 +21,7 @@ from .siblings import PAYER_GROUPS
 _SPELLED = "|".join(sorted((w for w, v in SPELLED_VALUES.items() if v == int(v) and 1 <= v <= 20), key=len,
                            reverse=True))
 _AGE = rf"(\d{{1,2}}|{_SPELLED})"
-# "an 11-year-old", "a seven-year-old", "a child aged 9", "who is 12 years old", "I'm 70 — what does …".
+# "an 11-year-old", "a seven-year-old", "a child aged 9", "who is 12 years old", "I'm 68, what …".
 # Not a band itself: "pupils aged 5 to 11" asks for that band's row, which its words find.
 _ASKED = re.compile(rf"\b{_AGE}[- ]years?[- ]old\b|\baged\s+{_AGE}\b(?!\s*(?:to|–|-|and|or)\s*\d)"
                     rf"|\b{_AGE}\s+years\s+old\b|\b(?:I'm|I am|I’m)\s+{_AGE}\b(?=\s*(?:[—–,;.:!?-]|and\b|$))",

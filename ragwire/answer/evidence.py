@@ -101,7 +101,7 @@ def salient_terms(question: str) -> list[str]:
         if word in STOPWORDS or word in QUESTION_FRAME or names_type(word, expected) or len(word) < 2:
             continue
         if word in SUPERLATIVES:
-            continue  # "the longest I can leave it": a bound states it ("at most 30 days"), however the type is read
+            continue  # "the longest stay allowed": a bound states it ("at most 30 days"), however the type is read
         if any(c.isdigit() for c in word):
             continue  # numbers and codes are checked against the retrieved text (answerable.py)
         out.append(word)

@@ -45,7 +45,7 @@ _HOW_ADJECTIVE = {
 _SUPERLATIVE = {"loudest": "sound level", "steepest": "gradient", "heaviest": "mass", "fastest": "speed",
                 "highest": "", "lowest": "", "hottest": "temperature", "coldest": "temperature",
                 "widest": "length", "tallest": "length", "longest": "", "shortest": ""}
-# A superlative of a measure is stated by a bound ("the longest I can stay": "at most 14 nights"), never by itself.
+# A superlative of a measure is stated by a bound ("the longest stay allowed": "at most 14 nights"), never by itself.
 SUPERLATIVES = frozenset(_SUPERLATIVE)
 # Head nouns of "what / which <noun>" and "<noun> of X" that name a measure.
 _TYPE_NOUNS = {

@@ -84,7 +84,7 @@ _SHARED_SUBJECT_VERB = re.compile(r"^(?P<q>what(?: [\w-]+){0,2}|how much|how man
                                   r"(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s+(?:each\s+|both\s+)?"
                                   r"(?P<verb>[a-z]+(?:\s+(?:to|per|on|at|in|for|a|an|the)\s+[\w-]+)*)\s*[?.!]?$",
                                   re.IGNORECASE)
-# A place named at the end of a phrase ("… at Schwarzhorn", "… in Lagos"): a capitalised name after at/in/on/from.
+# A place closing a phrase ("… at Holmvik", "… in Tromsø"): a capitalised name after at/in/on/from.
 _PLACE = re.compile(r"\s(?:at|in|on|from)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s*$")
 _PRONOUNS = frozenset("i we you they".split())  # "what do I need to pack and wear": one subject, two verbs
 # "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.

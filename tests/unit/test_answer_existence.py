@@ -87,7 +87,7 @@ def test_what_a_yes_no_question_says_of_its_subject_must_be_named_by_the_quote()
     question = "Does Harbour Bakery make gluten-free bread?"
     unrelated = ["Harbour Bakery, 2 Quay Street, open from 7 every morning."]
     assert predicate_unmentioned(question, unrelated, WordEmbedding()) == ["gluten-free", "bread"]
-    assert predicate_unmentioned(question, ["All our gluten-free bread is baked on Fridays."], WordEmbedding()) == []
+    assert predicate_unmentioned(question, ["All our gluten-free bread is baked on Tuesdays."], WordEmbedding()) == []
 
 
 def test_a_yes_no_question_is_answered_when_most_of_what_it_says_is_named():

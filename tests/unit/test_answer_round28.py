@@ -1,8 +1,8 @@
-"""Round 28 (issue 33): ages said as "I'm 70", age groups written "U15", superlatives, "degrees C", "who is on …".
+"""Round 28 (issue 33): ages said as "I'm N", age groups written "U15", superlatives, "degrees C", "who is on …".
 
 Each fails on round 27's code: the first two refused a question whose age or age group the documents give in
-another form; a superlative ("the longest I can stay") was a rare word the collection never writes; a setting in
-"degrees C" was no temperature; "who is on the night shift" was not read as asking after the shift.
+another form; a superlative ("the longest stay allowed") was a rare word the collection never writes; a setting in
+"degrees C" was no temperature; "who is on the early shift" was not read as asking after the shift.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ def test_an_age_group_is_carried_however_it_is_written():
     table = "| U13 | 11 to 12 | Friday 17:00 | 60 minutes | 80 EUR |"
     assert _grouped("under-13", table)
     assert not _grouped("under-14", table)
-    assert _carried("u13", set(words("Under-13s train on Fridays.")))
+    assert _carried("u13", set(words("Under-13s train on Thursdays.")))
 
 
 def test_a_superlative_is_stated_by_a_bound_not_by_the_word():
-    assert "longest" not in salient_terms("What's the longest I can moor my boat at the jetty?")
+    assert "longest" not in salient_terms("Which is the longest mooring allowed at the jetty?")
 
 
 def test_degrees_c_are_a_temperature_and_bare_degrees_are_not():
@@ -56,8 +56,8 @@ def test_a_room_asked_by_how_many_it_sleeps_is_not_answered_by_another_size():
 
 
 def test_a_full_day_is_the_day_a_rate_is_given_per():
-    assert other_count("What does a canoe cost for a full day?", ["Canoe: 15 EUR per half day, 25 EUR per day."]) is None
-    assert other_count("What does a canoe cost for a full day?", ["Canoe: 15 EUR per half day."]) == (
+    assert other_count("Price of a rowing boat for a full day?", ["Rowing boat: 15 EUR per half day, 25 EUR per day."]) is None
+    assert other_count("Price of a rowing boat for a full day?", ["Rowing boat: 15 EUR per half day."]) == (
         "full day", "half day")
 
 
@@ -69,6 +69,6 @@ def test_a_payer_before_a_two_word_thing_is_its_row_not_half_of_its_name():
 
 
 def test_an_age_group_picks_its_row_as_a_number_does():
-    wanted = asked("What's the fee for an under-13 hockey player?")
+    wanted = asked("Hockey club dues, under-13 player: how much?")
     assert literals_held(wanted, "| U13 | 11 to 12 | Friday 17:00 | 80 EUR |") == {"u13"}
     assert literals_held(wanted, "| U15 | 13 to 14 | Monday 17:00 | 90 EUR |") == set()
