@@ -53,7 +53,7 @@ _N = r"\d+(?:[.,]\d+)?"
 # Ranges a passage gives ("6 to 20 days", "3.01 – 5 m", "over 5 m", "up to 20 kg"), by how they bound.
 _BETWEEN = re.compile(rf"({_N})\s*(?:[a-zA-Z°]+\s*)?(?:–|—|-|to|until)\s*({_N})\s*([a-zA-Z°%]*)")
 _ABOVE = re.compile(rf"\b(?:over|above|more than|from|longer than|at least)\s+({_N})\s*([a-zA-Z°%]*)", re.IGNORECASE)
-_BELOW = re.compile(rf"\b(?:up to|under|below|less than|at most|max\.?|maximum)\s+({_N})\s*([a-zA-Z°%]*)",
+_BELOW = re.compile(rf"\b(?:up to|under|below|less than|at most|max\.?|maximum|within)\s+({_N})\s*([a-zA-Z°%]*)",
                     re.IGNORECASE)
 
 

@@ -223,7 +223,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     age = asked_age(question)
     if missing := [t for t in missing_terms(question, sources, embedding)
                    # "I'm 68" is carried by the band that holds it ("65 and over"), not by the digits.
-                   if not (age is not None and t == str(age) and any(holds(age, s.text) for s in sources))]:
+                   if not (age is not None and t.split("-")[0] == str(age) and any(holds(age, s.text) for s in sources))]:
         # On topic is not answered: the sources never state what was specifically asked.
         seen["missing"] = True
         named = ", ".join(f"'{t}'" for t in missing)

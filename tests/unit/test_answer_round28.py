@@ -8,15 +8,16 @@ another form; a superlative ("the longest stay allowed") was a rare word the col
 from __future__ import annotations
 
 from ragwire.answer.ages import asked_age, holds
-from ragwire.answer.asked import asked, literals_held
+from ragwire.answer.asked import asked, in_range, literals_held
 from ragwire.answer.answerable import _carried, _grouped, role_unmentioned
 from ragwire.answer.counts import other_count, other_occupancy
 from ragwire.answer.evidence import salient_terms
 from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.extractive import extractive_answer
 from ragwire.answer.pairs import asked_pair, pair_stated
 from ragwire.answer.text import words
 
-from .test_extractive import WordEmbedding
+from .test_extractive import WordEmbedding, _source
 
 
 def test_an_age_said_as_im_n_is_the_age_asked_and_a_band_holds_it():
@@ -72,3 +73,17 @@ def test_an_age_group_picks_its_row_as_a_number_does():
     wanted = asked("Hockey club dues, under-13 player: how much?")
     assert literals_held(wanted, "| U13 | 11 to 12 | Friday 17:00 | 80 EUR |") == {"u13"}
     assert literals_held(wanted, "| U15 | 13 to 14 | Monday 17:00 | 90 EUR |") == set()
+
+
+def test_a_distance_within_a_stated_radius_is_held_by_it():
+    # Round 29: "delivery to a site 10 km away" over "within 15 km" named '10' as missing.
+    assert in_range(10, "km", "Delivery within 15 km of the yard: 40 EUR")
+    assert not in_range(20, "km", "Delivery within 15 km of the yard: 40 EUR")
+
+
+def test_an_age_joined_to_its_unit_is_carried_by_the_band_that_holds_it():
+    sources = [_source(1, "Juniors aged 14 to 17 may use the laser cutter with a supervisor present.")]
+    text, _ = extractive_answer("Can my 15-year-old use the laser cutter?", sources, WordEmbedding(), threshold=0.1)
+    assert "15-year-old" not in text
+    text, refused = extractive_answer("Can my 12-year-old use the laser cutter?", sources, WordEmbedding(), threshold=0.1)
+    assert refused and "12-year-old" in text
