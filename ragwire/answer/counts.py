@@ -57,7 +57,7 @@ def other_count(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
         if not counted or any(count == wanted for count, _ in counted) or _held(wanted, root, text):
             continue
         if wanted == 1 and re.search(rf"(?:\b(?:per|a|an|each|one)\s+|/\s*){re.escape(noun)}s?\b", text, re.IGNORECASE):
-            continue  # "a full day" is the day a rate is given per ("CHF 18 per day" beside "CHF 12 per half day")
+            continue  # "a full day" is the day a rate is given per ("25 EUR per day" beside "15 EUR per half day")
         return named.group(0), counted[0][1]
     return None
 
@@ -75,7 +75,7 @@ def _held(wanted: float, root: str, text: str) -> bool:
     return False
 
 
-# Rooms and beds are named by how many they sleep, the noun often left to a column ("Room: Private double").
+# Rooms and beds are named by how many they sleep, the noun often left to a column ("Room: Twin, shared bath").
 _OCCUPANCY = ("single", "double", "twin", "triple", "quadruple", "quad")
 _OCCUPIED = re.compile(rf"\b({'|'.join(_OCCUPANCY)})\s+(rooms?|beds?|cabins?|bedrooms?|suites?)\b", re.IGNORECASE)
 

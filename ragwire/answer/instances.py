@@ -110,7 +110,7 @@ INSTANCES: dict[str, re.Pattern[str]] = {
                   r"decilit(?:re|er)s?|gallons?|gal|fl\.? ?oz|pints?|m3|m³|cubic met(?:re|er)s?)(?![\w/])"),
     "sound level": _re(rf"\b{NUMBER}\s?(?:db|dba|db\(a\)|decibels?)\b"),
     "gradient": _re(rf"\b{NUMBER}\s?(?:°(?!\s?[cf]\b)|degrees?(?!\s+(?:celsius|fahrenheit|[cf]\b))|%|per ?cent)"),
-    # "22 degrees C" as well as "22 °C" and "22 degrees Celsius"; bare degrees may be an angle.
+    # "19 degrees C" as well as "19 °C" and "19 degrees Celsius"; bare degrees may be an angle.
     "temperature": _re(rf"{NUMBER}\s?°\s?[cf]\b|\b{NUMBER}\s?degrees? (?:celsius|fahrenheit|[cf])\b"),
     # Wind and boats are timed in knots ("above 22 knots", "15 kn"), and wind in Beaufort's forces ("force 6").
     "speed": _re(rf"\b{NUMBER}\s?(?:m/s|km/h|kph|mph|knots?|kts?|kn|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) "

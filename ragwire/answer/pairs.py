@@ -50,8 +50,8 @@ def asked_pair(question: str) -> tuple[str, str] | None:
         return None  # "what causes engine noise": a verb and its object, not "what fuel mix is …"
     if (first in PAYERS and len(tokens) > 2 and re.fullmatch(r"[a-z][a-z-]+", tokens[2]) and tokens[2] not in STOPWORDS
             and (len(tokens) == 3 or tokens[3] in STOPWORDS)):
-        # A payer before a two-word thing ("the student season pass"): the thing is the two words, the payer its row
-        # ("Season pass: … CHF 590 student").
+        # A payer before a two-word thing ("the senior lift pass"): the thing is the two words, the payer its row
+        # ("Lift pass: … 45 EUR senior").
         return second, tokens[2]
     return first, second
 

@@ -40,7 +40,7 @@ def test_a_superlative_is_stated_by_a_bound_not_by_the_word():
 
 def test_degrees_c_are_a_temperature_and_bare_degrees_are_not():
     expected = expectation("What temperature is the sauna in the gym kept at?")
-    assert expected is not None and covers(expected, "The gym's sauna is kept at 80 degrees C.")
+    assert expected is not None and covers(expected, "The gym's sauna is kept at 85 degrees C.")
     assert not covers(expected, "The gym's ramp rises at 8 degrees.")
 
 
@@ -76,14 +76,14 @@ def test_an_age_group_picks_its_row_as_a_number_does():
 
 
 def test_a_distance_within_a_stated_radius_is_held_by_it():
-    # Round 29: "delivery to a site 10 km away" over "within 15 km" named '10' as missing.
-    assert in_range(10, "km", "Delivery within 15 km of the yard: 40 EUR")
-    assert not in_range(20, "km", "Delivery within 15 km of the yard: 40 EUR")
+    # Round 29: a drop-off 10 km away over "within 15 km" named '10' as missing.
+    assert in_range(10, "km", "Drop-off within 15 km of our yard: 40 EUR")
+    assert not in_range(20, "km", "Drop-off within 15 km of our yard: 40 EUR")
 
 
 def test_an_age_joined_to_its_unit_is_carried_by_the_band_that_holds_it():
-    sources = [_source(1, "Juniors aged 14 to 17 may use the laser cutter with a supervisor present.")]
-    text, _ = extractive_answer("Can my 15-year-old use the laser cutter?", sources, WordEmbedding(), threshold=0.1)
+    sources = [_source(1, "Juniors aged 14 to 17 may work the pottery wheel with a supervisor present.")]
+    text, _ = extractive_answer("Is the pottery wheel open to a 15-year-old?", sources, WordEmbedding(), threshold=0.1)
     assert "15-year-old" not in text
-    text, refused = extractive_answer("Can my 12-year-old use the laser cutter?", sources, WordEmbedding(), threshold=0.1)
+    text, refused = extractive_answer("Is the pottery wheel open to a 12-year-old?", sources, WordEmbedding(), threshold=0.1)
     assert refused and "12-year-old" in text
