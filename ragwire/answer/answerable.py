@@ -113,13 +113,10 @@ def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
     says yes or no names the playground (or a word near it).  A sum or a bound asked after ("an extra
     charge", "a weight limit") is stated by its value, so it is not required as a word.
     """
-    m = _THERE_IS.match(question)
-    if not m:
+    head = _head(_THERE_IS, question, frozenset())
+    if not head or type_word(head) or head in _BOUNDS:
         return []
-    head = words(m.group(1))[-1:] if words(m.group(1)) else []
-    if not head or head[0] in STOPWORDS or type_word(head[0]) or head[0] in _BOUNDS:
-        return []
-    return _unnamed(head[0], quoted, embedding)
+    return _unnamed([head], quoted, embedding)
 
 
 # "Who is the club's treasurer": the role is what the person asked for is named by.  An act ("who keeps the
@@ -135,11 +132,8 @@ def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) 
     one that does not is about the organisation, not the person asked for: its address or its
     history does not say who the treasurer is.
     """
-    m = _WHO_ROLE.match(question)
-    found = words(m.group(1))[-1:] if m else []
-    if not found or found[0] in STOPWORDS or found[0] in AUXILIARIES:
-        return []
-    return _unnamed(found[0], quoted, embedding)
+    role = _head(_WHO_ROLE, question)
+    return _unnamed([role], quoted, embedding) if role else []
 
 
 # "Which coolant does …", "what breed are …", "in which languages …": the kind of thing asked for, right after the
@@ -155,18 +149,14 @@ _GENERAL = frozenset("details detail information info things thing items item op
 def kind_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
     """The kind of thing a "which <noun> …" ``question`` asks for, when the ``quoted`` passages name neither it nor a
     kind of it ([] else): "which coolant does the engine need" is not answered by the thermostat's temperature."""
-    m = _WHICH_KIND.match(question)
-    found = words(m.group(1))[-1:] if m else []
-    if not found or found[0] in STOPWORDS or type_word(found[0]) or found[0] in AUXILIARIES:
-        return []
-    thing = found[0]
-    if thing in _GENERAL or thing in RELATIVE_CHARGES:
+    thing = _head(_WHICH_KIND, question)
+    if not thing or type_word(thing) or thing in _GENERAL or thing in RELATIVE_CHARGES:
         return []  # "what details", "what discount": no kind a passage names, or a sum its value states ("15 % off")
     said = set(words(" ".join(quoted)))
     # A kind of it answers ("a hex key" for "which tool", "Lyon" for "which city"), as far as the lexicon knows.
     if any(lexicon().stands_for(thing, w) for w in said):
         return []
-    return _unnamed(thing, quoted, embedding)
+    return _unnamed([thing], quoted, embedding)
 
 
 def predicate_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder,
@@ -183,21 +173,28 @@ def predicate_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
     things = [t for t in _content_terms(question) if t not in names and t not in implicit and len(t) > 2
               and t.replace("-", "").isalpha() and not type_word(t) and t not in _BOUNDS and t not in AUXILIARIES
               and lexicon().usual_part(t) not in ("v", "r")]
-    if not things:
-        return []
-    missing = [t for t in things if _unnamed(t, quoted, embedding)]
+    missing = _unnamed(things, quoted, embedding)
     return missing if len(missing) * 2 > len(things) else []
 
 
-def _unnamed(thing: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
-    """``[thing]`` unless the ``quoted`` passages state it: in a form of its family, in its own sense, a
+def _head(pattern: re.Pattern[str], question: str, verbs: frozenset[str] = AUXILIARIES) -> str:
+    """The last word of the phrase ``pattern`` finds at the start of ``question`` ("" when none, a function word or
+    one of ``verbs``, which end a "who is …" or "which … does" phrase but name a thing after "is there a": a need)."""
+    m = pattern.match(question)
+    found = words(m.group(1))[-1:] if m else []
+    return found[0] if found and found[0] not in STOPWORDS and found[0] not in verbs else ""
+
+
+def _unnamed(things: list[str], quoted: Sequence[str], embedding: Embedder) -> list[str]:
+    """The ``things`` the ``quoted`` passages do not state: in a form of its family, in its own sense, a
     derivation or a direct kind of it (the lexicon), or by a near synonym."""
-    said = set(words(" ".join(quoted)))
-    if _stated(thing, said) or any(lexicon().stands_for(thing, w, depth=1) for w in said):
+    if not things:
         return []
+    said = set(words(" ".join(quoted)))
+    unstated = [t for t in things if not _stated(t, said) and not any(lexicon().stands_for(t, w, depth=1) for w in said)]
     # A word merely of its topic ("cheese" for "restaurant", "price" for "discount", both near 0.5) is what a
     # passage about something else shares with it: only a near synonym names it.
-    return [] if _without_neighbour([thing], said, embedding, THING_NEIGHBOUR) == [] else [thing]
+    return _without_neighbour(unstated, said, embedding, THING_NEIGHBOUR)
 
 
 def _content_terms(question: str) -> list[str]:

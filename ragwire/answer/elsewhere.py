@@ -95,7 +95,7 @@ def files_naming(question: str, sources: Sequence[NumberedSource], vocabulary: V
     """
     if vocabulary is None:
         return None
-    paths = {str(s.hit.metadata.get("source") or ""): set(words(file_words(s))) for s in sources}
+    paths = _titles(sources)
     if len(paths) < 2:
         return None
     titled = set().union(*paths.values())
@@ -115,8 +115,13 @@ def files_naming(question: str, sources: Sequence[NumberedSource], vocabulary: V
 def files_mention(files: Sequence[NumberedSource], vocabulary: Vocabulary) -> Callable[[str], bool]:
     """Whether a word is in some chunk of one of the ``files`` or in one's name (a word the store cannot count is
     taken as mentioned: nothing then objects on its account)."""
-    paths = {str(s.hit.metadata.get("source") or ""): set(words(file_words(s))) for s in files}
+    paths = _titles(files)
     return lambda word: any(_mentions(word, path, title, vocabulary, unknown=True) for path, title in paths.items())
+
+
+def _titles(sources: Sequence[NumberedSource]) -> dict[str, set[str]]:
+    """Each file of ``sources`` (its path) with the words of its name."""
+    return {str(s.hit.metadata.get("source") or ""): set(words(file_words(s))) for s in sources}
 
 
 def _mentions(word: str, path: str, title: set[str], vocabulary: Vocabulary, unknown: bool = False) -> bool:

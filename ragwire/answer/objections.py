@@ -49,23 +49,24 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if is_yes_no(question):
         # The subject of the whole collection, or of a quoted file by its name, may go unsaid in a passage about it.
         files = {w for source in quoted_from for w in words(file_words(source))}
+        implicit = subject_words(question, vocabulary) | files
         if unnamed := unnamed_things(question, list(absent), list(quoted), embedding):
             # "Do you sell X?" when nothing names X: the documents say neither yes nor no.
             yield "yes_no_unnamed", Extraction.refused(refusal_text(unnamed, question), unnamed)
-        if missing := unmentioned(question, list(quoted), embedding, subject_words(question, vocabulary) | files):
+        if missing := unmentioned(question, list(quoted), embedding, implicit):
             named = ", ".join(f"'{t}'" for t in missing)
             yield "yes_no_unmentioned", Extraction.refused(
                 f"The documents do not say: the passages closest to this question never mention {named}.", missing)
-        elif missing := (existence_unmentioned(question, list(quoted), embedding) or predicate_unmentioned(
-                question, list(quoted), embedding, subject_words(question, vocabulary) | files)):
+        elif missing := (existence_unmentioned(question, list(quoted), embedding)
+                         or predicate_unmentioned(question, list(quoted), embedding, implicit)):
             named = ", ".join(f"'{t}'" for t in missing)
             yield "asked_unnamed", Extraction.refused(
                 f"The documents do not say: the passages closest to this question never mention {named}.", missing)
-    elif role := role_unmentioned(question, list(quoted), embedding) or kind_unmentioned(question, list(quoted),
-                                                                                         embedding):
+    elif unnamed := role_unmentioned(question, list(quoted), embedding) or kind_unmentioned(question, list(quoted),
+                                                                                            embedding):
         # "Who is the treasurer?" over the society's address: no passage names the role, so none names its holder.
         yield "asked_unnamed", Extraction.refused(
-            f"The documents do not say: the passages closest to this question never mention '{role[0]}'.", role)
+            f"The documents do not say: the passages closest to this question never mention '{unnamed[0]}'.", unnamed)
     named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
     if pair := quoted_sibling(question, named_files, embedding):
         yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])

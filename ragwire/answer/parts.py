@@ -86,7 +86,7 @@ _SHARED_SUBJECT_VERB = re.compile(r"^(?P<q>what(?: [\w-]+){0,2}|how much|how man
                                   re.IGNORECASE)
 # A place closing a phrase ("… at Holmvik", "… in Tromsø"): a capitalised name after at/in/on/from.
 _PLACE = re.compile(r"\s(?:at|in|on|from)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s*$")
-_PRONOUNS = frozenset("i we you they".split())  # "what do I need to pack and wear": one subject, two verbs
+_PRONOUNS = frozenset("i we you they".split())  # "what do I pack and wear": one subject, two verbs
 # "What does a member owe for A and for B?": the preposition repeated, each phrase is asked on its own.
 _SHARED_HEAD = re.compile(rf"^(?P<head>(?:{_QUESTION_WORD}|{_ASKING})\b.+?\s(?P<prep>for|of|at|in|on|from|to|with))"
                           r"\s+(?P<a>.+?),?\s+"

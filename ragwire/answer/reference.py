@@ -66,7 +66,7 @@ def names_nothing(part: str) -> bool:
 
 def topic_words(question: str) -> list[str]:
     """What ``question`` is about: the content words of its object after "of", "for", "at", "in" or "on" when it
-    has one ("the nightly price of the Aspen suite" → aspen, suite), else all of them, less adverbs.
+    has one ("the weekly rent of the Birch cabin" → birch, cabin), else all of them, less adverbs.
 
     The words before such a preposition name the attribute asked for, which the next part does not
     share ("…, and how many beds does it have" means the suite, not its rate).

@@ -227,7 +227,7 @@ def test_two_subjects_of_one_verb_are_asked_one_at_a_time(question, parts):
 
 
 def test_one_subject_with_two_verbs_stays_one_question():
-    assert split_parts("What do I need to pack and wear?") == ["What do I need to pack and wear?"]
+    assert split_parts("What do I pack and wear for the glacier hike?") == ["What do I pack and wear for the glacier hike?"]
 
 
 def test_a_place_named_after_the_second_side_of_a_comparison_is_the_first_sides_too():
