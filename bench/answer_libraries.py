@@ -4,7 +4,7 @@ Two jobs of ``ragwire/answer`` have well-kept libraries that could do them inste
 
 * **sentence segmentation** (``passages.split_sentences``): `pysbd`_, rule-based
   sentence boundary disambiguation;
-* **recognising an amount of money** (``expectations.instance("amount of money", text)``:
+* **recognising an amount of money** (``coverage.instance("amount of money", text)``:
   the currencies of ``instances.py`` as data, and a table column named for one): `price-parser`_ (a price and its currency in a string) and
   `quantulum3`_ (quantities with units, currencies among them).
 
@@ -48,7 +48,7 @@ import common  # noqa: E402
 
 common.go_offline()
 
-from ragwire.answer import expectations, passages  # noqa: E402
+from ragwire.answer import coverage, passages  # noqa: E402
 from ragwire.eval import GoldenSet  # noqa: E402
 from ragwire.loaders.page_loader import PageLoader  # noqa: E402
 
@@ -177,7 +177,7 @@ def recognisers() -> dict[str, Callable[[str], bool]]:
             warnings.simplefilter("ignore")
             return any(q.unit.entity.name == "currency" for q in parser.parse(text))
 
-    return {"ragwire (currencies as data)": lambda text: expectations.instance("amount of money", text),
+    return {"ragwire (currencies as data)": lambda text: coverage.instance("amount of money", text),
             "price-parser": price_parser, "quantulum3": quantulum}
 
 

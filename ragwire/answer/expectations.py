@@ -5,9 +5,8 @@ membership; "How long does shipping take?" a duration for the shipping; "How muc
 does the printer weigh?" a mass.  :func:`expectation` reads that from the question's form
 alone: the wh-phrase ("how much", "how long", "how steep", "what … price"), tables
 of the units that state each type (:mod:`.instances`; a general phenomenon, not a list of questions), and the head noun of the phrase the type attaches to (its *focus*).
-:func:`covers` says whether a passage gives such an answer: an instance of the
-type in its text and every focus head, in some form, in the passage or the
-headings above it.  Questions of no recognised form get no expectation.
+Whether a passage gives such an answer is :mod:`.coverage`'s to say.  Questions of no recognised form
+get no expectation.
 """
 
 from __future__ import annotations
@@ -18,19 +17,13 @@ from dataclasses import dataclass
 
 from .focus import AUXILIARIES, MODIFIERS, PREPOSITIONS, PRONOUNS, focused
 from .instances import INSTANCES, SPELLED_NUMBERS
-from .instances import LABEL_UNITS as _LABEL_UNITS
-from .instances import LABELLED_VALUE as _LABELLED_VALUE
-from .instances import NUMBER as _N
 from .instances import PLAIN as _PLAIN
 from .lexicon import lexicon
-from .periods import SAME_SPAN
-from .text import STOPWORDS, stems
 from .text import WORD as _WORD
-from .text import stated as _stated_in
 from .text import stem as _stem
 
-__all__ = ["MODIFIERS", "RELATIVE_CHARGES", "SPELLED_NUMBERS", "SUPERLATIVES", "Expectation", "covers", "expectation", "instance",
-           "is_yes_no", "names_type", "type_word"]
+__all__ = ["DIMENSIONS", "MODIFIERS", "OTHER_DIMENSIONS", "RELATIVE_CHARGES", "SPELLED_NUMBERS", "SUPERLATIVES",
+           "Expectation", "expectation", "is_yes_no", "names_type", "type_word"]
 
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
 _MEASURE_VERBS = {"weigh": "mass", "cost": "amount of money"}
@@ -128,14 +121,14 @@ _EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
 # A length is one of several dimensions; the passage must name the one asked for.
 # Comparatives name the dimension too ("no taller than 2.2 metres"); short stems do not join them by family.
 _ABOVE_SEA = ("altitude", "elevation", "sea", "asl", "masl", "amsl")
-_DIMENSIONS = {"tall": ("tall", "taller", "height", "high", "higher"), "high": ("height", "high", "higher", "tall", "taller"),
+DIMENSIONS = {"tall": ("tall", "taller", "height", "high", "higher"), "high": ("height", "high", "higher", "tall", "taller"),
                "wide": ("width", "wide", "wider"), "deep": ("depth", "deep", "deeper"),
                "far": ("distance", "far", "farther", "further", "away", "range")}
 _LENGTH_NOUNS = {"altitude": _ABOVE_SEA, "elevation": _ABOVE_SEA, "height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
                  "radius": ("radius",), "diameter": ("diameter",), "thickness": ("thickness", "thick"),
                  "distance": ("distance", "far", "away"), "length": ("length", "long", "longer", "short", "shorter")}
 # A distance is any length no other dimension is named for: "swim 200 m" says how far, "2 m high" does not.
-_OTHER_DIMENSIONS = ("height", "high", "tall", "width", "wide", "depth", "deep", "thickness", "thick")
+OTHER_DIMENSIONS = ("height", "high", "tall", "width", "wide", "depth", "deep", "thickness", "thick")
 _TIME_NOUNS = {"seconds", "minutes", "hours", "days", "weeks", "months", "years"}
 
 _YES_NO = re.compile(r"^\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b",
@@ -201,8 +194,8 @@ def expectation(question: str) -> Expectation | None:
             found = dataclasses.replace(found, counted=counted)
         elif len(measures) == 1:
             found = dataclasses.replace(found, kind=measures[0], heads=tuple(h for h in found.heads if h != counted[0]))
-    if kind == "length" and (m := re.search(rf"\bhow ({'|'.join(_DIMENSIONS)})\b", text)):
-        return dataclasses.replace(found, aspect=_DIMENSIONS[m.group(1)])
+    if kind == "length" and (m := re.search(rf"\bhow ({'|'.join(DIMENSIONS)})\b", text)):
+        return dataclasses.replace(found, aspect=DIMENSIONS[m.group(1)])
     if kind == "length" and (m := re.search(rf"\b({'|'.join(_LENGTH_NOUNS)})s?\b", text)):
         # "what is the pipe's diameter": a length of another dimension (a mounting height) is no answer.
         return dataclasses.replace(found, aspect=_LENGTH_NOUNS[m.group(1)])
@@ -307,89 +300,3 @@ def _event(clause: str) -> str:
     event, often named otherwise by the documents (a heading's date, "opened", "released"), the subject is not."""
     tokens = clause.split()
     return " ".join(tokens[:-1]) if len(tokens) > 2 else clause
-
-
-def instance(kind: str, text: str) -> bool:
-    """Whether ``text`` holds an answer of type ``kind`` (a duration, an amount of money…)."""
-    pattern = INSTANCES.get(kind)
-    return bool(pattern and pattern.search(text)) or labelled(kind, text)
-
-
-def labelled(kind: str, text: str) -> bool:
-    """Whether a table row in ``text`` gives a number under a column whose name carries a unit of ``kind``."""
-    units = _LABEL_UNITS.get(kind, frozenset())
-    return bool(units) and any(units & set(re.split(r"[\W_]+", m.group(1).lower()))
-                               for m in _LABELLED_VALUE.finditer(text))
-
-
-def covers(expected: Expectation, text: str, context: str = "", title: str = "") -> bool:
-    """Whether a passage ``text`` (under headings ``context``, in a document named ``title``) gives the expected answer.
-
-    An instance of the type must be in the text or its headings ("Release 5.1 (4 March
-    2024)" dates the sentences under it), and each focus head too, in some form
-    (``delivery`` ~ ``delivered``, ``kilometre`` ~ ``km``), or in the document's name: a
-    document names its subject once ("acme-lamp-manual"), not in every sentence.
-    """
-    if not measured(expected, text, context):
-        return False
-    words = stems(f"{text} {context}")
-    named = words | stems(title) if title else words
-    # "People" is stated by the count measured() found ("8 participants" counts people).
-    return all(_stated_in(h, named) or _spanned(h, f"{text} {context}") or h in _ANYONE and h in expected.counted
-               for h in expected.heads)
-
-
-def _spanned(head: str, text: str) -> bool:
-    """Whether ``text`` names the span of time ``head`` by its length in a smaller unit ("24 hours" for a day)."""
-    pattern = SAME_SPAN.get(_stem(head))
-    return pattern is not None and bool(pattern.search(text))
-
-
-def measured(expected: Expectation, text: str, context: str = "") -> bool:
-    """Whether a passage gives a value of the expected type as asked (a length's dimension, a count's noun), about anything."""
-    if not (instance(expected.kind, f"{text} | {context}") or _priced(expected.kind, text, context)):
-        return False
-    said = stems(f"{text} {context}")
-    if expected.aspect and not any(_stated_in(a, said) for a in expected.aspect) and not (
-            expected.aspect == _DIMENSIONS["far"] and not any(_stated_in(d, said) for d in _OTHER_DIMENSIONS)):
-        return False
-    return not expected.counted or _counts(expected.counted, text)
-
-
-def _counts(nouns: tuple[str, ...], text: str) -> bool:
-    """Whether a number in ``text`` counts one of ``nouns``: the noun at most three words after it, no function
-    word between ("12 spaces", "1,500 full charge cycles"); "Pupils in years 1 and 2 are…" counts no pupils."""
-    tokens = [w.lower() for w in _WORD.findall(text)]
-    # "a" and "half" count nothing ("the price of a half crate" gives no number of crates).
-    number = re.compile(rf"{_N}|(?:{SPELLED_NUMBERS.replace('|half', '')})", re.IGNORECASE)
-    people = any(n in _ANYONE for n in nouns)
-    for i, token in enumerate(tokens):
-        if not number.fullmatch(token):
-            continue
-        if people and i and tokens[i - 1] in _HOLDS_PEOPLE:
-            return True  # "the hall seats 120", "the cabin sleeps 4"
-        for word in tokens[i + 1:i + 4]:
-            if any(_stated_in(n, {_stem(word)}) for n in nouns) or people and word in _PEOPLE:
-                return True
-            if word in STOPWORDS:
-                break
-    return False
-
-
-# "How many people": people are counted by what they are there as ("8 participants", "up to 40 guests") or by what
-# holds them ("seats 120").  A count of adults or children is a row of a price list, not how many fit.
-_ANYONE = frozenset("people persons person".split())
-_PEOPLE = _ANYONE | frozenset("guests guest participants participant visitors attendees diners pax seats places "
-                              "spaces".split())
-_HOLDS_PEOPLE = frozenset("seats sleeps accommodates".split())
-
-
-def _priced(kind: str, text: str, context: str) -> bool:
-    """A number under a heading that says it is a price ("Price list 2024") is an amount of money."""
-    return (kind in ("amount of money", "amount or percentage") and bool(re.search(r"\d", text))
-            and bool(re.search(r"\b(?:prices?|costs?|rates?|fees?|tariffs?)\b", context, re.IGNORECASE)))
-
-
-def stated(word: str, text: str) -> bool:
-    """Whether ``word`` is in ``text`` in some form (same word family, or a unit's abbreviation)."""
-    return _stated_in(word, stems(text))

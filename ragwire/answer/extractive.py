@@ -20,6 +20,7 @@ from .asked import identifiers as identifiers  # re-exported: the codes of a que
 from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words
+from .coverage import instance, measured
 from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
 from .elsewhere import files_naming
 from .evidence import (
@@ -33,7 +34,7 @@ from .evidence import (
     salient_absent,
     salient_terms,
 )
-from .expectations import expectation, instance, is_yes_no, measured
+from .expectations import expectation, is_yes_no
 from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
 from .objections import objections, unquoted_weight

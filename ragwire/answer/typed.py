@@ -1,7 +1,7 @@
 """The typed step of an extractive answer: which passages give the answer type asked for, about its focus.
 
 "How long does shipping take?" is answered only by a passage that gives a duration for the
-shipping (:func:`.expectations.covers`); "… in watts?" only by a number in watts.  A focus word
+shipping (:func:`.coverage.covers`); "… in watts?" only by a number in watts.  A focus word
 may be named otherwise than the question names it: by the document's own name (a contract
 names its company once, in its file name or its title line, not in every clause), by a code its chunk gives
 (the flat or model the chunk is about), or by a synonym the passage uses instead (a *kid*
@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .asked import identifiers
 from .context import NumberedSource, file_words
+from .coverage import covers
 from .evidence import NEIGHBOUR
-from .expectations import SPELLED_NUMBERS, Expectation, covers
+from .expectations import SPELLED_NUMBERS, Expectation
 from .instances import UNITS
 from .lexicon import lexicon
 from .passages import Scored, chunk_title

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.expectations import covers, expectation
 from ragwire.answer.answerable import missing_terms
+from ragwire.answer.coverage import covers
+from ragwire.answer.expectations import expectation
 from ragwire.answer.extractive import extractive_answer
 
 from .test_extractive import WordEmbedding, _source

@@ -14,7 +14,8 @@ from ragwire.answer.answerable import (
     role_unmentioned,
 )
 from ragwire.answer.counts import other_measure
-from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.coverage import covers
+from ragwire.answer.expectations import expectation
 from ragwire.answer.extractive import _says
 from ragwire.answer.text import stems
 

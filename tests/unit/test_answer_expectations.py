@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.expectations import covers, expectation, instance, type_word
+from ragwire.answer.coverage import covers, instance
+from ragwire.answer.expectations import expectation, type_word
 from ragwire.answer.passages import split_passages
 
 

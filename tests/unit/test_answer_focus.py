@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.coverage import covers
+from ragwire.answer.expectations import expectation
 from ragwire.answer.lexicon import lexicon
 
 

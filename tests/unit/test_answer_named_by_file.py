@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragwire.answer.expectations import instance
+from ragwire.answer.coverage import instance
 from ragwire.answer.pairs import pair_in_sources
 
 from .test_extractive import _source

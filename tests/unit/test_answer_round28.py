@@ -8,11 +8,12 @@ another form; a superlative ("the longest stay allowed") was a rare word the col
 from __future__ import annotations
 
 from ragwire.answer.ages import asked_age, holds
-from ragwire.answer.asked import asked, in_range, literals_held
 from ragwire.answer.answerable import _carried, _grouped, role_unmentioned
+from ragwire.answer.asked import asked, in_range, literals_held
 from ragwire.answer.counts import other_count, other_occupancy
+from ragwire.answer.coverage import covers
 from ragwire.answer.evidence import salient_terms
-from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.expectations import expectation
 from ragwire.answer.extractive import extractive_answer
 from ragwire.answer.pairs import asked_pair, pair_stated
 from ragwire.answer.text import words

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from ragwire.answer.coverage import covers
 from ragwire.answer.evidence import salient_terms
-from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.expectations import expectation
 
 
 @pytest.mark.parametrize(("question", "kind"), [

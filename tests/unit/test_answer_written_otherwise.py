@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from ragwire.answer.answerable import _JOINED
-from ragwire.answer.asked import with_unit, asked, in_cyclic_range, literals_held
+from ragwire.answer.asked import asked, in_cyclic_range, literals_held, with_unit
+from ragwire.answer.coverage import covers
 from ragwire.answer.ends import other_end_only
 from ragwire.answer.evidence import absent_terms
-from ragwire.answer.expectations import covers, expectation
+from ragwire.answer.expectations import expectation
 from ragwire.answer.pairs import asked_pair, pair_stated
 
 
