@@ -35,6 +35,9 @@ _AMBIGUOUS_NAMES = frozenset({"gold", "mark", "marks", "real", "reals", "sol", "
 # Plain-letter symbols that are also units of measure: "KM 12" is a road's kilometre post.
 _UNITS = frozenset({"km", "kg", "cg", "mg", "ft", "db", "mm", "cm", "ml", "cl", "dl", "mt", "lb", "oz", "mi", "yd"})
 _LETTERS = re.compile(r"^[A-Za-z]{2,}\.?$")
+# A symbol whose unit twin is written otherwise: the forint's "Ft" (read exactly as written, so "12 500 Ft" is money
+# and "500 ft" feet), unlike "KM" or "Kg.", which signs and labels write for the unit too.
+_CAPITALISED_UNLIKE_UNIT = frozenset({"Ft"})
 # One-letter symbols are left out (a "K 5" or "P 20" is a grade, a size or a parking bay as often as money), except
 # the rand's: South African price lists write every amount "R 380" or "R1 200" (the answerer reads it only with a
 # space or three digits and more, since "R14" is a route as often).
@@ -55,6 +58,8 @@ def _lettered(symbol: str, code: str) -> bool:
     if not _LETTERS.match(symbol) or symbol.upper() == code:
         return False
     bare = symbol.rstrip(".").lower()
+    if symbol in _CAPITALISED_UNLIKE_UNIT:
+        return True
     return bare not in _UNITS and not (symbol[0].islower() and lexicon().knows(bare))
 
 

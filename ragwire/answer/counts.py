@@ -31,6 +31,7 @@ _RANGE = re.compile(rf"\b({_NUMBER})\s*(?:[–-]|to)\s*({_NUMBER})[-\s]([a-z]{{3
 _BOUND = re.compile(rf"\b(up to|under|less than|at most|over|more than|at least)\s+({_NUMBER})[-\s]([a-z]{{3,}})\b",
                     re.IGNORECASE)
 _BELOW = ("up to", "under", "less than", "at most")
+_FOR = re.compile(r"\bfor\s+$", re.IGNORECASE)
 
 
 def value(number: str) -> float:
@@ -48,12 +49,16 @@ def other_count(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
         number, noun = named.groups()
         joined = "-" in named.group(0)
         # Unjoined, only a row word counts ("double room"), and only against another row word ("single room"): "a
-        # single guest pass" is one pass, not one of the "2 guests" a household pass admits.
-        if not joined and number.lower() not in _ROW_COUNTS:
+        # single guest pass" is one pass, not one of the "2 guests" a household pass admits.  A count the thing
+        # is asked for ("a lesson for three people") is a row's condition too, against the rows' counts ("2 people").
+        wanted_for = not joined and bool(_FOR.search(question[:named.start()]))
+        if not joined and number.lower() not in _ROW_COUNTS and not wanted_for:
             continue
         wanted, root = value(number), stem(noun)
         counted = [(value(m.group(1)), m.group(0)) for m in _COUNTED.finditer(text) if stem(m.group(2)) == root
-                   and (joined or m.group(1).lower() in _ROW_COUNTS)]
+                   and (joined or wanted_for or m.group(1).lower() in _ROW_COUNTS)]
+        if wanted_for and re.search(rf"(?:\b(?:per|each|a)\s+|/\s*){re.escape(root)}", text, re.IGNORECASE):
+            continue  # a rate per person or per night answers any count of them
         if not counted or any(count == wanted for count, _ in counted) or _held(wanted, root, text):
             continue
         if wanted == 1 and re.search(rf"(?:\b(?:per|a|an|each|one)\s+|/\s*){re.escape(noun)}s?\b", text, re.IGNORECASE):

@@ -99,9 +99,17 @@ _HOLDS_PEOPLE = frozenset("seats sleeps accommodates".split())
 
 
 def _priced(kind: str, text: str, context: str) -> bool:
-    """A number under a heading that says it is a price ("Price list 2024") is an amount of money."""
-    return (kind in ("amount of money", "amount or percentage") and bool(re.search(r"\d", text))
-            and bool(re.search(r"\b(?:prices?|costs?|rates?|fees?|tariffs?)\b", context, re.IGNORECASE)))
+    """A number under a heading that says it is a price ("Price list 2024") is an amount of money, unless it is a
+    value of another measure ("more than 15 minutes late" under "Payment and fees")."""
+    if kind not in ("amount of money", "amount or percentage") or not re.search(
+            r"\b(?:prices?|costs?|rates?|fees?|tariffs?)\b", context, re.IGNORECASE):
+        return False
+    for other in _NOT_PRICES:
+        text = INSTANCES[other].sub(" ", text)
+    return bool(re.search(r"\d", text))
+
+
+_NOT_PRICES = ("duration", "time of day", "date", "length", "mass", "volume", "temperature", "speed")
 
 
 def stated(word: str, text: str) -> bool:

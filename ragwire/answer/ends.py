@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .instances import INSTANCES
 from .lexicon import lexicon
 from .text import STOPWORDS, stated, stem, words
 
@@ -26,6 +27,11 @@ _LIMIT_ENDS = {"upper": "high", "lower": "low"}
 _OTHER = {"low": "high", "high": "low"}
 # A price's ends ("the cheapest room") are answered by prices, not by bounds: a room's "maximum 2 guests" is no price.
 _PRICED = frozenset({"cheap", "dear", "expensive", "costly"})
+# The words a price's end is of ("the highest price", "the maximum fee").
+_PRICE_WORDS = frozenset({"price", "cost", "fee", "charge", "rate", "amount"})
+# "from" (or "starting at") just before an amount, and a range's other end just after it.
+_FROM = re.compile(r"\b(?:from|starting at|starts at)\s*$", re.IGNORECASE)
+_RANGE_ON = re.compile(r"\s*(?:to|[–-])\s*\S*\d", re.IGNORECASE)
 
 
 def end_named(word: str) -> str | None:
@@ -42,7 +48,17 @@ def ends(segment: str) -> set[str]:
     out = {end for w in words(lowered) if (end := end_named(w))}
     out |= {end for phrase, end in _BOUND_PHRASES if re.search(rf"\b{phrase}\b", lowered)}
     out |= {end for m in _NO_MORE.finditer(lowered) if (end := lexicon().end(m.group(1), comparative=True))}
+    if _starting_price(segment):
+        out.add("low")
     return out
+
+
+def _starting_price(segment: str) -> bool:
+    """Whether ``segment`` gives a price as where it starts ("from A$95 per lens"), not a range ("from 10 to 20")."""
+    for m in INSTANCES["amount of money"].finditer(segment):
+        if _FROM.search(segment[:m.start()]) and not _RANGE_ON.match(segment[m.end():]):
+            return True
+    return False
 
 
 def other_end_only(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
@@ -57,8 +73,11 @@ def other_end_only(question: str, quoted: Sequence[str]) -> tuple[str, str] | No
         of = next((w for w in tokens[i + 1:i + 3] if w not in STOPWORDS and w.isalpha()), "")
         if not of:
             continue
+        # "The highest price": an amount of money states what the end is of, whether or not the word "price" is there.
+        priced = of in _PRICE_WORDS
         found = [ends(s) for text in quoted for s in SEGMENT.split(text)
-                 if stated(of, {stem(w) for w in words(s)})]
+                 if stated(of, {stem(w) for w in words(s)})
+                 or priced and INSTANCES["amount of money"].search(s)]
         said = set().union(*found) if found else set()
         if said == {_OTHER[end]}:
             return token, _OTHER[end]

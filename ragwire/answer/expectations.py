@@ -100,11 +100,12 @@ def names_type(word: str, expected: Expectation | None) -> bool:
 
 
 # Sums often stated as a share of a price rather than an amount ("a 30 % deposit", "a 4 % card surcharge",
-# "insurance: 2 % of the declared value").
+# "insurance: 2 % of the declared value", "late cancellations are charged 50 %").
 RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", "commission", "discount", "discounts",
                                "supplement", "premium", "tip", "interest", "markup", "mark-up", "down payment",
                                "advance", "refund", "reduction", "service charge", "insurance", "tax", "taxes",
-                               "vat", "gratuity", "extra charge"})
+                               "vat", "gratuity", "extra charge", "cancellation", "cancellations", "no-show",
+                               "no-shows"})
 _RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(RELATIVE_CHARGES)))})\b")
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
@@ -131,6 +132,8 @@ _LENGTH_NOUNS = {"altitude": _ABOVE_SEA, "elevation": _ABOVE_SEA, "height": ("he
 OTHER_DIMENSIONS = ("height", "high", "tall", "width", "wide", "depth", "deep", "thickness", "thick")
 _TIME_NOUNS = {"seconds", "minutes", "hours", "days", "weeks", "months", "years"}
 
+# "What's the fee?" asks what "What is the fee?" does, with either apostrophe; read unexpanded, it had no answer type.
+_CONTRACTED = re.compile(r"\b(what|who|where|when|how|which)['’]s\b|\b(what)s\b", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b",
                      re.IGNORECASE)
 
@@ -172,6 +175,7 @@ def expectation(question: str) -> Expectation | None:
     """
     if _YES_NO.match(question):
         return None
+    question = _CONTRACTED.sub(lambda m: f"{m.group(1) or m.group(2)} is", question)
     words = [w.lower() for w in _WORD.findall(question)]
     text = " ".join(words)
     kind, rest = _kind(text)
@@ -186,7 +190,9 @@ def expectation(question: str) -> Expectation | None:
     found = Expectation(kind, phrase, heads)
     if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):
         counted = tuple(w for w in m.group(1).split() if w not in MODIFIERS)[:2]
-        counted = counted[:1] if counted[1:] and counted[1] in AUXILIARIES | PREPOSITIONS else counted
+        # "how many steps lead up", "how many musicians come": a verb after the noun is no part of what is counted.
+        counted = counted[:1] if counted[1:] and (counted[1] in AUXILIARIES | PREPOSITIONS or (
+            lexicon().usual_part(counted[1]) == "v" and lexicon().usual_part(counted[0]) != "v")) else counted
         # A unit ("how many amperes", "how many kilos of plums") asks for a measure in any of its units
         # ("16 A", "40 kg"): the unit is no thing a passage must name.
         measures = [k for k, p in INSTANCES.items() if k not in _PLAIN and p.search(f"1 {counted[0]}")]
@@ -245,8 +251,14 @@ def _kind(text: str) -> tuple[str | None, str]:
             return _TYPE_NOUNS[m.group(1)], text[m.end(1):]
         # "how much paint should one coat use": a quantity of that thing, which the passage must name.
         return "quantity", "is " + m.group(1)
-    if m := re.search(r"\bwhat (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge\b", text):
-        return "amount of money", text[m.end():]  # "what does <someone> charge per <unit>": the unit is priced
+    if m := re.search(r"\b(?:what|how much) (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge(?= for\b)",
+                      text) or (m := re.search(r"\bwhat (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge\b", text)):
+        # "what does <someone> charge per <unit>": the unit is priced; "how much does the club charge for a locker":
+        # the locker is (who charges is read by the checks of names, not required beside the price).  "… charge to
+        # <do something>" keeps its whole clause: the act is named too many ways to be a focus.
+        return "amount of money", text[m.end():]
+    if m := re.search(r"\b(?:latest|earliest) (?:time|hour)\b", text):
+        return "time of day", text[m.end():]  # "the latest time a group can get in": a clock time
     if m := re.search(r"^by how much ((?:is|are|was|were|does|do|did|will|would)\b.*)", text):
         return "change in amount or share", m.group(1)
     if m := re.search(r"\bhow much (?:is|are|was|were|for|to|money)\b|\bhow much(?= (?:does|do|did|will|would)\b)",
@@ -286,10 +298,17 @@ def _kind(text: str) -> tuple[str | None, str]:
             # A noun or a gerund names what it is of ("what wind speed", "what cleaning fee"); "what extra charge" does not.
             return kind, f"of {before}" if named else ""
         # "what is the <thing>'s <noun>": a possessive may stand before the noun.
-        if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?(?: [\w-]+){{0,2}}(?: [\w-]+'s)? {pat}\b"
+        if m := re.search(rf"^(?:what|which) (?:is|are|was|were)(?: the)?((?: [\w-]+){{0,2}})(?: [\w-]+'s)? {pat}\b"
                           rf"|^(?:[\w-]+ ){{0,3}}{pat} (?:of|for)\b", text):
             at = re.compile(rf"{pat}\b").search(text, m.start())
             rest = text[at.end():] if at else ""
+            # "the lost ticket fee at the garage", "the race fee per bird": where it is charged, or the unit it is
+            # charged per, is not what the fee is for; the words before the noun are.
+            mods = [w for w in (m.group(1) or "").split() if w not in MODIFIERS and not lexicon().end(w)]
+            if mods and re.match(r" (?:per\b|at (?!(?:the )?(?:weekends?|night|noon|midnight)\b))", rest):
+                # The unit it is charged per is named beside it all the same ("R35 per bird").
+                per = re.match(r" per ([\w-]+)", rest)
+                return kind, "of " + " ".join(mods) + (f" for {per.group(1)}" if per else "")
             # "what is the delivery time for X": the delivery of X is timed.
             return kind, f"of {noun.split()[0]} {rest}" if noun in _EVENT_TIMES else rest
     return None, ""

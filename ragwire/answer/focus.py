@@ -58,13 +58,15 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     if not tokens or tokens[0] in PRONOUNS:
         return "", ()
     content, used = _noun_phrase(tokens)
-    if content[:1] and (content[0].endswith("ing") or infinitive) and len(content) == 1 \
-            and tokens[used:used + 1] and tokens[used] in _DETERMINERS:
-        # A verb form heads the phrase ("the charge for renting a canoe out"): the action is named
-        # in other words by the documents ("canoes hired by the day"), its object is not.
-        obj, more = _noun_phrase(tokens[used + 1:])
-        if obj:
-            content, used = _predicate_dropped(obj)[-1:], used + 1 + more
+    if content[:1] and (content[0].endswith("ing") or infinitive) and len(content) == 1 and tokens[used:used + 1]:
+        # "learning to drive a car": the verb form's own infinitive leads to its object as a determiner does.
+        chained = 2 if tokens[used] == "to" and tokens[used + 2:used + 3] and tokens[used + 2] in _DETERMINERS else 0
+        if tokens[used + chained] in _DETERMINERS:
+            # A verb form heads the phrase ("the charge for renting a canoe out"): the action is named
+            # in other words by the documents ("canoes hired by the day"), its object is not.
+            obj, more = _noun_phrase(tokens[used + chained + 1:])
+            if obj:
+                content, used = _predicate_dropped(obj)[-1:], used + chained + 1 + more
     if not content:
         return "", ()
     if not subject:

@@ -30,6 +30,7 @@ from .ends import other_end_only, other_end_text, other_side
 from .evidence import Vocabulary, refusal_text, salient_terms, subject_words
 from .expectations import is_yes_no
 from .extraction import Extraction
+from .labels import other_instance
 from .lexicon import lexicon
 from .periods import other_period, other_period_text
 from .siblings import about_instead_text, other_modifier, quoted_sibling
@@ -79,6 +80,9 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if counted := other_count(question, quoted) or other_measure(question, quoted) or other_occupancy(question, quoted):
         # A four-berth cabin quoted from the rows of the two-berth and six-berth ones; a 30 cm album from the 20 cm one's.
         yield "other_count", Extraction.refused(about_instead_text(*counted), [counted[0]])
+    if instance := other_instance(question, named_files):
+        # "Term 4" quoted from the notes of term 3: another instance of one series, as another count is.
+        yield "other_count", Extraction.refused(about_instead_text(*instance), [instance[0]])
     if elsewhere := named_elsewhere(question, list(quoted), list(quoted_from), vocabulary):
         # "How late does X stay open?" quoted from another organisation's file.
         yield "named_elsewhere", Extraction.refused(elsewhere_text(elsewhere), elsewhere)

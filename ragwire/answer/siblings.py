@@ -151,7 +151,7 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
 
     Only when the quoted files never use the question's noun at all (``mentioned`` says whether some quoted file
     does): a list that names its rows by kind and has no row of the asked kind answers for another.  Not a kind:
-    a value on a scale (a month, "weekend", a size, a payer: the checks of ranges and scales read those), an
+    a value on a scale (a month, "weekend", a size: the checks of ranges and scales read those), an
     owner ("the shop's minimum order"; "sheep's wool" is a kind), a verb ("to post wine bottles", "which key
     opens the menu"), and a kind of the answer type asked for ("a parcel delivery", "the entry fee"), which
     documents name in many ways.
@@ -172,15 +172,19 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
             noun = _OWNS.sub("", noun)
         # A noun, or a word the lexicon does not know written in lower case ("a bothy hut"), not a name.
         part = lexicon().usual_part(noun)
-        if (not noun.isalpha() or not head.isalpha() or noun not in salient or noun in ON_A_SCALE or _scale(noun)
-                or not (part == "n" or (part is None and raw[i].islower())) or head in STOPWORDS
+        # A hyphenated modifier names a kind as one word does ("a top-bar hive"); a payer names one too where the
+        # list names its rows otherwise ("adult lessons" beside "Group lessons"; beside "Child lessons" the payers'
+        # scale reads it, see quoted_sibling), a size is read by its scale.
+        if (not noun.replace("-", "").isalpha() or not head.isalpha() or noun not in salient or noun in ON_A_SCALE
+                or noun in SIZES or not (part == "n" or (part is None and raw[i].islower())) or head in STOPWORDS
                 or head in ON_A_SCALE or type_word(head) or before in _VERB_OPENERS or after in _DETERMINERS):
             continue
         if stated(noun, said) or mentioned(noun):
             continue
         head_stem = stem(head)
         other = next((a for a, b in pairs if stem(b) == head_stem and a != noun and a not in STOPWORDS
-                      and not any(c.isdigit() for c in a) and not lexicon().stands_for(noun, a)), None)
+                      and not any(c.isdigit() for c in a) and not lexicon().stands_for(noun, a)
+                      and not (noun in PAYERS and a in PAYERS)), None)  # payer against payer: the payers' scale
         if other:
             return f"{noun} {head}", f"{other} {head}"
     return None

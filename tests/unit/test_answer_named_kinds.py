@@ -82,7 +82,7 @@ def test_a_kind_named_by_a_noun_the_files_never_use_is_another_kind_than_the_quo
     ("What does a kiwi smoothie cost?", ["Banana smoothie: £4.20", "Kiwi smoothie: £4.50"], False),
     # the quoted file uses the noun somewhere: the list may name the kind otherwise
     ("What does a mango smoothie cost?", ["Banana smoothie: £4.20"], True),
-    # a value on a scale is the range checks' (a weekend row) and a payer the payers' scale
+    # a value on a scale is the range checks' (a weekend row), and a payer against a payer the payers' scale
     ("What does the weekend ticket cost?", ["Weekday ticket: €9"], False),
     ("What does a student ticket cost?", ["Adult ticket: €9"], False),
     # an adjective is left alone: "usual" or "full" picks no row
