@@ -190,7 +190,7 @@ def expectation(question: str) -> Expectation | None:
     found = Expectation(kind, phrase, heads)
     if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):
         counted = tuple(w for w in m.group(1).split() if w not in MODIFIERS)[:2]
-        # "how many steps lead up", "how many musicians come": a verb after the noun is no part of what is counted.
+        # "how many walkers arrive", "how many boats sail": a verb after the noun is no part of what is counted.
         counted = counted[:1] if counted[1:] and (counted[1] in AUXILIARIES | PREPOSITIONS or (
             lexicon().usual_part(counted[1]) == "v" and lexicon().usual_part(counted[0]) != "v")) else counted
         # A unit ("how many amperes", "how many kilos of plums") asks for a measure in any of its units
@@ -258,7 +258,7 @@ def _kind(text: str) -> tuple[str | None, str]:
         # <do something>" keeps its whole clause: the act is named too many ways to be a focus.
         return "amount of money", text[m.end():]
     if m := re.search(r"\b(?:latest|earliest) (?:time|hour)\b", text):
-        return "time of day", text[m.end():]  # "the latest time a group can get in": a clock time
+        return "time of day", text[m.end():]  # "the latest time visitors may enter": a clock time
     if m := re.search(r"^by how much ((?:is|are|was|were|does|do|did|will|would)\b.*)", text):
         return "change in amount or share", m.group(1)
     if m := re.search(r"\bhow much (?:is|are|was|were|for|to|money)\b|\bhow much(?= (?:does|do|did|will|would)\b)",
@@ -302,7 +302,7 @@ def _kind(text: str) -> tuple[str | None, str]:
                           rf"|^(?:[\w-]+ ){{0,3}}{pat} (?:of|for)\b", text):
             at = re.compile(rf"{pat}\b").search(text, m.start())
             rest = text[at.end():] if at else ""
-            # "the lost ticket fee at the garage", "the race fee per bird": where it is charged, or the unit it is
+            # "the spare key fee at the front desk", "the berth fee per metre": where it is charged, or the unit it is
             # charged per, is not what the fee is for; the words before the noun are.
             mods = [w for w in (m.group(1) or "").split() if w not in MODIFIERS and not lexicon().end(w)]
             if mods and re.match(r" (?:per\b|at (?!(?:the )?(?:weekends?|night|noon|midnight)\b))", rest):

@@ -172,7 +172,7 @@ def other_modifier(question: str, quoted: Sequence[str], mentioned: Callable[[st
             noun = _OWNS.sub("", noun)
         # A noun, or a word the lexicon does not know written in lower case ("a bothy hut"), not a name.
         part = lexicon().usual_part(noun)
-        # A hyphenated modifier names a kind as one word does ("a top-bar hive"); a payer names one too where the
+        # A hyphenated modifier names a kind as one word does ("a twin-hull canoe"); a payer names one too where the
         # list names its rows otherwise ("adult lessons" beside "Group lessons"; beside "Child lessons" the payers'
         # scale reads it, see quoted_sibling), a size is read by its scale.
         if (not noun.replace("-", "").isalpha() or not head.isalpha() or noun not in salient or noun in ON_A_SCALE
