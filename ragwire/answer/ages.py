@@ -15,8 +15,8 @@ import math
 import re
 from collections.abc import Sequence
 
+from .focus import PAYER_GROUPS
 from .instances import SPELLED_VALUES
-from .siblings import PAYER_GROUPS
 
 _SPELLED = "|".join(sorted((w for w, v in SPELLED_VALUES.items() if v == int(v) and 1 <= v <= 20), key=len,
                            reverse=True))
@@ -46,7 +46,7 @@ _BANDS = (
 
 # The ages a payer stands for where a list gives no numbers: loose, since lists draw the lines differently (a child
 # is under 16 or under 18, a senior 60 or 65 and over), but an 11-year-old is no adult anywhere.  Each payer group of
-# siblings.PAYER_GROUPS is found by one of its words and named by its plural in a refusal.
+# focus.PAYER_GROUPS is found by one of its words and named by its plural in a refusal.
 _PAYER_BANDS: dict[str, tuple[tuple[float, float], str]] = {
     "infant": ((0, 3), "infants"), "child": ((0, 17), "children"), "teen": ((12, 19), "teens"),
     "adult": ((16, math.inf), "adults"), "senior": ((60, math.inf), "seniors")}

@@ -32,6 +32,15 @@ _PARTICLES = frozenset("up down out off back away".split())
 _WH = frozenset("what which who whom whose when where why how".split())
 MODIFIERS = frozenset("new old yearly annual monthly daily current usual typical standard list full "
                       "itself".split())
+# Who pays: a student's fee is not the adult's or the child's beside it, a guest's not a member's.  The words of
+# one group name one row (a kid is a child, a junior too; a visitor a guest), so they are no siblings of each
+# other.  A non-member is no payer of its own: lists name them guests or visitors beside the members.
+PAYER_GROUPS = tuple(frozenset(group.split()) for group in (
+    "adult adults grown-up grown-ups", "child children kid kids junior juniors",
+    "teen teens teenager teenagers youth youths", "senior seniors pensioner pensioners retiree retirees",
+    "student students", "member members", "guest guests visitor visitors", "resident residents",
+    "infant infants toddler toddlers baby babies"))
+PAYERS = frozenset().union(*PAYER_GROUPS)
 # Words naming the shape of a value, not what it is of ("the operating temperature range", "the total amount"):
 # the passage gives the shape ("0 to 40 °C"), it need not name it.
 _SHAPES = frozenset("range amount total sum value figure".split())

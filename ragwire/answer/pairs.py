@@ -21,8 +21,8 @@ from functools import lru_cache
 from .context import NumberedSource, file_words
 from .ends import SEGMENT, end_named, ends
 from .expectations import MODIFIERS, expectation
+from .focus import PAYERS
 from .lexicon import lexicon
-from .siblings import PAYERS
 from .text import QUESTION_FRAME, STOPWORDS, same_family, stem, words
 
 # The pair's words must be written in lower case (not a name), past a modifier ("the annual service fee":

@@ -22,6 +22,7 @@ from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import DAYS, ORDINALS, in_cyclic_range
 from .evidence import salient_terms
 from .expectations import type_word
+from .focus import PAYER_GROUPS, PAYERS
 from .instances import SPELLED_NUMBERS
 from .lexicon import lexicon
 from .text import STOPWORDS, content_words, cosines, stated, stem, words
@@ -47,15 +48,6 @@ ON_A_SCALE = frozenset("""january february march april may june july august sept
 # only: a lone "M" or "L" is too many other things).
 SIZES = frozenset("""extra-small small medium regular large extra-large x-large xx-large mini midi maxi jumbo
     king-size family-size""".split())
-# Who pays: a student's fee is not the adult's or the child's beside it, a guest's not a member's.  The words of
-# one group name one row (a kid is a child, a junior too; a visitor a guest), so they are no siblings of each
-# other.  A non-member is no payer of its own: lists name them guests or visitors beside the members.
-PAYER_GROUPS = tuple(frozenset(group.split()) for group in (
-    "adult adults grown-up grown-ups", "child children kid kids junior juniors",
-    "teen teens teenager teenagers youth youths", "senior seniors pensioner pensioners retiree retirees",
-    "student students", "member members", "guest guests visitor visitors", "resident residents",
-    "infant infants toddler toddlers baby babies"))
-PAYERS = frozenset().union(*PAYER_GROUPS)
 SCALES = (SIZES, PAYERS)
 
 
