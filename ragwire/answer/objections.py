@@ -32,6 +32,7 @@ from .expectations import is_yes_no
 from .extraction import Extraction
 from .labels import other_instance
 from .lexicon import lexicon
+from .people import names_no_one
 from .periods import other_period, other_period_text
 from .siblings import about_instead_text, other_modifier, quoted_sibling
 from .text import content_words, stated, stem, words
@@ -68,6 +69,10 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
         # "Who is the treasurer?" over the society's address: no passage names the role, so none names its holder.
         yield "asked_unnamed", Extraction.refused(
             f"The documents do not say: the passages closest to this question never mention '{unnamed[0]}'.", unnamed)
+    if names_no_one(question, quoted):
+        # "Who runs the hut?" over the hut's season: a passage naming no one does not say who.
+        yield "asked_unnamed", Extraction.refused(
+            "The documents do not say: the closest passages name no one who does what is asked.", [])
     named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
     if pair := quoted_sibling(question, named_files, embedding):
         yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])
