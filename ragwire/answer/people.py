@@ -1,10 +1,10 @@
 """Who does something: a passage that names no one does not say who.
 
-"Who runs the hut?", "who coaches the rowers?" are answered by a name: a person's ("Graeme Ruddock"), a
-firm's ("Northwind pays the shipping"), or a place's where a branch is meant ("partners in Lyon").  Documents
-write names capitalised inside a sentence.  A quote in which every capital opens a sentence, a line or a
-column, or repeats a word of the question, names no one the question does not: it is about the hut, not its
-keeper.  Questions of reach ("who do I call"), of right ("who can join", "who gets a discount") and of role
+"Who keeps the boathouse keys?", "who repairs the boats?" are answered by a name: a person's ("the bosun, Mira
+Okonjo"), a firm's ("Tideway Marine does repairs"), or a place's where a branch is meant ("the yard in Ryeford").
+Documents write names capitalised inside a sentence.  A quote in which every capital opens a sentence, a line or
+a column, or repeats a word of the question, names no one the question does not: it is about the boathouse, not
+who keeps its keys.  Questions of reach ("who do I call"), of right ("who can join", "who gets a discount") and of role
 ("who is the treasurer", read by :func:`.answerable.role_unmentioned`) are answered otherwise and not read here.
 """
 
