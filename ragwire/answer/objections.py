@@ -69,8 +69,9 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
         # "Who is the treasurer?" over the society's address: no passage names the role, so none names its holder.
         yield "asked_unnamed", Extraction.refused(
             f"The documents do not say: the passages closest to this question never mention '{unnamed[0]}'.", unnamed)
-    if names_no_one(question, quoted):
-        # "Who keeps the keys?" over the boathouse's season: a passage naming no one does not say who.
+    elif names_no_one(question, quoted):
+        # "Who keeps the keys?" over the boathouse's season: a passage naming no one does not say who (an act asked;
+        # a role, "who is the …", is the branch above).
         yield "asked_unnamed", Extraction.refused(
             "The documents do not say: the closest passages name no one who does what is asked.", [])
     named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
