@@ -132,7 +132,7 @@ class StubServer:
         self.failure_headers: dict[str, str] = dict(failure_headers or {})
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
-        # The most POST requests being answered at the same moment.
+        # The most POST requests waiting out ``delay`` at the same moment.
         self.max_concurrent = 0
         self._active = 0
         self._httpd: ThreadingHTTPServer | None = None
@@ -301,13 +301,16 @@ class _Handler(BaseHTTPRequestHandler):
             body = None
         record = RecordedRequest("POST", self.path, body, _lower(self.headers))
         self.stub._record(record)
+        # Concurrency is counted over the delay only: once the reply is written the
+        # client may send its next request before this thread returns, and that
+        # overlap says nothing about how many requests the client had in flight.
         self.stub._enter()
         try:
             if self.stub.delay:
                 time.sleep(self.stub.delay)
-            self._answer(record, raw, body)
         finally:
             self.stub._leave()
+        self._answer(record, raw, body)
 
     def _answer(self, record: RecordedRequest, raw: str, body: Any) -> None:
 
