@@ -31,6 +31,11 @@ _RANGE = re.compile(rf"\b({_NUMBER})\s*(?:[–-]|to)\s*({_NUMBER})[-\s]([a-z]{{3
 _BOUND = re.compile(rf"\b(up to|under|less than|at most|over|more than|at least)\s+({_NUMBER})[-\s]([a-z]{{3,}})\b",
                     re.IGNORECASE)
 _BELOW = ("up to", "under", "less than", "at most")
+# A period naming a ticket or a rate with no count before it is one of it: a "day ticket" is a one-day ticket, a
+# "week pass" a one-week pass.
+_PERIODS = frozenset({"hour", "day", "night", "week", "month", "year"})
+_ONE_PERIOD = re.compile(r"(?<![\w-])(?<!\d\s)(hour|day|night|week|month|year)[-\s](?:tickets?|pass(?:es)?|cards?|"
+                         r"rates?|hire|rental|permits?|licen[cs]es?|memberships?|fares?|tariffs?)\b", re.IGNORECASE)
 _FOR = re.compile(r"\bfor\s+$", re.IGNORECASE)
 
 
@@ -57,6 +62,8 @@ def other_count(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
         wanted, root = value(number), stem(noun)
         counted = [(value(m.group(1)), m.group(0)) for m in _COUNTED.finditer(text) if stem(m.group(2)) == root
                    and (joined or wanted_for or m.group(1).lower() in _ROW_COUNTS)]
+        if joined and not counted and root in _PERIODS:
+            counted = [(1.0, m.group(0)) for m in _ONE_PERIOD.finditer(text) if m.group(1).lower() == root]
         if wanted_for and re.search(rf"(?:\b(?:per|each|a)\s+|/\s*){re.escape(root)}", text, re.IGNORECASE):
             continue  # a rate per person or per night answers any count of them
         if not counted or any(count == wanted for count, _ in counted) or _held(wanted, root, text):
@@ -78,6 +85,39 @@ def _held(wanted: float, root: str, text: str) -> bool:
             if (wanted <= bound) if m.group(1).lower() in _BELOW else (wanted >= bound):
                 return True
     return False
+
+
+# A later one of several, priced apart: "a second child", "the third checked bag".  Not a time ("per second") nor a
+# place in a result ("coming second").
+_ORDINAL = re.compile(r"(?<!per )(?<!\d )\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+([a-z]{3,})(?:\s+([a-z]{3,}))?",
+                      re.IGNORECASE)
+_ORDINAL_FORMS = {"second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
+# Words that price every one after the first alike ("each additional child", "further bags").
+_LATER = re.compile(r"\b(?:additional|extra|further|subsequent|another|siblings?|next|more)\b", re.IGNORECASE)
+
+
+def other_ordinal(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
+    """A later one of a thing asked for ("a second child") and what the ``quoted`` texts give instead, when they
+    name the thing but never the later one: no such ordinal, no word for every one after the first ("additional"),
+    and no rate per one ("per child", "each bag"); None otherwise."""
+    m = _ORDINAL.search(question)
+    if not m:
+        return None
+    ordinal = m.group(1).lower()
+    forms = {ordinal, _ORDINAL_FORMS.get(ordinal, ordinal), next((w for w, f in _ORDINAL_FORMS.items() if f == ordinal),
+                                                                 ordinal)}
+    text = " ".join(quoted)
+    tokens = [w.lower() for w in re.findall(r"[\w-]+", text)]
+    nouns = {stem(w) for w in m.groups()[1:] if w}
+    if forms & set(tokens) or _LATER.search(text):
+        return None
+    if any(a in ("per", "each", "every") and stem(b) in nouns for a, b in zip(tokens, tokens[1:], strict=False)):
+        return None
+    named = next((w for w in tokens if stem(w) in nouns), None)
+    if named is None:
+        return None
+    asked = next(w for w in m.groups()[1:] if w and stem(w) == stem(named))
+    return f"{m.group(1)} {asked}", f"one {named}"
 
 
 # Rooms and beds are named by how many they sleep, the noun often left to a column ("Room: Twin, shared bath").

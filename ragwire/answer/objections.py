@@ -4,9 +4,10 @@ Once the passages to quote are chosen, each check below reads them against the q
 and objects when they are about another thing than the one asked for: a yes/no question's
 subject they never mention, a sibling ("lunch" quoted for "dinner"), another count ("two-berth"
 for "four-berth"), another organisation's file, the other end of a scale, another period of a
-rate, another age band ("12 and over" quoted to an 11-year-old), another kind named by a noun ("banana smoothie"
-for a mango one).  Each objection is named by its :class:`.decision.Evidence` field, so the decision weighs
-it (or, for the decisive ones, never overrules it).
+rate or kind of day, another age band ("12 and over" quoted to an 11-year-old), another kind named
+by a noun ("banana smoothie" for a mango one).  Each objection is named by its
+:class:`.decision.Evidence` field, so the decision weighs it (or, for the decisive ones, never
+overrules it).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from .answerable import (
     unmentioned,
 )
 from .context import NumberedSource, file_words
-from .counts import other_count, other_measure, other_occupancy
+from .counts import other_count, other_measure, other_occupancy, other_ordinal
+from .days import other_day, other_day_text
 from .elsewhere import elsewhere_text, files_mention, named_elsewhere
 from .ends import other_end_only, other_end_text, other_side
 from .evidence import Vocabulary, refusal_text, salient_terms, subject_words
@@ -83,7 +85,8 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if aged := other_age(question, quoted):
         # The "12 and over" row quoted to an 11-year-old: the row of another age band, as a sibling's.
         yield "sibling_quoted", Extraction.refused(other_age_text(*aged), [aged[0]])
-    if counted := other_count(question, quoted) or other_measure(question, quoted) or other_occupancy(question, quoted):
+    if counted := (other_count(question, quoted) or other_measure(question, quoted) or other_occupancy(question, quoted)
+                   or other_ordinal(question, quoted)):
         # A four-berth cabin quoted from the rows of the two-berth and six-berth ones; a 30 cm album from the 20 cm one's.
         yield "other_count", Extraction.refused(about_instead_text(*counted), [counted[0]])
     if instance := other_instance(question, named_files):
@@ -101,6 +104,9 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if period := other_period(question, quoted):
         # "The yearly subscription" quoted from the monthly plan's row.
         yield "other_period", Extraction.refused(other_period_text(*period), [period[0]])
+    elif day := other_day(question, quoted):
+        # "At the weekend" quoted from the weekday row: a time or a price for another kind of day.
+        yield "other_period", Extraction.refused(other_day_text(*day), [day[0]])
 
 
 def unquoted_weight(question: str, quoted: Sequence[str], embedding: Embedder | None) -> float:

@@ -1,0 +1,59 @@
+"""Round 32 (issue 33): another kind of day, a later one of several, a period ticket with no count.
+
+Each fails on round 31's code: the weekday row answered a question about the weekend or a public
+holiday; the price of one child answered for a second child; a "day ticket" answered for a
+three-day ticket.
+"""
+
+from __future__ import annotations
+
+from ragwire.answer.counts import other_count, other_ordinal
+from ragwire.answer.days import asked_day, other_day, other_day_text
+
+
+def test_the_weekday_row_does_not_answer_for_the_weekend():
+    quoted = ["Locker hire: weekdays 08:00-18:00 (SEK): 60"]
+    assert other_day("What does locker hire cost at the weekend?", quoted) == ("weekend", "weekday")
+    assert other_day_text("weekend", "weekday") == (
+        "The documents do not say: the closest passages are about weekdays, not the weekend.")
+
+
+def test_named_days_that_leave_out_the_asked_day_do_not_answer_for_it():
+    assert other_day("When does the shop open on Tuesday?", ["Open Wed–Sat 10:00–17:00"]) == ("tuesday", "wednesday")
+    assert other_day("Is the hall open on public holidays?", ["Hall: Monday to Friday 09:00–21:00"]) is not None
+
+
+def test_a_day_is_answered_by_its_name_a_range_holding_it_or_a_word_for_every_day():
+    assert other_day("When does the shop open on Thursday?", ["Open Wed–Sat 10:00–17:00"]) is None
+    assert other_day("When does the shop open on Saturdays?", ["Sat 09:00-13:00"]) is None
+    assert other_day("When does the shop open at the weekend?", ["Sunday: 11:00 to 15:00"]) is None
+    assert other_day("When does the shop open on Sunday?", ["Open daily 07:00–21:00"]) is None
+    assert other_day("What time does it open on a Sunday?", ["Weekends: from 10:00"]) is None
+    assert other_day("What is the fee on a public holiday?", ["Public holidays as Sundays: 12 EUR"]) is None
+
+
+def test_a_quote_naming_no_day_and_a_question_naming_two_are_left_alone():
+    assert other_day("When does the shop open at the weekend?", ["The shop opens at 10:00."]) is None
+    assert asked_day("Is it open on Saturday or Sunday?") is None
+    assert asked_day("What is the weekday fare?") == "weekday"
+
+
+def test_the_price_of_one_does_not_answer_for_a_second_one():
+    quoted = ["Family class, one adult and one child: 40 EUR"]
+    assert other_ordinal("What does the family class cost for a second child?", quoted) == (
+        "second child", "one child")
+
+
+def test_a_later_one_is_answered_by_its_ordinal_a_word_for_every_later_one_or_a_rate_per_one():
+    question = "What does the family class cost for a second child?"
+    assert other_ordinal(question, ["Discount for the 2nd child: 10 %"]) is None
+    assert other_ordinal(question, ["Each additional child: 15 EUR"]) is None
+    assert other_ordinal(question, ["Family class: 20 EUR per child"]) is None
+    assert other_ordinal("What is the flow in cubic metres per second?", ["Flow: 12 cubic metres"]) is None
+
+
+def test_a_period_naming_a_ticket_without_a_count_is_one_period():
+    quoted = ["Grandstand day ticket: 35 EUR"]
+    assert other_count("How much is a three-day grandstand ticket?", quoted) == ("three-day", "day ticket")
+    assert other_count("How much is a one-day grandstand ticket?", quoted) is None
+    assert other_count("How much is a 2-day grandstand ticket?", ["2-day ticket: 60 EUR, day ticket 35 EUR"]) is None
