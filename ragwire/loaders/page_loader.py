@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -197,6 +198,10 @@ def _shape_lines(shape: BaseShape) -> list[str]:
     return []
 
 
+# The rule under a markdown table's header: markitdown wrote the page's table out row by row (pdfplumber).
+_TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$", re.MULTILINE)
+
+
 class PageMapLoader(PageLoader):
     """MarkItDown's text, plus the PDF pages or PPTX slides it came from.
 
@@ -252,8 +257,13 @@ class PageMapLoader(PageLoader):
             pages = None
         if pages is not None and ext == ".pdf":
             pages = scan.ocr_pdf_pages(data, name, pages, self.ocr)
+        paged = "\n\n".join(page["text"] for page in pages or [] if page["text"].strip())
         if pages and any(page.get("ocr") for page in pages):
-            text = "\n\n".join(page["text"] for page in pages if page["text"].strip())
+            text = paged
+        elif ext == ".pdf" and paged and not _TABLE_RULE.search(text):
+            # markitdown found no table, so its text is pdfminer's, which reads a page block by block: the
+            # descriptions of a price list, then its amounts.  pypdf's follows the lines, keeping a row together.
+            text = paged
         elif failure is not None:
             raise failure
         return text, pages

@@ -132,3 +132,22 @@ def test_a_quote_from_a_chunk_spanning_pages_cites_the_page_of_its_sentence(tmp_
     assert "7731-KESTREL" in answer.text, answer.text
     assert answer.citations[0].page_number == 3 and answer.citations[0].page_end is None
     assert "[1] manual.pdf, page 3" in answer.formatted()
+
+
+def test_a_price_list_pdf_answers_with_the_amount_on_its_row(tmp_path):
+    # A fee sheet without rules: pdfminer (markitdown's fallback) read all descriptions, then all amounts, so
+    # the quoted row lost its price and a question about one item met a bare list of numbers.
+    from tests.pdfs import table_pdf_bytes
+
+    rows = [("Description", "Amount"), ("Chain replaced, 8-speed", "EUR 24.00"),
+            ("Brake pads fitted, front and rear", "EUR 31.50"), ("Wheel trued and spokes tensioned", "EUR 15.00"),
+            ("Total due", "EUR 70.50")]
+    pdf = tmp_path / "docs" / "bike-repair-invoice.pdf"
+    pdf.parent.mkdir(parents=True)
+    pdf.write_bytes(table_pdf_bytes(rows))
+    rag = RAGWire(write_config(tmp_path))
+    assert rag.ingest_documents([str(pdf)])["processed"] == 1
+
+    answer = rag.query("How much did fitting the brake pads cost?")
+
+    assert answer and "31.50" in answer.text, answer.text

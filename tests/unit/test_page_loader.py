@@ -7,7 +7,7 @@ import pytest
 
 from ragwire.loaders.page_loader import PageLoader, PageMapLoader
 from ragwire.splitting import PageSplitter
-from tests.pdfs import write_pdf
+from tests.pdfs import table_pdf_bytes, write_pdf
 
 
 @pytest.fixture()
@@ -138,3 +138,11 @@ def test_page_map_loader_has_no_pages_for_other_formats(tmp_path):
     path.write_text("# Title\ntext", encoding="utf-8")
 
     assert PageMapLoader().load(path)["pages"] is None
+
+
+def test_a_pdf_price_list_keeps_each_description_beside_its_amount(tmp_path):
+    # markitdown found no table in it, so its text is pdfminer's: every description first, then every amount.
+    path = tmp_path / "fees.pdf"
+    path.write_bytes(table_pdf_bytes([("Service", "Price"), ("Nail trim", "ZAR 90.00"), ("Full groom", "ZAR 450.00")]))
+    text = PageMapLoader().load(path)["text_content"]
+    assert "Nail trim ZAR 90.00" in text and "Full groom ZAR 450.00" in text, text
