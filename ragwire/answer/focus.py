@@ -39,7 +39,7 @@ PAYER_GROUPS = tuple(frozenset(group.split()) for group in (
     "adult adults grown-up grown-ups", "child children kid kids junior juniors",
     "teen teens teenager teenagers youth youths", "senior seniors pensioner pensioners retiree retirees",
     "student students", "member members", "guest guests visitor visitors", "resident residents",
-    "infant infants toddler toddlers baby babies"))
+    "infant infants toddler toddlers baby babies", "couple couples", "family families"))
 PAYERS = frozenset().union(*PAYER_GROUPS)
 # Words naming the shape of a value, not what it is of ("the operating temperature range", "the total amount"):
 # the passage gives the shape ("0 to 40 °C"), it need not name it.

@@ -31,6 +31,13 @@ def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+def _currency_rows() -> list[tuple[str, str, str, str, str]]:
+    """The rows of ``data/currencies.tsv`` (from CLDR): code, symbols, names, 'word', plain-letter symbols."""
+    text = resources.files("ragwire.answer").joinpath("data", "currencies.tsv").read_text(encoding="utf-8")
+    return [(row[0], row[1], row[2], row[3], row[4]) for line in text.splitlines()
+            if not line.startswith("#") and line.strip() for row in [(line.split("\t") + ["", "", "", ""])[:5]]]
+
+
 def _currencies() -> tuple[list[str], list[str], list[str], list[str], list[str]]:
     """Every currency in use (``data/currencies.tsv``, from CLDR): codes, codes that are English words, symbols,
     names, and plain-letter symbols ("Rs", "Ksh")."""
@@ -39,11 +46,7 @@ def _currencies() -> tuple[list[str], list[str], list[str], list[str], list[str]
     symbols: list[str] = []
     names: list[str] = []
     letters: list[str] = []
-    text = resources.files("ragwire.answer").joinpath("data", "currencies.tsv").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        code, signs, called, word, lettered = (line.split("\t") + ["", "", "", ""])[:5]
+    for code, signs, called, word, lettered in _currency_rows():
         # TRY, ALL, CUP: a code that is also a word is money only in capitals ("try 3 times" is not).
         (word_codes if word else codes).append(code.lower())
         symbols += signs.split()
@@ -197,3 +200,39 @@ def measure_unit(word: str) -> bool:
     if word in STOPWORDS or len(word) == 1 and word not in "mgl" or word.startswith("degree"):
         return False  # a degree is of two measures, and written as a sign ("-25 °C")
     return unit_word(word) or any(p.fullmatch(f"1 {word}") for kind, p in INSTANCES.items() if kind not in PLAIN)
+
+
+# A currency's name qualified by its country, where one name is many currencies' ("US dollars", "Swiss francs").
+_QUALIFIED = {"us": "USD", "u.s.": "USD", "american": "USD", "australian": "AUD", "canadian": "CAD",
+              "new zealand": "NZD", "hong kong": "HKD", "singapore": "SGD", "swiss": "CHF", "indian": "INR",
+              "south african": "ZAR"}
+_ASKED_CURRENCY = re.compile(rf"\bin\s+(?:({'|'.join(map(re.escape, _QUALIFIED))})\s+)?([a-z]{{3,}})\b", re.IGNORECASE)
+
+
+def asked_currency(question: str) -> tuple[str, re.Pattern[str]] | None:
+    """The currency ``question`` asks an amount in ("… in euros?", "in US dollars", "in CHF"), as ``(its words, a
+    pattern of an amount in it)``; None when it names none.
+
+    A price list gives its amounts in its own currency; asked in another, the near-topic passages
+    give the amount in theirs, which is not what was asked (nor a conversion the documents make).
+    A bare "$" counts for every dollar: a price list in one country writes its own dollar so.
+    """
+    for m in _ASKED_CURRENCY.finditer(question):
+        qualifier, word = (m.group(1) or "").lower(), m.group(2).lower()
+        rows = [row for row in _currency_rows() if word in row[2].split() or word == row[0].lower() and not row[3]]
+        if qualifier:
+            rows = [row for row in rows if row[0] == _QUALIFIED[qualifier]]
+        if not rows:
+            continue
+        # A symbol of letters ("A$", "CHF") stands alone; a sign ("$", "€") not after a letter ("A$" is no US "$").
+        written = {sign for row in rows for sign in (*row[1].split(), *row[4].split())}
+        written |= {"kr"} if word.startswith("kron") else set()  # as _currencies() reads the kroner's short sign
+        signs = sorted(written, key=len, reverse=True)
+        marks = "|".join(rf"(?<![A-Za-z]){re.escape(sign)}" if not sign[0].isalpha() else rf"\b{re.escape(sign)}"
+                         for sign in signs)
+        named = "|".join([*(row[0] for row in rows), *sorted({n for row in rows for n in row[2].split()})])
+        # The currency may head a column instead ("Price (EUR): 25").
+        ways = [rf"\b(?:{named})\s?{NUMBER}", rf"{NUMBER}\s?(?:{named})\b", rf"\((?:{named})\)"]
+        ways += [rf"(?:{marks})\s?{NUMBER}", rf"{NUMBER}\s?(?:{marks})"] if marks else []
+        return m.group(0)[3:].strip(), re.compile("|".join(ways), re.IGNORECASE)
+    return None

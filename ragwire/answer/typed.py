@@ -19,7 +19,7 @@ from .context import NumberedSource, file_words
 from .coverage import covers
 from .evidence import NEIGHBOUR
 from .expectations import SPELLED_NUMBERS, Expectation
-from .instances import UNITS
+from .instances import UNITS, asked_currency
 from .lexicon import lexicon
 from .passages import Scored, chunk_title
 from .text import content_words, cosines, stated, stems
@@ -68,7 +68,8 @@ _TIME_UNITS = ("hours", "minutes", "seconds", "days", "weeks", "months", "years"
 
 
 def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
-    """The unit ``question`` names for its answer, as ``(its word, a pattern of a number in it)``; None when none."""
+    """The unit ``question`` names for its answer, as ``(its word, a pattern of a number in it)``, a currency too
+    ("… in euros?"); None when none."""
     for m in _ASKED_UNIT.finditer(question):
         per, word = m.group(1).lower() == "per", m.group(2).lower()
         for name, pattern in UNITS.items():
@@ -86,7 +87,7 @@ def asked_unit(question: str) -> tuple[str, re.Pattern[str]] | None:
                 # So does a table column named in the unit ("warranty_years: 5", "Weight (kg): 16.5").
                 column = rf"(?:^|[\W_])(?:{pattern})\)?\s*:\s*[-+]?\d"
                 return m.group(2), re.compile(rf"{number}(?:{pattern})(?![\w-])|{column}", re.IGNORECASE)
-    return None
+    return asked_currency(question)
 
 
 def in_asked_unit(question: str, candidates: list[C]) -> tuple[list[C], str]:

@@ -1,14 +1,18 @@
-"""Round 32 (issue 33): another kind of day, a later one of several, a period ticket with no count.
+"""Round 32 (issue 33): another kind of day, a later one of several, a period ticket with no count, a currency.
 
 Each fails on round 31's code: the weekday row answered a question about the weekend or a public
 holiday; the price of one child answered for a second child; a "day ticket" answered for a
-three-day ticket.
+three-day ticket; an amount in rupees answered a question asking it in euros; the children's
+row answered what a family pays.
 """
 
 from __future__ import annotations
 
 from ragwire.answer.counts import other_count, other_ordinal
 from ragwire.answer.days import asked_day, other_day, other_day_text
+from ragwire.answer.instances import asked_currency
+from ragwire.answer.siblings import quoted_sibling
+from tests.conftest import WordEmbedding
 
 
 def test_the_weekday_row_does_not_answer_for_the_weekend():
@@ -57,3 +61,33 @@ def test_a_period_naming_a_ticket_without_a_count_is_one_period():
     assert other_count("How much is a three-day grandstand ticket?", quoted) == ("three-day", "day ticket")
     assert other_count("How much is a one-day grandstand ticket?", quoted) is None
     assert other_count("How much is a 2-day grandstand ticket?", ["2-day ticket: 60 EUR, day ticket 35 EUR"]) is None
+
+
+def test_an_amount_asked_in_a_currency_is_answered_only_by_an_amount_in_it():
+    asked = asked_currency("What does a guide earn per day in euros?")
+    assert asked is not None and asked[0] == "euros"
+    pattern = asked[1]
+    assert not pattern.search("Daily wage (NPR): Rs 3,600 · Daily wage (USD): US$27")
+    assert pattern.search("Daily wage: 25 €") and pattern.search("Daily wage: EUR 25")
+    assert pattern.search("Rate (EUR): 25")
+
+
+def test_a_qualified_dollar_is_that_countrys_and_a_bare_dollar_sign_any_dollar():
+    us = asked_currency("What is the workshop in US dollars?")
+    assert us is not None
+    assert not us[1].search("Half-day workshop: A$80") and us[1].search("Half-day workshop: $80")
+    assert asked_currency("How much is it in dollars?")[1].search("Half-day workshop: A$80")
+
+
+def test_a_phrase_with_in_that_names_no_currency_asks_for_none():
+    assert asked_currency("What do I pay in cash?") is None
+    assert asked_currency("What is the fee in total?") is None
+    assert asked_currency("How much is it in kroner?")[1].search("Entry: 250 kr")
+
+
+def test_a_family_and_a_couple_are_payers_of_their_own_rows():
+    found = quoted_sibling("What does a family pay for the season pass?", ["Season pass: adults €90, children €45"],
+                           WordEmbedding())
+    assert found is not None and found[0] == "family" and found[1] in {"adults", "children"}
+    assert quoted_sibling("What does a couple pay for the season pass?", ["Season pass for couples: €160"],
+                          WordEmbedding()) is None
