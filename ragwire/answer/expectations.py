@@ -239,6 +239,10 @@ def _kind(text: str) -> tuple[str | None, str]:
         # An event of the past ("when was X released", "when did X open") happened on a date: a
         # changelog or notice dates it in its heading ("4.1.2 – 2026-07-02"), which covers() reads.
         return "date", _event(("does" if m.group(0).endswith("did") else "is") + text[m.end():])
+    if m := re.search(r"^when (?:is|are|does|do|will|would|can|should|must|may)\b", text):
+        # "When is the lunch break", "when does the season finish": a time of some kind, whatever the passage's own.
+        # No focus: what happens then is said too many ways ("open", "hours", a day's row) to be required.
+        return "date or time", ""
     if m := re.search(r"\bhow much extra\b", text):
         # A supplement, given as "15 € more" or "a 20 % surcharge"; "does <X> cost" prices X, as without "extra".
         rest = text[m.end():]

@@ -136,6 +136,17 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "rating": _re(r"\b[A-Z]{1,4}[- ]?\d{1,5}\b|\bclass [A-Z0-9]\b"),
 }
 
+# "When is the lunch break": a date, a clock time, a day, a season, a length of time or how often; a time told by
+# another event ("after the operation", "before the first class"), or the condition a thing happens on ("when the
+# yield is low", "if it rains").
+# A year alone is left out: a title's "Student information 2027" says when nothing happens.
+_DAY_OF_YEAR = INSTANCES["date"].pattern.replace(r"|\b(?:19|20)\d\d\b", "")
+INSTANCES["date or time"] = _re("|".join([_DAY_OF_YEAR, *(INSTANCES[k].pattern for k in ("time of day", "duration",
+                                                                                          "frequency"))])
+                                + r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:weekends?|weekdays?|holidays?)\b"
+                                r"|\b(?:january|february|march|april|june|july|august|september|october|november|"
+                                r"december|spring|summer|autumn|fall|winter|season|morning|afternoon|evening|night|"
+                                r"today|tomorrow|tonight)\b|\b(?:before|after|until|till|during|within|once|when|whenever|if|unless)\b")
 # A sum often stated as a share of a price (a deposit, a surcharge, a commission): an amount or a share.
 INSTANCES["amount or percentage"] = _re(f"{INSTANCES['amount of money'].pattern}|{_SHARE}")
 # "How long is the tunnel / the film": long measures space or time.
@@ -155,7 +166,7 @@ LABEL_UNITS["duration or length"] = LABEL_UNITS["duration"] | LABEL_UNITS["lengt
 LABEL_UNITS["amount or percentage"] = LABEL_UNITS["amount of money"] | LABEL_UNITS["percentage"]
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
-PLAIN = frozenset({"number", "quantity", "date", "time of day", "version", "rating", "frequency"})  # no unit of their own
+PLAIN = frozenset({"number", "quantity", "date", "time of day", "date or time", "version", "rating", "frequency"})  # no unit of their own
 
 
 # Units a question may name the value it wants in ("… in watts?", "how many amperes …"): each

@@ -3,13 +3,15 @@
 Each fails on round 31's code: the weekday row answered a question about the weekend or a public
 holiday; the price of one child answered for a second child; a "day ticket" answered for a
 three-day ticket; an amount in rupees answered a question asking it in euros; the children's
-row answered what a family pays.
+row answered what a family pays; a title line answered "when is …".
 """
 
 from __future__ import annotations
 
 from ragwire.answer.counts import other_count, other_ordinal
+from ragwire.answer.coverage import covers
 from ragwire.answer.days import asked_day, other_day, other_day_text
+from ragwire.answer.expectations import expectation
 from ragwire.answer.instances import asked_currency
 from ragwire.answer.siblings import quoted_sibling
 from tests.conftest import WordEmbedding
@@ -91,3 +93,13 @@ def test_a_family_and_a_couple_are_payers_of_their_own_rows():
     assert found is not None and found[0] == "family" and found[1] in {"adults", "children"}
     assert quoted_sibling("What does a couple pay for the season pass?", ["Season pass for couples: €160"],
                           WordEmbedding()) is None
+
+
+def test_when_asks_for_a_time_of_some_kind_and_a_title_gives_none():
+    asked = expectation("When is the inspection station's lunch break?")
+    assert asked is not None and asked.kind == "date or time"
+    assert covers(asked, "Lunch break: 12:30 to 13:15")
+    assert covers(asked, "Closed for lunch on Saturdays")
+    assert covers(asked, "The fee is charged when the borehole runs dry")
+    assert not covers(asked, "Vehicle inspection station - notice to owners 2027")
+    assert not covers(asked, "Call the station on 0161 496 0000")
