@@ -42,8 +42,8 @@ _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 _CLAUSE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+(?=[A-Z][a-z'’]|[AI]\s)")
 # "Car park, whole day ........ 9,50 EUR": a dot leader joins a label to its value, as price lists and
 # tables of contents print them (a scan may read the small dots as letters glued to the leader).  Four dots or more:
-# three are an ellipsis.
-_LEADER = re.compile(r"\s*(?:\.\s?){4,}[^\s\d]*\s*")
+# three are an ellipsis.  Only letters glued to the last dot are the leader's: "........ kr 94" keeps its currency.
+_LEADER = re.compile(r"\s*\.(?:\s?\.){3,}[^\s\d]*\s*")
 # "Meaning: …", "Fix: …", "Shift lead: …": a labelled line starts a new unit even without a blank line.
 _LABEL = re.compile(r"^\s*[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s+\S")
 # "Warranty period. The …", "How to make a claim. Open …": up to five words and a period open the line.

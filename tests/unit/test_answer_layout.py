@@ -77,6 +77,13 @@ def test_a_dot_leader_joins_a_label_to_its_value_one_line_each() -> None:
     ]
 
 
+def test_a_currency_written_before_the_amount_after_a_dot_leader_is_kept() -> None:
+    # Round 32: the letters after the leader were read as OCR debris glued to the dots, spaced off or not.
+    text = ("Kayak, single ....................... kr 120\n"
+            "Kayak, double ....................... NOK 180\n")
+    assert _texts(text) == ["Kayak, single: kr 120", "Kayak, double: NOK 180"]
+
+
 def test_an_ellipsis_is_no_dot_leader() -> None:
     assert _texts("We waited... 20 minutes passed before the ferry came back to the quay.\n") == [
         "We waited... 20 minutes passed before the ferry came back to the quay."]
