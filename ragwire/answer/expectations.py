@@ -239,6 +239,9 @@ def _kind(text: str) -> tuple[str | None, str]:
         # An event of the past ("when was X released", "when did X open") happened on a date: a
         # changelog or notice dates it in its heading ("4.1.2 – 2026-07-02"), which covers() reads.
         return "date", _event(("does" if m.group(0).endswith("did") else "is") + text[m.end():])
+    if re.search(r"\bhow old\b|\bwhat age\b", text):
+        # "How old must a rider be", "from what age": an age, written as a band or a bound ("aged 4 to 8", "12+").
+        return "age", ""
     if m := re.search(r"^when (?:is|are|does|do|will|would|can|should|must|may)\b", text):
         # "When is the lunch break", "when does the season finish": a time of some kind, whatever the passage's own.
         # No focus: what happens then is said too many ways ("open", "hours", a day's row) to be required.

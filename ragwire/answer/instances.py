@@ -147,6 +147,11 @@ INSTANCES["date or time"] = _re("|".join([_DAY_OF_YEAR, *(INSTANCES[k].pattern f
                                 r"|\b(?:january|february|march|april|june|july|august|september|october|november|"
                                 r"december|spring|summer|autumn|fall|winter|season|morning|afternoon|evening|night|"
                                 r"today|tomorrow|tonight)\b|\b(?:before|after|until|till|during|within|once|when|whenever|if|unless)\b")
+# An age as price lists and rules give one: "aged 4 to 8", "minimum age 12", "12 years", "16 weeks old", "12+",
+# "under 16s", "U15", "18 and over".
+INSTANCES["age"] = _re(r"\bage[ds]?\b|\b(?:years?|months?|weeks?) old\b|\b(?:year|month|week)-olds?\b|\b\d{1,2}\s?\+|\b(?:under|over)[- ]?\d{1,2}s?\b"
+                       r"|\bU\d{1,2}\b|\b\d{1,2}\s?(?:years?|yrs?)\b|\b\d{1,2}\s?(?:and|or)\s(?:over|older|above|under|"
+                       r"younger)\b|\b(?:adults?|children|kids|juniors?|seniors?|infants?|toddlers?)\b[^.·|;]{0,12}?\d")
 # A sum often stated as a share of a price (a deposit, a surcharge, a commission): an amount or a share.
 INSTANCES["amount or percentage"] = _re(f"{INSTANCES['amount of money'].pattern}|{_SHARE}")
 # "How long is the tunnel / the film": long measures space or time.
@@ -166,7 +171,8 @@ LABEL_UNITS["duration or length"] = LABEL_UNITS["duration"] | LABEL_UNITS["lengt
 LABEL_UNITS["amount or percentage"] = LABEL_UNITS["amount of money"] | LABEL_UNITS["percentage"]
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
-PLAIN = frozenset({"number", "quantity", "date", "time of day", "date or time", "version", "rating", "frequency"})  # no unit of their own
+PLAIN = frozenset({"number", "quantity", "date", "time of day", "date or time", "age", "version", "rating",
+                   "frequency"})  # no unit of their own
 
 
 # Units a question may name the value it wants in ("… in watts?", "how many amperes …"): each
