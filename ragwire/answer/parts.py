@@ -123,6 +123,34 @@ def split_parts(question: str) -> list[str]:
     return [parts[0], *(_with_antecedent(a, b) for a, b in zip(parts, parts[1:], strict=False))] if parts else parts
 
 
+# A part that asks the part before it again for another case, leaving the rest unsaid: "And for a child?",
+# "What on a weekend?", "And a half day?".
+_ELLIPTIC = re.compile(r"^(?:and|or|what about|how about|what|and what)\s+(?P<rest>(?P<prep>on|in|at|for|with|during|"
+                       r"from|by)\s+[^?]+|(?:a|an|the)\s+[^?]+?)\s*\?\s*$", re.IGNORECASE)
+
+
+def _completed(before: str, part: str) -> str:
+    """An elliptic ``part`` ("And on a weekend?") asked as ``before`` is, with its case put in place of the case
+    ``before`` names ("What does a lane cost on a weekday?" → "What does a lane cost on a weekend?"); ``part``
+    itself when it is no such fragment or ``before`` has no phrase of the kind to put it in place of."""
+    m = _ELLIPTIC.match(part.strip())
+    if m is None or not before.rstrip().endswith("?"):
+        return part
+    rest = m["rest"].strip()
+    body = before.rstrip()[:-1]
+    if m["prep"]:
+        # The same preposition's phrase, up to the next preposition or the end: "on a weekday" in "… on a weekday".
+        same = list(re.finditer(rf"\b{m['prep']}\s+[^,;]+?(?=\s+(?:{_PREPOSITION})\s|$)", body, re.IGNORECASE))
+        return f"{body[:same[-1].start()]}{rest}{body[same[-1].end():]}?" if same else f"{body} {rest}?"
+    # "And a half day?" after "a full-day private lesson": the noun phrase whose word its last word shares.
+    head = re.split(r"[\s-]", rest)[-1].lower()
+    for np in re.finditer(r"\b(?:a|an|the)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", body, re.IGNORECASE):
+        if head in re.split(r"[\s-]", np.group(0).lower())[1:]:
+            cut = np.start() + np.group(0).lower().rindex(head) + len(head)
+            return f"{body[:np.start()]}{rest}{body[cut:]}?"
+    return part
+
+
 def _with_antecedent(before: str, part: str) -> str:
     """``part`` with its "one" written out from ``before``, the part before it.
 
@@ -132,6 +160,7 @@ def _with_antecedent(before: str, part: str) -> str:
     the same kind as one in ``before`` takes the words after that one.  Any other "a used
     one" takes the noun that ends ``before``.
     """
+    part = _completed(before, part)
     m = _ONE.search(part)
     phrase = None if m is None else _antecedent(before, m["mod"], m["pp"] is not None)
     return part if m is None or phrase is None else f"{part[:m.start()]}{m['det']}{phrase}{part[m.end():]}"

@@ -234,3 +234,21 @@ def test_a_place_named_after_the_second_side_of_a_comparison_is_the_first_sides_
     # Round 28: "Compare A with B at <place>" searched A without the place, so another place's A could answer it.
     assert split_parts("Compare the junior pass with the family pass at Holmvik.") == [
         "What is the junior pass at Holmvik?", "What is the family pass at Holmvik?"]
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    # Round 33: the second part was searched as written ("What on a weekend?"), which names nothing.
+    ("What does a court cost for an hour at the club on a weekday, and what on a weekend?",
+     ["What does a court cost for an hour at the club on a weekday?",
+      "What does a court cost for an hour at the club on a weekend?"]),
+    ("How much is the museum for an adult? And for a child?",
+     ["How much is the museum for an adult?", "How much is the museum for a child?"]),
+    ("What does a full-day guided tour cost? And a half day?",
+     ["What does a full-day guided tour cost?", "What does a half day guided tour cost?"]),
+])
+def test_an_elliptic_part_is_asked_as_the_part_before_it_for_its_own_case(question, parts):
+    assert split_parts(question) == parts
+
+
+def test_an_elliptic_part_about_another_thing_is_left_as_written():
+    assert split_parts("What is the entry fee? And what about parking?")[1] == "And what about parking?"
