@@ -33,7 +33,7 @@ _JOINED = re.compile(rf"(?:[,;]\s*(?:and|also|plus|as well as)|\s+(?:and|plus|as
 _DETERMINERS = r"(?:the|a|an|its|their|his|her)"
 # "…, as well as the X", "… and whether Y": after a question of any shape, "as well as" before a noun phrase, or
 # "whether", opens a second question ("How far ahead must I book, as well as the cost of a cake?").
-_NOUN_JOINED = re.compile(rf",?\s+as well as\s+(?=(?:{_DETERMINERS}|whether)\s)|,?\s+and\s+(?=whether\s)",
+_NOUN_JOINED = re.compile(rf",?\s+(?:as well as|and also)\s+(?=(?:{_DETERMINERS}|whether)\s)|,?\s+and\s+(?=whether\s)",
                           re.IGNORECASE)
 _DETERMINER = re.compile(rf"^{_DETERMINERS}\s", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=\?)\s+(?=\S)")
@@ -70,12 +70,12 @@ _COMPARE = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|to|against|and)\s+(?P<b>
 _OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", re.IGNORECASE)
 # "Tell me X and Y", "What are X as well as Y": two noun phrases coordinated, the second opening with
 # a determiner or a possessive ("…the lamp's price and its colour"); each is asked as "What is …?".
-_PHRASES = re.compile(rf"^(?:{_ASKING}|what(?:'s|s| is| are| were| was))\s+(?P<a>.+?),?\s+(?:and|as well as)\s+"
+_PHRASES = re.compile(rf"^(?:{_ASKING}|what(?:'s|s| is| are| were| was))\s+(?P<a>.+?),?\s+(?:and(?: also)?|as well as)\s+"
                       rf"(?P<b>{_DETERMINERS}\s+[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 _POSSESSOR = re.compile(r"^(.+?'s)\s", re.IGNORECASE)
 # "the wash and dry price for a duvet and the discount for students": a later noun phrase with its own
 # determiner is the request's second item, so the first "and" joins words of one phrase, not two attributes.
-_NEXT_PHRASE = re.compile(rf",?\s(?:and|as well as)\s+{_DETERMINERS}\s", re.IGNORECASE)
+_NEXT_PHRASE = re.compile(rf",?\s(?:and(?: also)?|as well as)\s+{_DETERMINERS}\s", re.IGNORECASE)
 # "What does A cost, as well as B?": the second side shares the question's verb.
 _SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would) (?P<a>.+?) (?P<verb>cost|weigh|take|"
                           rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)

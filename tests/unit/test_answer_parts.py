@@ -252,3 +252,10 @@ def test_an_elliptic_part_is_asked_as_the_part_before_it_for_its_own_case(questi
 
 def test_an_elliptic_part_about_another_thing_is_left_as_written():
     assert split_parts("What is the entry fee? And what about parking?")[1] == "And what about parking?"
+
+
+def test_and_also_before_a_noun_phrase_joins_a_second_question():
+    # Round 33: "and also" was read as a joint of one phrase, so the second price was never searched.
+    assert split_parts("What's the members' price for the spring show and also the yearly subscription?") == [
+        "What is the members' price for the spring show?", "What is the yearly subscription?"]
+    assert split_parts("Is the pool heated and also open in winter?") == ["Is the pool heated and also open in winter?"]
