@@ -15,13 +15,29 @@ def pdf_bytes(pages: list[str], *, width: int = 90) -> bytes:
 
     An empty string gives a page with no text at all (like a scanned page).
     """
-    objects: list[bytes] = [b"", b""]  # 1: catalog, 2: page tree (filled in below)
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    kids = []
+    streams = []
     for text in pages:
         lines = [wrapped for para in text.split("\n") for wrapped in (textwrap.wrap(para, width) or [""])]
         body = "".join(f"({_escape(line)}) Tj T*\n" for line in lines) if text else ""
-        stream = f"BT /F1 9 Tf 11 TL 40 800 Td\n{body}ET".encode("latin-1") if text else b""
+        streams.append(f"BT /F1 9 Tf 11 TL 40 800 Td\n{body}ET".encode("latin-1") if text else b"")
+    return _pdf(streams)
+
+
+def table_pdf_bytes(rows: list[tuple[str, str]]) -> bytes:
+    """A one-page PDF of a two-column price list without rules: each row's description at the left margin and its
+    amount far to the right, as invoices and fee sheets lay them out (pdfminer reads such columns one after the
+    other)."""
+    body = "".join(f"BT /F1 10 Tf {x} {780 - 16 * i} Td ({_escape(cell)}) Tj ET\n"
+                   for i, row in enumerate(rows) for x, cell in zip((40, 430), row, strict=True))
+    return _pdf([body.encode("latin-1")])
+
+
+def _pdf(streams: list[bytes]) -> bytes:
+    """A PDF of one A4 page per content stream, in Helvetica."""
+    objects: list[bytes] = [b"", b""]  # 1: catalog, 2: page tree (filled in below)
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    kids = []
+    for stream in streams:
         objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
         content_id = len(objects)
         objects.append(
@@ -39,32 +55,6 @@ def pdf_bytes(pages: list[str], *, width: int = 90) -> bytes:
     for number, body in enumerate(objects, 1):
         offsets.append(len(out))
         out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
-
-
-def table_pdf_bytes(rows: list[tuple[str, str]]) -> bytes:
-    """A one-page PDF of a two-column price list without rules: each row's description at the left margin and its
-    amount far to the right, as invoices and fee sheets lay them out (pdfminer reads such columns one after the
-    other)."""
-    body = "".join(f"BT /F1 10 Tf 40 {780 - 16 * i} Td ({_escape(left)}) Tj ET\n"
-                   f"BT /F1 10 Tf 430 {780 - 16 * i} Td ({_escape(right)}) Tj ET\n" for i, (left, right) in enumerate(rows))
-    stream = body.encode("latin-1")
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream),
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>",
-    ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, obj in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, obj)
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
