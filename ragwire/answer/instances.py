@@ -147,7 +147,7 @@ INSTANCES["date or time"] = _re("|".join([_DAY_OF_YEAR, *(INSTANCES[k].pattern f
                                 r"|\b(?:january|february|march|april|june|july|august|september|october|november|"
                                 r"december|spring|summer|autumn|fall|winter|season|morning|afternoon|evening|night|"
                                 r"today|tomorrow|tonight)\b|\b(?:before|after|until|till|during|within|once|when|whenever|if|unless)\b")
-# An age as price lists and rules give one: "aged 4 to 8", "minimum age 12", "12 years", "16 weeks old", "12+",
+# An age as price lists and rules give one: "aged 4 to 8", "minimum age 12", "12 years", "12 weeks old", "12+",
 # "under 16s", "U15", "18 and over".
 INSTANCES["age"] = _re(r"\bage[ds]?\b|\b(?:years?|months?|weeks?) old\b|\b(?:year|month|week)-olds?\b|\b\d{1,2}\s?\+|\b(?:under|over)[- ]?\d{1,2}s?\b"
                        r"|\bU\d{1,2}\b|\b\d{1,2}\s?(?:years?|yrs?)\b|\b\d{1,2}\s?(?:and|or)\s(?:over|older|above|under|"

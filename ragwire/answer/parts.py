@@ -124,14 +124,14 @@ def split_parts(question: str) -> list[str]:
 
 
 # A part that asks the part before it again for another case, leaving the rest unsaid: "And for a child?",
-# "What on a weekend?", "And a half day?".
+# "What on Sundays?", "And a half day?".
 _ELLIPTIC = re.compile(r"^(?:and|or|what about|how about|what|and what)\s+(?P<rest>(?P<prep>on|in|at|for|with|during|"
                        r"from|by)\s+[^?]+|(?:a|an|the)\s+[^?]+?)\s*\?\s*$", re.IGNORECASE)
 
 
 def _completed(before: str, part: str) -> str:
     """An elliptic ``part`` ("And on a weekend?") asked as ``before`` is, with its case put in place of the case
-    ``before`` names ("What does a lane cost on a weekday?" → "What does a lane cost on a weekend?"); ``part``
+    ``before`` names ("How much is court hire on weekdays?" → "How much is court hire on Sundays?"); ``part``
     itself when it is no such fragment or ``before`` has no phrase of the kind to put it in place of."""
     m = _ELLIPTIC.match(part.strip())
     if m is None or not before.rstrip().endswith("?"):

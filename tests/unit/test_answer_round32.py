@@ -46,22 +46,22 @@ def test_a_quote_naming_no_day_and_a_question_naming_two_are_left_alone():
 
 def test_the_price_of_one_does_not_answer_for_a_second_one():
     quoted = ["Family class, one adult and one child: 40 EUR"]
-    assert other_ordinal("What does the family class cost for a second child?", quoted) == (
+    assert other_ordinal("What would a second child pay for the family class?", quoted) == (
         "second child", "one child")
 
 
 def test_a_later_one_is_answered_by_its_ordinal_a_word_for_every_later_one_or_a_rate_per_one():
-    question = "What does the family class cost for a second child?"
+    question = "What would a second child pay for the family class?"
     assert other_ordinal(question, ["Discount for the 2nd child: 10 %"]) is None
     assert other_ordinal(question, ["Each additional child: 15 EUR"]) is None
     assert other_ordinal(question, ["Family class: 20 EUR per child"]) is None
-    assert other_ordinal("What is the flow in cubic metres per second?", ["Flow: 12 cubic metres"]) is None
+    assert other_ordinal("How many litres per second does the pump move?", ["Pump: 12 litres"]) is None
 
 
 def test_a_period_naming_a_ticket_without_a_count_is_one_period():
     quoted = ["Grandstand day ticket: 35 EUR"]
-    assert other_count("How much is a three-day grandstand ticket?", quoted) == ("three-day", "day ticket")
-    assert other_count("How much is a one-day grandstand ticket?", quoted) is None
+    assert other_count("What is a three-day grandstand ticket?", quoted) == ("three-day", "day ticket")
+    assert other_count("What is a one-day grandstand ticket?", quoted) is None
     assert other_count("How much is a 2-day grandstand ticket?", ["2-day ticket: 60 EUR, day ticket 35 EUR"]) is None
 
 
@@ -96,10 +96,10 @@ def test_a_family_and_a_couple_are_payers_of_their_own_rows():
 
 
 def test_when_asks_for_a_time_of_some_kind_and_a_title_gives_none():
-    asked = expectation("When is the inspection station's lunch break?")
+    asked = expectation("When does the depot close for its midday pause?")
     assert asked is not None and asked.kind == "date or time"
     assert covers(asked, "Lunch break: 12:30 to 13:15")
     assert covers(asked, "Closed for lunch on Saturdays")
-    assert covers(asked, "The fee is charged when the borehole runs dry")
-    assert not covers(asked, "Vehicle inspection station - notice to owners 2027")
-    assert not covers(asked, "Call the station on 0161 496 0000")
+    assert covers(asked, "The surcharge applies when the lift is out of order")
+    assert not covers(asked, "Bus depot - notice to passengers 2027")
+    assert not covers(asked, "Call the depot on 0161 496 0000")

@@ -11,7 +11,7 @@ from ragwire.answer.expectations import expectation
 
 
 def test_how_old_and_what_age_ask_for_an_age():
-    for question in ("How old must a rider be for the pony trek?", "From what age can children join the choir?"):
+    for question in ("How old must a rider be for the pony trek?", "At what age may young singers enrol?"):
         asked = expectation(question)
         assert asked is not None and asked.kind == "age", question
 
@@ -19,8 +19,8 @@ def test_how_old_and_what_age_ask_for_an_age():
 def test_an_age_is_a_band_a_bound_or_a_number_of_years_and_a_price_or_a_time_is_none():
     asked = expectation("How old must a rider be for the pony trek?")
     assert asked is not None
-    for text in ("Pony trek for children aged 6 to 10", "Minimum age: 12", "Riders under 14 ride with an adult",
-                 "Open to riders 16 and over", "Puppies from 16 weeks old", "Junior rate (U15): 8 EUR"):
+    for text in ("Pony trek, riders aged 6 to 10", "Minimum age: 12", "Riders under 14 ride with an adult",
+                 "Open to riders 16 and over", "Puppies from 12 weeks old", "Junior rate (U15): 8 EUR"):
         assert covers(asked, text), text
-    for text in ("Pony trek, 45 minutes: 30 EUR", "The trek leaves at 10:00", "Information evening: 12 February 2027"):
+    for text in ("Pony trek, 50 minutes: 30 EUR", "The trek leaves at 10:00", "Information evening: 12 February 2027"):
         assert not covers(asked, text), text
