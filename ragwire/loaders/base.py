@@ -218,6 +218,15 @@ def table_row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+# The rule under a markdown table's header row, as a line of text: "| --- | :---: |".
+TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")
+
+
+def has_table(markdown: str) -> bool:
+    """Whether ``markdown`` holds a markdown table (a header rule on a line of its own)."""
+    return any(TABLE_RULE.match(line.strip()) for line in markdown.splitlines())
+
+
 def table_rule(width: int) -> str:
     """The rule under a markdown table's header row, ``width`` columns wide: ``| --- | --- |``."""
     return table_row(["---"] * width)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import logging
 import os
-import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -198,10 +197,6 @@ def _shape_lines(shape: BaseShape) -> list[str]:
     return []
 
 
-# The rule under a markdown table's header: markitdown wrote the page's table out row by row (pdfplumber).
-_TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$", re.MULTILINE)
-
-
 class PageMapLoader(PageLoader):
     """MarkItDown's text, plus the PDF pages or PPTX slides it came from.
 
@@ -260,9 +255,10 @@ class PageMapLoader(PageLoader):
         paged = "\n\n".join(page["text"] for page in pages or [] if page["text"].strip())
         if pages and any(page.get("ocr") for page in pages):
             text = paged
-        elif ext == ".pdf" and paged and not _TABLE_RULE.search(text):
-            # markitdown found no table, so its text is pdfminer's, which reads a page block by block: the
-            # descriptions of a price list, then its amounts.  pypdf's follows the lines, keeping a row together.
+        elif ext == ".pdf" and paged and not base.has_table(text):
+            # markitdown found no table (one it finds, pdfplumber writes out row by row), so its text is pdfminer's,
+            # which reads a page block by block: a price list's descriptions, then its amounts.  pypdf's follows the
+            # lines, keeping a row together.
             text = paged
         elif failure is not None:
             raise failure

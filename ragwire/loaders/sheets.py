@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ragwire.loaders.base import names_columns, table_row, table_rule, title_lines
+from ragwire.loaders.base import TABLE_RULE, names_columns, table_row, table_rule, title_lines
 
 # pandas names a column whose header cell is empty "Unnamed: <position>".
 _UNNAMED = re.compile(r"Unnamed: \d+(?:\.\d+)?")
@@ -20,7 +20,6 @@ _MISSING = frozenset({"NaN", "nan", "NaT", "None"})
 # A whole number pandas turned into a float because its column has a gap; a workbook
 # stores 4 and 4.0 alike, so nothing the sheet shows is lost.
 _WHOLE_FLOAT = re.compile(r"^(-?\d+)\.0$")
-_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")
 
 
 def tidy_sheet_tables(markdown: str) -> str:
@@ -29,7 +28,7 @@ def tidy_sheet_tables(markdown: str) -> str:
     out: list[str] = []
     index = 0
     while index < len(lines):
-        if index + 1 < len(lines) and lines[index].startswith("|") and _RULE.match(lines[index + 1].strip()):
+        if index + 1 < len(lines) and lines[index].startswith("|") and TABLE_RULE.match(lines[index + 1].strip()):
             end = index + 2
             while end < len(lines) and lines[end].startswith("|"):
                 end += 1
