@@ -31,11 +31,15 @@ def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-def _currency_rows() -> list[tuple[str, str, str, str, str]]:
+def _currency_rows() -> tuple[tuple[str, str, str, str, str], ...]:
     """The rows of ``data/currencies.tsv`` (from CLDR): code, symbols, names, 'word', plain-letter symbols."""
     text = resources.files("ragwire.answer").joinpath("data", "currencies.tsv").read_text(encoding="utf-8")
-    return [(row[0], row[1], row[2], row[3], row[4]) for line in text.splitlines()
-            if not line.startswith("#") and line.strip() for row in [(line.split("\t") + ["", "", "", ""])[:5]]]
+    return tuple((row[0], row[1], row[2], row[3], row[4]) for line in text.splitlines()
+                 if not line.startswith("#") and line.strip() for row in [(line.split("\t") + ["", "", "", ""])[:5]])
+
+
+# Read once: the amounts of every answer and the currency a question asks in both come from it.
+_CURRENCY_ROWS = _currency_rows()
 
 
 def _currencies() -> tuple[list[str], list[str], list[str], list[str], list[str]]:
@@ -46,7 +50,7 @@ def _currencies() -> tuple[list[str], list[str], list[str], list[str], list[str]
     symbols: list[str] = []
     names: list[str] = []
     letters: list[str] = []
-    for code, signs, called, word, lettered in _currency_rows():
+    for code, signs, called, word, lettered in _CURRENCY_ROWS:
         # TRY, ALL, CUP: a code that is also a word is money only in capitals ("try 3 times" is not).
         (word_codes if word else codes).append(code.lower())
         symbols += signs.split()
@@ -236,7 +240,7 @@ def asked_currency(question: str) -> tuple[str, re.Pattern[str]] | None:
     """
     for m in _ASKED_CURRENCY.finditer(question):
         qualifier, word = (m.group(1) or "").lower(), m.group(2).lower()
-        rows = [row for row in _currency_rows() if word in row[2].split() or word == row[0].lower() and not row[3]]
+        rows = [row for row in _CURRENCY_ROWS if word in row[2].split() or word == row[0].lower() and not row[3]]
         if qualifier:
             rows = [row for row in rows if row[0] == _QUALIFIED[qualifier]]
         if not rows:
