@@ -91,7 +91,9 @@ def _held(wanted: float, root: str, text: str) -> bool:
 # place in a result ("coming second").
 _ORDINAL = re.compile(r"(?<!per )(?<!\d )\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+([a-z]{3,})(?:\s+([a-z]{3,}))?",
                       re.IGNORECASE)
+# Each ordinal's other way of writing it.
 _ORDINAL_FORMS = {"second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
+_ORDINAL_FORMS |= {digits: word for word, digits in _ORDINAL_FORMS.items()}
 # Words that price every one after the first alike ("each additional child", "further bags").
 _LATER = re.compile(r"\b(?:additional|extra|further|subsequent|another|siblings?|next|more)\b", re.IGNORECASE)
 
@@ -104,8 +106,7 @@ def other_ordinal(question: str, quoted: Sequence[str]) -> tuple[str, str] | Non
     if not m:
         return None
     ordinal = m.group(1).lower()
-    forms = {ordinal, _ORDINAL_FORMS.get(ordinal, ordinal), next((w for w, f in _ORDINAL_FORMS.items() if f == ordinal),
-                                                                 ordinal)}
+    forms = {ordinal, _ORDINAL_FORMS[ordinal]}
     text = " ".join(quoted)
     tokens = [w.lower() for w in re.findall(r"[\w-]+", text)]
     nouns = {stem(w) for w in m.groups()[1:] if w}

@@ -14,10 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .asked import DAYS, in_cyclic_range
+from .asked import DAYS, WEEK, in_cyclic_range
 from .text import words
 
-_WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKEND_DAYS = frozenset({"saturday", "sunday"})
 _WORKING_DAYS = DAYS - _WEEKEND_DAYS
 # The kinds of day a question may ask about, each as it is written in a question.
@@ -31,8 +30,6 @@ _EVERY_DAY = re.compile(r"\b(?:daily|every\s+day|each\s+day|any\s+day|all\s+week
                         r"all\s+year|year[- ]round|mon(?:day)?\.?\s*(?:[–-]|to)\s*sun(?:day)?)\b", re.IGNORECASE)
 # A weekday written short in a timetable: "Sat 10:00", "Mon.–Fri."; capitalised, so "sun" and "sat" stay words.
 _SHORT_DAY = re.compile(r"\b(Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?")
-_SHORT = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
-          "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday"}
 
 
 def asked_day(question: str) -> str | None:
@@ -48,7 +45,7 @@ def _named_days(text: str) -> set[str]:
     named = {kind for kind, pattern in _ASKED.items() if pattern.search(text)}
     named |= {"public holiday"} if re.search(r"\bholidays?\b", text, re.IGNORECASE) else set()
     named |= {w.removesuffix("s") for w in words(text) if w.removesuffix("s") in DAYS}
-    named |= {_SHORT[m.group(1).lower()] for m in _SHORT_DAY.finditer(text)}
+    named |= {next(d for d in WEEK if d.startswith(m.group(1).lower())) for m in _SHORT_DAY.finditer(text)}
     return named
 
 
@@ -77,7 +74,7 @@ def other_day(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
     if not named or _holds(day, text, named):
         return None
     # The word for several days says best what the quotes are about ("weekdays" over the "Mon" of "Mon–Fri").
-    order = [*_ASKED, *_WEEK]
+    order = [*_ASKED, *WEEK]
     return day, min(named, key=order.index)
 
 
