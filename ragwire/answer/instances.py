@@ -214,6 +214,14 @@ def unit_word(word: str) -> bool:
     return _UNIT_WORD.fullmatch(word) is not None
 
 
+def column_unit(word: str) -> bool:
+    """Whether ``word``, in brackets after a column's name ("Fee (yen)", "Weight (kg)"), is the unit of its values:
+    a currency (code, name or sign) or a unit of some measure."""
+    lowered = word.lower().rstrip(".")
+    return (lowered in _codes or lowered in _word_codes or lowered in _names or word in _symbols or word in _letters
+            or measure_unit(lowered))
+
+
 def measure_unit(word: str) -> bool:
     """Whether ``word`` is a unit of some measure ("cl", "kg", "km", "minutes"), not a thing counted ("people");
     a function word or a lone letter is read as a word ("room for 4 in the car"), except m, g and l."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .instances import column_unit
 from .lexicon import lexicon
 
 # A passage shorter than this (in words) is a label or a fragment, not an answer (passages.py), and a numbered
@@ -57,6 +58,13 @@ DANGLING = frozenset({"the", "a", "an", "of", "to", "and", "or", "in", "on", "fo
 _WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 _AUXILIARIES = frozenset("is are was were be been has have had must may can will would should shall does do did".split())
 SENTENCE_GAP = re.compile(r"[.!?][\"')\]]*\s+")
+# "Treatment            Fee (yen)": a line naming a table's columns, the last with its values' unit in brackets, as
+# a scan or a PDF's text gives a table without rules; its rows end in a bare number ("Ceramic inlay -_ 7 55,000": the
+# dots of a leader read as stray marks).
+_COLUMN_HEADER = re.compile(r"^(?:.*\s)?(?P<column>[A-Za-z][\w'-]*\s*\((?P<unit>[^()\s]{1,10})\))$")
+_ROW_VALUE = re.compile(r"(?<=\s)(?P<value>\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)$")
+# A table needs rows: a header over fewer is a line like any other.
+MIN_ROWS = 2
 
 
 @dataclass
@@ -72,6 +80,7 @@ def units(text: str) -> list[Unit]:
     """Group lines into units: wrapped lines join, a new bullet, clause, row, label or heading starts one;
     then mark the short bare lines that head what follows as titles."""
     found = _group(text)
+    _read_columns(found)
     _mark_titles(found)
     return found
 
@@ -131,6 +140,42 @@ def _group(text: str) -> list[Unit]:
     return units
 
 
+def _read_columns(found: list[Unit]) -> None:
+    """A column header's line (see :data:`_COLUMN_HEADER`) heads the rows under it; each row reads ``label ·
+    column: value``, as a table's row does, so that its bare number carries the unit the header names."""
+    i = 0
+    while i < len(found):
+        header = _COLUMN_HEADER.match(found[i].lines[0]) if _is_bare_line(found[i]) else None
+        rows = _rows_under(found, i) if header and column_unit(header.group("unit")) else []
+        if header is None or sum(row.block == found[i].block for row, _ in rows) < MIN_ROWS:
+            i += 1
+            continue
+        found[i].kind = "title"
+        for row, (label, value) in rows:
+            row.kind, row.lines = "bullet", [f"{label} · {header.group('column')}: {value}" if label else value]
+        i += len(rows) + 1
+
+
+def _rows_under(found: list[Unit], at: int) -> list[tuple[Unit, tuple[str, str]]]:
+    """The one-line units after ``found[at]`` that end in a bare number, up to the first that does not."""
+    rows = []
+    for unit in found[at + 1:]:
+        value = _ROW_VALUE.search(unit.lines[0]) if unit.kind == "text" and len(unit.lines) == 1 else None
+        if value is None:
+            break
+        rows.append((unit, (_row_label(unit.lines[0][:value.start()]), value.group("value"))))
+    return rows
+
+
+def _row_label(text: str) -> str:
+    """A row's label without the leader a scan reads between it and its value ("60 min : a", "inlay -_ 7")."""
+    words = text.split()
+    while words and (not any(c.isalnum() for c in words[-1]) or len(words[-1]) == 1 and (
+            words[-1].lower() in DANGLING or len(words) > 1 and not any(c.isalnum() for c in words[-2]))):
+        words.pop()
+    return " ".join(words).rstrip(".,:;-–—_ ")
+
+
 def ends_dangling(line: str) -> bool:
     """Whether ``line`` ends on a function word (see :data:`DANGLING`): the sentence goes on past it."""
     words = line.split()
@@ -157,7 +202,7 @@ def _continues(unit: Unit, line: str, width: int, above: str) -> bool:
         return False  # "Fix: …"; "Letters up to 100 g: Rs. 60" over "… to 250 g: Rs. 95": a form's or price list's lines
     if unit.kind == "text" and _ended_short(above, stripped, width):
         return False  # "pack: / a dry bag / gloves with a firm grip": items, however they begin
-    if not stripped[:1].isupper():
+    if not stripped.lstrip("'‘’\"“”")[:1].isupper():
         return True  # lowercase, a digit or punctuation: the sentence goes on
     if unit.kind == "bullet":
         # Only an indented line belongs to a bullet; a flush one after it is new text.

@@ -162,7 +162,10 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     # to quote alone belongs with the one after it.
     merged: list[str] = []
     for sentence in out:
-        if merged and len(merged[-1].split()) < min_words:
+        # "Dental implant, including crown. 385,000": a value alone after a full stop is the sentence's before it.
+        if merged and sentence and not any(c.isalpha() for c in sentence):
+            merged[-1] += " " + sentence
+        elif merged and len(merged[-1].split()) < min_words:
             merged[-1] += " " + sentence
         elif sentence:
             merged.append(sentence)

@@ -158,3 +158,40 @@ def test_a_run_in_heading_takes_no_room_from_the_wrapped_line_it_opens() -> None
         "time and during office hours only, and keeps a list of the loans.",
         "A lost locker key is replaced by the office for the fee the members' meeting sets.",
     ]
+
+
+BOATYARD_SCAN = """\
+Boatyard services
+
+Service                      Price (CHF)
+Hull cleaning, per metre -_ 7 45.00
+Winter storage, per month : : 120
+‘Engine check (outboard) a 95
+Mast removal. 380
+Antifouling paint for the hull
+"""
+
+
+def test_a_column_header_naming_a_currency_prices_the_bare_numbers_of_the_rows_under_it() -> None:
+    # A scan or a PDF's text gives a table without rules: the header names the unit once, the rows end in a bare
+    # number, and the dots of a leader come out as stray marks between them.
+    assert _texts(BOATYARD_SCAN) == [
+        "Hull cleaning, per metre · Price (CHF): 45.00",
+        "Winter storage, per month · Price (CHF): 120",
+        "‘Engine check (outboard) · Price (CHF): 95",
+        "Mast removal · Price (CHF): 380",
+        "Antifouling paint for the hull",
+    ]
+    assert [p.context for p in split_passages(BOATYARD_SCAN)][:1] == ["Service Price (CHF)"]
+
+
+def test_a_bracketed_word_that_is_no_unit_makes_no_column_header() -> None:
+    text = "Opening hours (summer)\nMonday to Friday 9 - 17\nSaturday 10 - 14\n"
+    assert "Opening hours (summer)" not in " ".join(p.context for p in split_passages(text))
+    assert all("·" not in t for t in _texts(text))
+
+
+def test_a_value_alone_after_a_full_stop_stays_with_its_sentence() -> None:
+    assert split_sentences("The berth for a season, including water. 1,450. Crane hire is extra.") == [
+        "The berth for a season, including water. 1,450.", "Crane hire is extra."]
+    assert split_sentences("Dinghy hire for a day, with oars. 40.") == ["Dinghy hire for a day, with oars. 40."]
