@@ -161,18 +161,6 @@ INSTANCES["amount or percentage"] = _re(f"{INSTANCES['amount of money'].pattern}
 # "How long is the tunnel / the film": long measures space or time.
 INSTANCES["duration or length"] = _re(f"{INSTANCES['duration'].pattern}|{INSTANCES['length'].pattern}")
 
-# A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
-# "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
-LABEL_UNITS: dict[str, frozenset[str]] = {
-    "amount of money": frozenset(_codes + _word_codes + _names) | {"price", "cost", "fee", "amount", "total"},
-    "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
-    "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration", "h", "hrs",
-                           "min", "mins", "sec", "secs"}),
-    "length": frozenset({"mm", "cm", "m", "km", "length", "width", "height", "depth", "metres", "meters"}),
-    "percentage": frozenset({"pct", "percent", "percentage"}),
-}
-LABEL_UNITS["duration or length"] = LABEL_UNITS["duration"] | LABEL_UNITS["length"]
-LABEL_UNITS["amount or percentage"] = LABEL_UNITS["amount of money"] | LABEL_UNITS["percentage"]
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
 PLAIN = frozenset({"number", "quantity", "date", "time of day", "date or time", "age", "version", "rating",
@@ -231,6 +219,23 @@ def measure_unit(word: str) -> bool:
     return unit_word(word) or any(p.fullmatch(f"1 {word}") for kind, p in INSTANCES.items() if kind not in PLAIN)
 
 
+# A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
+# "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
+# A currency's own letters head a column as its code does ("Per hour (zł)", "Price (Kč)"), save those that are also a
+# unit ("Ft" is feet as well as forints).
+_SIGN_WORDS = frozenset(sign.lower() for sign in (*_symbols, *_letters)
+                        if re.fullmatch(r"\w{2,}", sign) and not unit_word(sign.lower()))
+LABEL_UNITS: dict[str, frozenset[str]] = {
+    "amount of money": frozenset(_codes + _word_codes + _names) | _SIGN_WORDS | {"price", "cost", "fee", "amount",
+                                                                                 "total"},
+    "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
+    "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration", "h", "hrs",
+                           "min", "mins", "sec", "secs"}),
+    "length": frozenset({"mm", "cm", "m", "km", "length", "width", "height", "depth", "metres", "meters"}),
+    "percentage": frozenset({"pct", "percent", "percentage"}),
+}
+LABEL_UNITS["duration or length"] = LABEL_UNITS["duration"] | LABEL_UNITS["length"]
+LABEL_UNITS["amount or percentage"] = LABEL_UNITS["amount of money"] | LABEL_UNITS["percentage"]
 # A currency's name qualified by its country, where one name is many currencies' ("US dollars", "Swiss francs").
 _QUALIFIED = {"us": "USD", "u.s.": "USD", "american": "USD", "australian": "AUD", "canadian": "CAD",
               "new zealand": "NZD", "hong kong": "HKD", "singapore": "SGD", "swiss": "CHF", "indian": "INR",

@@ -36,6 +36,9 @@ _FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 ROW = re.compile(r"^\s*\|.*\|\s*$")
 TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$")
+# "+----------+-------+": the border of a table drawn in text (a psql listing, a grid table in a .txt or a PDF's
+# monospaced page); the one under the first row closes the header.
+_GRID_RULE = re.compile(r"^\s*\+(?:[-=:]{3,}\+)+\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 # "1.2 The yearly fee …", "4.1.3 A member …": a numbered clause of terms or rules starts its own unit, and its
 # number is no part of what it says.  The word after the number opens a sentence (a capital, not a unit in capitals
@@ -106,6 +109,12 @@ def _group(text: str) -> list[Unit]:
         open_unit = units[-1] if units and units[-1].block == block else None
         if _MD_HEADING.match(line):
             units.append(Unit("heading", [stripped], block))
+        elif _GRID_RULE.match(line):
+            if open_unit is not None and open_unit.kind == "row" and _first_row(units):
+                open_unit.header = True
+            elif open_unit is not None and open_unit.kind == "row" and _ruled_twice(units):
+                units[-3].header = False  # a grid that rules every row: its first row was no header after all
+            units.append(Unit("rule", [stripped], block))
         elif TABLE_RULE.match(line):
             units.append(Unit("rule", [stripped], block))
             if open_unit is not None and open_unit.kind == "row":
@@ -138,6 +147,19 @@ def _group(text: str) -> list[Unit]:
         else:
             units.append(Unit("text", [stripped], block))
     return units
+
+
+def _first_row(found: list[Unit]) -> bool:
+    """Whether the last unit is a text table's first row: a border above it and no row above that (a grid that rules
+    every row has a border under each)."""
+    return len(found) >= 2 and found[-2].kind == "rule" and (len(found) < 3 or found[-3].kind != "row")
+
+
+def _ruled_twice(found: list[Unit]) -> bool:
+    """Whether the last unit is a text table's second row with a border under each row so far, the first's not of
+    ``=`` (which closes a header in a grid that rules every row)."""
+    return (len(found) >= 3 and found[-2].kind == "rule" and found[-3].kind == "row" and found[-3].header
+            and "=" not in found[-2].lines[0])
 
 
 def _read_columns(found: list[Unit]) -> None:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from .layout import MIN_WORDS, ROW, SENTENCE_GAP, TABLE_RULE, TERMINAL, WRAP_CHARS, Unit, ends_dangling, units
+from .layout import MIN_WORDS, SENTENCE_GAP, TERMINAL, WRAP_CHARS, Unit, ends_dangling, units
 from .text import SENTENCE_ABBREVIATIONS
 
 if TYPE_CHECKING:
@@ -50,12 +50,8 @@ class Passage:
 
 
 def table_header(text: str) -> list[str] | None:
-    """The cells of the first markdown table header in ``text`` (the row above a ``| --- |`` rule)."""
-    lines = text.splitlines()
-    for above, line in zip(lines, lines[1:], strict=False):
-        if TABLE_RULE.match(line) and ROW.match(above):
-            return _cells(above)
-    return None
+    """The cells of the first table header in ``text`` (the row above a ``| --- |`` rule or a text table's border)."""
+    return next((_cells(unit.lines[0]) for unit in units(text) if unit.kind == "row" and unit.header), None)
 
 
 def split_passages(text: str, *, heading: str = "", header: list[str] | None = None) -> list[Passage]:

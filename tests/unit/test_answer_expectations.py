@@ -164,3 +164,13 @@ def test_number_alone_names_no_answer_type():
     # "What is the farm's tax number?" must find the words "tax number", not a phone number.
     assert type_word("phone") and not type_word("number")
     assert expectation("What is the farm's tax number?") is None
+
+
+@pytest.mark.parametrize("row", ["Lane: 3 · Per hour (zł): 90", "Locker · Price (Kč): 40", "Sauna · Kr: 120"])
+def test_a_column_named_by_a_currencys_own_letters_gives_an_amount_of_money(row):
+    # A symbol written in letters heads a column as a code does: the row's bare number is money.
+    assert instance("amount of money", row)
+
+
+def test_a_column_in_feet_gives_no_money_though_ft_is_also_the_forints_sign():
+    assert not instance("amount of money", "Mast · Height (ft): 32")

@@ -195,3 +195,28 @@ def test_a_value_alone_after_a_full_stop_stays_with_its_sentence() -> None:
     assert split_sentences("The berth for a season, including water. 1,450. Crane hire is extra.") == [
         "The berth for a season, including water. 1,450.", "Crane hire is extra."]
     assert split_sentences("Dinghy hire for a day, with oars. 40.") == ["Dinghy hire for a day, with oars. 40."]
+
+
+GRID_TABLE = """\
+Mooring fees per night
++------------------------------+-----------+
+| Boat                         | EUR/night |
++------------------------------+-----------+
+| Dinghy up to 4 m             |        12 |
+| Yacht 8 to 12 m              |        35 |
++------------------------------+-----------+
+"""
+
+
+def test_a_table_drawn_in_text_reads_its_first_row_as_the_column_names() -> None:
+    assert _texts(GRID_TABLE)[-2:] == ["Boat: Dinghy up to 4 m · EUR/night: 12", "Boat: Yacht 8 to 12 m · EUR/night: 35"]
+
+
+def test_a_grid_that_rules_every_row_names_no_column() -> None:
+    text = "+-------+-----+\n| Kayak | 20 |\n+-------+-----+\n| Canoe | 25 |\n+-------+-----+\n"
+    assert _texts(text) == ["Kayak · 20", "Canoe · 25"]
+
+
+def test_a_grid_that_rules_every_row_takes_the_row_above_a_double_border_as_its_header() -> None:
+    text = "+------+------+\n| Boat | Fee |\n+======+======+\n| Kayak | 20 |\n+------+------+\n| Canoe | 25 |\n+------+------+\n"
+    assert _texts(text) == ["Boat: Kayak · Fee: 20", "Boat: Canoe · Fee: 25"]
