@@ -54,6 +54,9 @@ _LABEL = re.compile(r"^\s*[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s+\S")
 _RUN_IN = re.compile(r"^\s*((?!(?:A|An|The) )[A-Z][\w'-]*(?: [\w'-]+){1,4}\.)\s+(?=[A-Z])")
 # "Balance to pay this quarter: EUR 74.20": a label of any length and a value with a number is a fact, not a heading.
 _LABELLED_NUMBER = re.compile(r"(?<=\S):\s+\D{0,8}\d")
+# "Sunday and public holidays: closed": a label and a value in words says a fact; a heading's colon opens a name
+# ("Part 2: Fees").
+_LABELLED_WORD = re.compile(r"(?<=[^\s:]):\s+[a-z]")
 TERMINAL = ".!?:;"
 # A line ending in one of these stops mid-sentence even when it is short.
 DANGLING = frozenset({"the", "a", "an", "of", "to", "and", "or", "in", "on", "for", "with", "at", "by", "from"})
@@ -328,7 +331,7 @@ def _is_bare_text(lines: list[str]) -> bool:
     """One short line without final punctuation that is no labelled value: a list item's or a heading's shape."""
     line = lines[0]
     return (len(lines) == 1 and len(line) < WRAP_CHARS and line[-1:] not in TERMINAL and not _LABEL.match(line)
-            and not _LABELLED_NUMBER.search(line))
+            and not _LABELLED_NUMBER.search(line) and not _LABELLED_WORD.search(line))
 
 
 def _heading_shaped(line: str) -> bool:

@@ -220,3 +220,9 @@ def test_a_grid_that_rules_every_row_names_no_column() -> None:
 def test_a_grid_that_rules_every_row_takes_the_row_above_a_double_border_as_its_header() -> None:
     text = "+------+------+\n| Boat | Fee |\n+======+======+\n| Kayak | 20 |\n+------+------+\n| Canoe | 25 |\n+------+------+\n"
     assert _texts(text) == ["Boat: Kayak · Fee: 20", "Boat: Canoe · Fee: 25"]
+
+
+def test_a_label_with_a_value_in_words_is_a_fact_not_the_heading_of_the_line_below() -> None:
+    text = "Opening hours\nMonday to Friday: 9 to 17\nSundays and public holidays: closed\nThe shop sells fishing tackle.\n"
+    assert "Sundays and public holidays: closed" in _texts(text)
+    assert {p.context for p in split_passages(text)} == {"Opening hours"}
