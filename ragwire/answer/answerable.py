@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .asked import asked, in_range, with_unit
+from .asked import DAYS, asked, in_range, with_unit
 from .context import NumberedSource, file_words
 from .expectations import RELATIVE_CHARGES, expectation, names_type, type_word
 from .focus import AUXILIARIES
@@ -142,6 +142,7 @@ _WHICH_KIND = re.compile(r"^\s*(?:(?:in|on|at|to|for|from|with|by)\s+)?(?:which|
                          r"\s+(?:do|does|did|is|are|was|were|can|could|should|must|will|would|has|have)\b", re.IGNORECASE)
 
 
+_DAY_WORDS = frozenset("day days weekday weekdays".split())
 # Nouns too general to name a kind of thing ("what information is needed", "what number should one ring").
 _GENERAL = frozenset("details detail information info things thing items item options option number numbers".split())
 
@@ -155,6 +156,9 @@ def kind_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) 
     said = set(words(" ".join(quoted)))
     # A kind of it answers ("a hex key" for "which tool", "Lyon" for "which city"), as far as the lexicon knows.
     if any(lexicon().stands_for(thing, w) for w in said):
+        return []
+    # WordNet files a weekday under a "calendar day" the one-word lexicon leaves out, so it never reaches "day".
+    if thing in _DAY_WORDS and any(w.rstrip("s") in DAYS for w in said):
         return []
     return _unnamed([thing], quoted, embedding)
 

@@ -104,3 +104,9 @@ def test_which_kind_of_thing_needs_the_kind_or_a_kind_of_it_in_the_quote():
     assert kind_unmentioned(question, ["Masts get two coats of marine varnish."], WordEmbedding()) == []
     # A general noun or a sum its value states names no kind: "what discount" is answered by "15 % off".
     assert kind_unmentioned("What discount do groups get?", ["Groups of ten: 15 % off."], WordEmbedding()) == []
+
+
+def test_which_day_is_named_by_a_weekday_though_the_lexicon_files_weekdays_elsewhere():
+    question = "On which day does the harbour office issue mooring permits?"
+    assert kind_unmentioned(question, ["Mooring permits are issued on Thursdays only."], WordEmbedding()) == []
+    assert kind_unmentioned(question, ["Mooring permits are issued at the harbour office."], WordEmbedding()) == ["day"]
