@@ -109,7 +109,7 @@ def _priced(kind: str, text: str, context: str) -> bool:
     return bool(re.search(r"\d", text))
 
 
-_NOT_PRICES = ("duration", "time of day", "date", "length", "mass", "volume", "temperature", "speed")
+_NOT_PRICES = ("duration", "time of day", "date", "calendar date", "length", "mass", "volume", "temperature", "speed")
 
 
 def stated(word: str, text: str) -> bool:

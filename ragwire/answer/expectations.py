@@ -55,7 +55,7 @@ _TYPE_NOUNS = {
     "power consumption": "power", "power draw": "power", "wattage": "power",
     "speed": "speed", "temperature": "temperature",
     "percentage": "percentage", "percent": "percentage", "proportion": "percentage",
-    "voltage": "voltage", "version": "version", "date": "date", "year": "date",
+    "voltage": "voltage", "version": "version", "date": "calendar date", "year": "date",
     "opening hours": "time of day", "what time": "time of day",
     "rating": "rating", "certification": "rating", "protection class": "rating",
     "phone number": "telephone number", "telephone number": "telephone number",
@@ -293,7 +293,7 @@ def _kind(text: str) -> tuple[str | None, str]:
             continue
         if kind == "rating" and (m := re.search(rf"^(?:what|which) ([\w-]+) {pat}\b", text)):
             return kind, f"of {m.group(1)}"  # "what <class> rating": the kind of rating is the focus
-        if kind == "date" and (m := re.search(rf"^(?:(?:in|on|by|from|until|since) )?(?:what|which) {pat}\b", text)):
+        if kind in ("date", "calendar date") and (m := re.search(rf"^(?:(?:in|on|by|from|until|since) )?(?:what|which) {pat}\b", text)):
             return kind, _event(text[m.end():])  # "in which year did the mill open": the mill's date, not any date
         # A preposition may open the wh-phrase ("at what temperature", "above what wind speed", "to what depth").
         if m := re.search(rf"^(?:(?:{_OPENING_PREPOSITIONS}) )?(?:what|which)(?: ([\w-]+))? {pat}\b|^{pat}$", text):

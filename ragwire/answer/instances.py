@@ -131,7 +131,7 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "telephone number": _re(PHONE),
     "date": _re(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}|\b\d{1,2}\.? "
                 r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|\b(?:19|20)\d\d\b"
-                r"|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b"),
+                r"|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d\d-\d{1,2}-\d{1,2}\b"),
     "time of day": _re(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bnoon\b|\bmidnight\b"),
     "frequency": _re(r"\bevery\b|\bper (?:day|week|month|year|shift)\b|\b(?:daily|weekly|monthly|yearly|annually|"
                      r"nightly|hourly)\b|\b(?:once|twice|\w+ times) (?:a|an|per|each)\b|\beach (?:day|night|week|"
@@ -145,6 +145,9 @@ INSTANCES: dict[str, re.Pattern[str]] = {
 # yield is low", "if it rains").
 # A year alone is left out: a title's "Student information 2027" says when nothing happens.
 _DAY_OF_YEAR = INSTANCES["date"].pattern.replace(r"|\b(?:19|20)\d\d\b", "")
+# "By what date", "the closing date": a day of the year or of the month ("31 March", "the 10th"); a year alone is the
+# answer to "in what year", not to these.
+INSTANCES["calendar date"] = _re(rf"{_DAY_OF_YEAR}|\b\d{{1,2}}(?:st|nd|rd|th)\b")
 INSTANCES["date or time"] = _re("|".join([_DAY_OF_YEAR, *(INSTANCES[k].pattern for k in ("time of day", "duration",
                                                                                           "frequency"))])
                                 + r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:weekends?|weekdays?|holidays?)\b"
@@ -163,7 +166,7 @@ INSTANCES["duration or length"] = _re(f"{INSTANCES['duration'].pattern}|{INSTANC
 
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
-PLAIN = frozenset({"number", "quantity", "date", "time of day", "date or time", "age", "version", "rating",
+PLAIN = frozenset({"number", "quantity", "date", "calendar date", "time of day", "date or time", "age", "version", "rating",
                    "frequency"})  # no unit of their own
 
 

@@ -174,3 +174,18 @@ def test_a_column_named_by_a_currencys_own_letters_gives_an_amount_of_money(row)
 
 def test_a_column_in_feet_gives_no_money_though_ft_is_also_the_forints_sign():
     assert not instance("amount of money", "Mast · Height (ft): 32")
+
+
+def test_by_what_date_asks_for_a_day_of_the_year_not_a_year_alone():
+    expected = expectation("By what date must the mooring fee be paid?")
+    assert expected is not None and expected.kind == "calendar date"
+    assert not covers(expected, "Mooring fees 2027")
+    assert covers(expected, "The mooring fee must be paid by 30 April.")
+    assert covers(expected, "The mooring fee is due by the 5th of each month.")
+    assert covers(expected, "mooring fee · due: 2027-04-30")
+
+
+def test_in_what_year_is_still_answered_by_a_year():
+    expected = expectation("In which year was the sailing club founded?")
+    assert expected is not None and expected.kind == "date"
+    assert covers(expected, "The sailing club was founded in 1911.")
