@@ -27,6 +27,8 @@ __all__ = ["DIMENSIONS", "MODIFIERS", "OTHER_DIMENSIONS", "RELATIVE_CHARGES", "S
 
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
 _MEASURE_VERBS = {"weigh": "mass", "cost": "amount of money"}
+# "How much per minute does …", "how much a night do …": the rate's period or unit between "how much" and the verb.
+_RATE = r"(?: (?:per|a|an|each) [\w-]+)?"
 # "How <adjective>" and its superlative ask for a measure.
 _HOW_ADJECTIVE = {
     "loud": "sound level", "noisy": "sound level", "quiet": "sound level",
@@ -228,8 +230,8 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "duration", text[m.end():]
     for verb, measure in _MEASURE_VERBS.items():
         # "how much / what does <X> weigh | cost": the verb names the measure, <X> is its focus
-        if m := re.search(rf"\b(?:how much|what) (?:does|do|did|will|would) ((?:(?!\b(?:{verb}|what)\b).)+?) {verb}\b",
-                          text):
+        if m := re.search(rf"\b(?:how much{_RATE}|what) (?:does|do|did|will|would) ((?:(?!\b(?:{verb}|what)\b).)+?) "
+                          rf"{verb}\b", text):
             if m.group(1) == "it" and text[m.end():].startswith(" to "):
                 return measure, text[m.end():]  # "what will it cost to reserve a kayak": the kayak is priced
             return measure, "is " + m.group(1)

@@ -189,3 +189,8 @@ def test_in_what_year_is_still_answered_by_a_year():
     expected = expectation("In which year was the sailing club founded?")
     assert expected is not None and expected.kind == "date"
     assert covers(expected, "The sailing club was founded in 1911.")
+
+
+def test_how_much_with_its_rate_before_the_verb_asks_for_money():
+    expected = expectation("How much per night does the harbour berth cost?")
+    assert expected is not None and expected.kind == "amount of money" and expected.heads == ("berth",)
