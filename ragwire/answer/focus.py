@@ -10,6 +10,8 @@ participle is said of the noun, a verb in its base form ends a subject.
 
 from __future__ import annotations
 
+import re
+
 from .instances import INSTANCES, PLAIN
 from .lexicon import lexicon
 
@@ -94,7 +96,8 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     core = [w for w in content if w not in _SHAPES]
     if len(core) > 1 and core[-1] in _RIGHTS:
         core = core[:-1]
-    heads = [core[-1], *(w for w in core[:-1] if w in names)] if core else []
+    # "a kid's ticket": the owner is named without its ending ("Kid: 15,00", "kids under 12").
+    heads = [_owner(core[-1]), *(w for w in core[:-1] if w in names)] if core else []
     phrase = tokens[:used]
     if tokens[used:used + 1] in (["of"], ["for"]):
         tail = tokens[used + 1:]
@@ -113,6 +116,11 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
             if heads[0] != second[-1] and _measure_word(heads[0]):
                 heads.pop(0)  # "a month of gym use", "a kilo of plums": the measure is no focus
     return " ".join(phrase), tuple(dict.fromkeys(heads))
+
+
+def _owner(word: str) -> str:
+    """``word`` less a possessive ending ("kid's" → kid, "members'" → members)."""
+    return re.sub(r"(?<=\w)(?:['’]s|(?<=s)['’])$", "", word)
 
 
 def _usually(word: str, part: str) -> bool:

@@ -194,3 +194,9 @@ def test_in_what_year_is_still_answered_by_a_year():
 def test_how_much_with_its_rate_before_the_verb_asks_for_money():
     expected = expectation("How much per night does the harbour berth cost?")
     assert expected is not None and expected.kind == "amount of money" and expected.heads == ("berth",)
+
+
+def test_an_owner_in_the_focus_is_named_without_its_ending():
+    expected = expectation("How much is a child's ticket for the harbour cruise?")
+    assert expected is not None and expected.heads[0] == "child"
+    assert covers(expected, "Harbour cruise · Adult: 22 EUR · Child: 11 EUR")
