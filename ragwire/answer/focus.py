@@ -85,13 +85,16 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     if subject:
         # "does the library's fee go up": the owner is no head of the subject, its noun is ("fee"), unless a name.
         head = _subject([w for w in content if not w.endswith("'s")])
+        if content == head and _usually(head[0], "v") and any(t[:1].isdigit() for t in tokens[:used]) \
+                and tokens[used:used + 1] in (["of"], ["for"]):
+            head = []  # "does an 8-year-old pay for a ride": the subject is an age, what it pays for is the focus
         # A name in the subject ("the Gravel Pro battery") is asked about too, as in any noun phrase.
         content = [*dict.fromkeys(w for w in tokens[:used] if w in names and w not in head), *head]
     elif content[-1].endswith("ed") or _participle(content[-1]):
         content = content[:-1]  # a participle ("is refunded", "is the repaired unit insured", "are dishes kept")
     else:
         content = _predicate_dropped(content)
-    if not content:
+    if not content and tokens[used:used + 1] not in (["of"], ["for"]):
         return "", ()
     core = [w for w in content if w not in _SHAPES]
     if len(core) > 1 and core[-1] in _RIGHTS:
