@@ -53,6 +53,7 @@ _WHICH_MORE = re.compile(rf"^which(?: one)? (?P<cmp>{'|'.join(p for p, _ in _COM
                          r"(?P<a>.+?)\s+or\s+(?P<b>.+?)(?:,?\s+and by how (?:much|many|long)[^?]*)?\s*\??$", re.IGNORECASE)
 # A side that says "one for …" ("a locker for a small bag or one for a suitcase") takes the other side's noun.
 _ONE_FOR = re.compile(r"^one\s+(?=(?:for|of|with|in|at|on|from)\s)", re.IGNORECASE)
+_WH_CLAUSE = re.compile(r"^(?:what|how|when|where|which|who)\s", re.IGNORECASE)
 _PP = re.compile(r"\s+(?:for|of|with|in|at|on|from)\s+", re.IGNORECASE)
 _BY_HOW = re.compile(r"^by how (?:much|many|long)\b", re.IGNORECASE)  # a comparison's tail: "…, by how many grams"
 # "What are the height and the width of the cabinet?", "Tell me the colour and size of X": two attributes
@@ -67,6 +68,8 @@ _OWN_COMPLEMENT = re.compile(r"^(?P<own>(?!(?:the|a|an|this|that|its|their|our|y
                              r"(?P<rel>of|for|in|at|on)\s+(?P<thing>(?=[^?]*(?:\b[A-Z]|\d))[^?]*)$")
 # "Compare X with Y": each side is asked on its own; "the price of A with B" gives B A's attribute.
 _COMPARE = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|to|against|and)\s+(?P<b>.+?)\s*[?.!]?$", re.IGNORECASE)
+# "with" or "against" joins the sides before "to" or "and" do: "what they charge to castrate A with B".
+_COMPARE_WITH = re.compile(r"^compare\s+(?P<a>.+?)\s+(?:with|against)\s+(?P<b>.+?)\s*[?.!]?$", re.IGNORECASE)
 _OF = re.compile(r"^(?P<attr>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:of|for)\s+", re.IGNORECASE)
 # "Tell me X and Y", "What are X as well as Y": two noun phrases coordinated, the second opening with
 # a determiner or a possessive ("…the lamp's price and its colour"); each is asked as "What is …?".
@@ -252,7 +255,7 @@ _WHO_DOES = re.compile(r"^who\s+(?!is\b|are\b|was\b|were\b|do\b|does\b|did\b|can
 
 def _coordinated(question: str) -> list[str] | None:
     """The two questions of "Compare X with Y" or of two coordinated noun phrases ("Tell me X and its Y"); else None."""
-    if m := _COMPARE.match(question):
+    if m := _COMPARE_WITH.match(question) or _COMPARE.match(question):
         a, b = m["a"].strip(), m["b"].strip()
         if (of := _OF.match(a)) and b.lower().startswith(of["attr"].lower() + " ") and not _OF.match(b):
             # "the opening hour of the kiosk in spring with the opening hour in autumn": B changes A's last phrase.
@@ -264,6 +267,8 @@ def _coordinated(question: str) -> list[str] | None:
             b = _one_for(a, b)  # "a wash for A with one for B"
         elif (same := _same_head(a, b)) is not None:
             b = same  # "the hours a small lawn takes with a large lawn": B stands in A for the phrase it matches
+        elif (wh := re.match(rf"^(?:what|how)\b.*?(?=\s{_DETERMINERS}\s)", a, re.IGNORECASE)) and _DETERMINER.match(b):
+            b = f"{wh.group(0)} {b}"  # "how cold the water is at A with the water at B": B's is asked the same
         elif of and not _OF.match(b):
             b = f"{of['attr']} of {b}"  # "the price of A with B": B's price
         elif (_DETERMINER.match(a) and not _DETERMINER.match(b) and 2 <= len(a.split()) <= 3
@@ -274,7 +279,7 @@ def _coordinated(question: str) -> list[str] | None:
             a, b = f"{a} {rest}", f"{det} {b}"
         if (place := _PLACE.search(b)) and not re.search(r"\s(?:at|in|on|from)\s", a):
             a = f"{a}{place.group(0)}"  # "compare A with B at <place>": A is the place's too
-        return [f"What is {a}?", f"What is {b}?"]
+        return [_asked(a), _asked(b)]
     if m := _SHARED_VERB.match(question):
         return [f"{m['q'].capitalize()} {m['aux']} {m[n].strip()} {m['verb']}?" for n in ("a", "b")]
     if (m := _SHARED_SUBJECT_VERB.match(question)) and m["a"].split()[0].lower() not in _PRONOUNS:
@@ -293,6 +298,12 @@ def _coordinated(question: str) -> list[str] | None:
     return [f"What is {a}?", f"What is {b}?"]
 
 
+def _asked(side: str) -> str:
+    """One side of a comparison as a question: a clause opening with a wh-word ("how cold the water is at A") is
+    asked as it stands, a noun phrase as what it is."""
+    return f"{side[0].upper()}{side[1:]}?" if _WH_CLAUSE.match(side) else f"What is {side}?"
+
+
 def _one_for(a: str, b: str) -> str:
     """``b`` with its leading "one for …" given ``a``'s noun phrase ("a locker for a bag" / "one for a case")."""
     return _PP.split(a, maxsplit=1)[0] + " " + b[4:] if _ONE_FOR.match(b) else b
@@ -302,9 +313,12 @@ def _same_head(a: str, b: str) -> str | None:
     """``a`` with ``b`` in place of the phrase of ``a`` ending on ``b``'s noun, when ``b`` is a bare noun phrase
     ("a large lawn" in "the hours a small lawn takes"); None when ``b`` has a preposition or no such phrase."""
     words = b.split()
-    if not _DETERMINER.match(b) or len(words) > 4 or _PP.search(f" {b} "):
+    if not _DETERMINER.match(b) or _PP.search(f" {b} "):
         return None
-    found = re.search(rf"\b(?:the|a|an)\s+(?:[\w-]+\s+){{0,2}}{re.escape(words[-1])}\b", a, re.IGNORECASE)
+    if len(words) > 4 or not (found := re.search(rf"\b(?:the|a|an)\s+(?:[\w-]+\s+){{0,2}}{re.escape(words[-1])}\b", a,
+                                                 re.IGNORECASE)):
+        # "to castrate a dog of up to 20 kg with a dog over 20 kg": B's noun and what qualifies it close A.
+        found = re.search(rf"\b(?:the|a|an)\s+{re.escape(words[1])}\b.*$", a, re.IGNORECASE) if len(words) > 2 else None
     return None if found is None else a[:found.start()] + b + a[found.end():]
 
 

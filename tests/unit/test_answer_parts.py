@@ -258,3 +258,15 @@ def test_and_also_before_a_noun_phrase_joins_a_second_question():
     assert split_parts("What's the members' price for the spring show and also the yearly subscription?") == [
         "What is the members' price for the spring show?", "What is the yearly subscription?"]
     assert split_parts("Is the pool heated and also open in winter?") == ["Is the pool heated and also open in winter?"]
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    # a side that is a wh-clause is asked as it stands, and the other side is asked the same way
+    ("Compare how deep the harbour is at the north quay with the harbour at the fuel dock.",
+     ["How deep the harbour is at the north quay?", "How deep the harbour at the fuel dock?"]),
+    # "with" joins the sides before a "to" inside the first; B's noun and what qualifies it close A
+    ("Compare what the boatyard charges to lift a boat of up to 8 m with a boat over 8 m.",
+     ["What the boatyard charges to lift a boat of up to 8 m?", "What the boatyard charges to lift a boat over 8 m?"]),
+])
+def test_a_comparison_of_clauses_asks_each_side_as_a_clause(question, parts):
+    assert split_parts(question) == parts
