@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 
 from .expectations import DIMENSIONS, OTHER_DIMENSIONS, Expectation
-from .instances import INSTANCES, SPELLED_NUMBERS
-from .instances import LABEL_UNITS as _LABEL_UNITS
-from .instances import LABELLED_VALUE as _LABELLED_VALUE
+from .instances import INSTANCES, SPELLED_NUMBERS, labelled
 from .instances import NUMBER as _N
 from .periods import SAME_SPAN
 from .text import STOPWORDS, stems
@@ -27,13 +25,6 @@ def instance(kind: str, text: str) -> bool:
     """Whether ``text`` holds an answer of type ``kind`` (a duration, an amount of money…)."""
     pattern = INSTANCES.get(kind)
     return bool(pattern and pattern.search(text)) or labelled(kind, text)
-
-
-def labelled(kind: str, text: str) -> bool:
-    """Whether a table row in ``text`` gives a number under a column whose name carries a unit of ``kind``."""
-    units = _LABEL_UNITS.get(kind, frozenset())
-    return bool(units) and any(units & set(re.split(r"[\W_]+", m.group(1).lower()))
-                               for m in _LABELLED_VALUE.finditer(text))
 
 
 def covers(expected: Expectation, text: str, context: str = "", title: str = "") -> bool:

@@ -239,6 +239,14 @@ LABEL_UNITS: dict[str, frozenset[str]] = {
 }
 LABEL_UNITS["duration or length"] = LABEL_UNITS["duration"] | LABEL_UNITS["length"]
 LABEL_UNITS["amount or percentage"] = LABEL_UNITS["amount of money"] | LABEL_UNITS["percentage"]
+
+
+def labelled(kind: str, text: str) -> bool:
+    """Whether a table row in ``text`` gives a number under a column whose name carries a unit of ``kind``."""
+    units = LABEL_UNITS.get(kind, frozenset())
+    return bool(units) and any(units & set(re.split(r"[\W_]+", m.group(1).lower()))
+                               for m in LABELLED_VALUE.finditer(text))
+
 # A currency's name qualified by its country, where one name is many currencies' ("US dollars", "Swiss francs").
 _QUALIFIED = {"us": "USD", "u.s.": "USD", "american": "USD", "australian": "AUD", "canadian": "CAD",
               "new zealand": "NZD", "hong kong": "HKD", "singapore": "SGD", "swiss": "CHF", "indian": "INR",

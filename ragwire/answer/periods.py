@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from .ends import SEGMENT
-from .instances import INSTANCES
+from .instances import INSTANCES, labelled
 from .text import stem, words
 
 # A span of time a text may name by its length in a smaller unit: a locker "for a day" is priced "per 24 hours",
@@ -78,7 +78,9 @@ def other_period(question: str, quoted: Sequence[str]) -> tuple[str, str] | None
     money = INSTANCES["amount of money"]
     for text in quoted:
         for segment in SEGMENT.split(text):  # a rate and its amount are said in one sentence, line or row
-            if money.search(segment) and (others := _periods(segment) - {period}):
+            # "Per hour (zł): 130": a column may name the currency and the period both.
+            if (money.search(segment) or labelled("amount of money", segment)) and (
+                    others := _periods(segment) - {period}):
                 return period, sorted(others)[0]
     return None
 

@@ -121,3 +121,9 @@ def test_the_weekend_is_a_rate_period_only_before_what_is_priced():
         == ("weekend", "day")
     assert other_period("How much is the sauna hut's weekend rate?", ["Sauna hut, Sat–Sun: 70 EUR"]) is None
     assert other_period("How much is a canoe at the weekend?", ["Canoe: 20 EUR per hour"]) is None
+
+
+def test_a_column_naming_its_currency_and_period_prices_per_that_period():
+    # "Per hour (zł): 130" is a rate per hour though no currency stands beside the number.
+    assert other_period("What does a meeting room cost per month?", ["Room: Dock · Per hour (zł): 90 · Full day (zł): 600"]) \
+        == ("month", "hour")
