@@ -85,7 +85,9 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
             continue  # an action's sibling is another action ("pay" and "hire"), named beside it as often as not
         near = [w for w, sim in zip(pool, cosines(vectors[len(key):], vector), strict=True)
                 if sim >= SIBLING_NEAR and lexicon().usual_part(w) == part]
-        if sibling := next((w for w in near if lexicon().siblings(term, w)), None):
+        # A value on a scale ("June", "months") gives what a word of time asks ("the dates", "the season"): no sibling.
+        if sibling := next((w for w in near if lexicon().siblings(term, w)
+                            and (w not in ON_A_SCALE or term in ON_A_SCALE)), None):
             return term, sibling
     return None
 

@@ -127,3 +127,30 @@ def test_a_column_naming_its_currency_and_period_prices_per_that_period():
     # "Per hour (zł): 130" is a rate per hour though no currency stands beside the number.
     assert other_period("What does a meeting room cost per month?", ["Room: Dock · Per hour (zł): 90 · Full day (zł): 600"]) \
         == ("month", "hour")
+
+
+class _Kin:
+    """Word vectors in which a few words are near each other, as the real model puts them; the rest are apart."""
+
+    NEAR = {"dates": 0, "june": 0, "pine": 1, "birch": 1}
+
+    def _vector(self, text: str) -> list[float]:
+        out = [0.0] * 64
+        for word in words(text):
+            slot = self.NEAR.get(word, 2 + sum(map(ord, word)) % 62)
+            out[slot] += 1.0
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+
+def test_a_value_on_a_scale_gives_what_a_word_of_time_asks_and_is_no_sibling_of_it():
+    # "June" is a kin of "dates" in WordNet and near it in the embedding, but it is the answer, not another row.
+    assert quoted_sibling("Between which dates is the mountain hut staffed?",
+                          ["Staffed from 20 June to 27 September"], _Kin()) is None
+    # Two things of one kind still are siblings.
+    assert quoted_sibling("What does a pine board cost?", ["Birch board: 12 EUR"], _Kin()) == ("pine", "birch")
