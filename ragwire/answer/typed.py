@@ -42,10 +42,14 @@ C = TypeVar("C", bound=Scored)
 def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], sources: list[NumberedSource],
           threshold: float, embedding: Embedder | None) -> list[C]:
     """The candidates above ``threshold`` that give the expected answer."""
-    # A code the chunk gives (a flat H0302, a model KX-2) names what the chunk is about, as its heading would; so does
-    # the title line above its sections ("HARBOUR ROWING CLUB - HOUSE RULES" over "2.1 Season fee: 90 EUR").
-    titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} {' '.join(sorted(identifiers(s.text)))}"
-              for s in sources}
+    # A code a retrieved chunk of the file gives (a flat H0302, a model KX-2) names what the file's chunks are about,
+    # as a heading would: a lease gives the flat's code once, not in the clause stating the rent.  So does the title
+    # line above its sections ("HARBOUR ROWING CLUB - HOUSE RULES" over "2.1 Season fee: 90 EUR").
+    codes: dict[str, set[str]] = {}
+    for s in sources:
+        codes.setdefault(str(s.hit.metadata.get("source") or ""), set()).update(identifiers(s.text))
+    titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} "
+                       f"{' '.join(sorted(codes[str(s.hit.metadata.get('source') or '')]))}" for s in sources}
     above = [c for c in candidates if c.score >= threshold]
     kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
                                        titles[c.source])]

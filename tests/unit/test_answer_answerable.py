@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
 from ragwire.answer.answerable import missing_terms
 from ragwire.answer.coverage import covers
 from ragwire.answer.expectations import expectation
 from ragwire.answer.extractive import extractive_answer
+from ragwire.answer.passages import Passage
+from ragwire.answer.typed import typed
 
 from .test_extractive import WordEmbedding, _source
 
@@ -135,3 +139,25 @@ def test_a_measured_number_inside_a_range_of_its_unit_is_carried_and_a_version_i
     fees = [_source(1, "Canoes of 5.01 – 7 m pay EUR 185 a season. Repairs take 3 to 7 days.")]
     assert missing_terms("What does a rack cost for a 6 m canoe?", fees, WordEmbedding()) == []
     assert missing_terms("When will firmware 5.0 be released?", fees, WordEmbedding()) == ["5.0"]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    source: int
+    passage: Passage
+    score: float = 0.9
+    ranked: float = 0.9
+
+
+def test_a_code_another_chunk_of_the_file_gives_is_the_subject_of_its_clauses():
+    # A lease gives the flat's code once, in its opening chunk, not in the clause stating the rent.
+    expected = expectation("What is the monthly rent for flat B0417?")
+    rent = _Candidate(2, Passage("The monthly rent is EUR 950, paid in advance by the 1st of each month.", "", 0))
+    lease = {"source": "/docs/lease.md", "file_name": "lease.md"}
+    opening = "Lease for flat B0417, second floor, Harbour Street 9."
+    rent_clause = rent.passage.text
+    same_file = [_source(1, opening, **lease), _source(2, rent_clause, **lease)]
+    assert typed(expected, [rent], {1: "", 2: ""}, same_file, 0.3, None) == [rent]
+    # A chunk of another file gives no code to this one.
+    other_file = [_source(1, opening), _source(2, rent_clause, **lease)]
+    assert typed(expected, [rent], {1: "", 2: ""}, other_file, 0.3, None) == []
