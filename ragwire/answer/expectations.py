@@ -187,7 +187,9 @@ def expectation(question: str) -> Expectation | None:
     # about another product of the same kind shares the focus's last word, not its name.
     names = {w.lower() for w in _WORD.findall(question)[1:] if w[:1].isupper()}
     phrase, heads = focused(rest, names)
-    if kind == "amount of money" and _RELATIVE_CHARGE.search(text):
+    # A fee is as often a share of a price as a sum ("a 3 % booking fee", "a late fee of 5 %"); a list of "fees"
+    # prices its rows in money, where a share beside them is a discount.
+    if kind == "amount of money" and (_RELATIVE_CHARGE.search(text) or re.search(r"\bfee\b", text)):
         kind = "amount or percentage"  # "what deposit is due": "a deposit of 30 %" answers it as "EUR 50" would
     found = Expectation(kind, phrase, heads)
     if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):

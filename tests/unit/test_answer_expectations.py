@@ -205,3 +205,11 @@ def test_an_owner_in_the_focus_is_named_without_its_ending():
 def test_an_age_paying_for_a_thing_makes_the_thing_the_focus_not_the_verb():
     expected = expectation("How much does a 9-year-old pay for the maritime museum?")
     assert expected is not None and expected.kind == "amount of money" and expected.heads == ("museum",)
+
+
+def test_a_fee_may_be_given_as_a_share_of_the_price():
+    expected = expectation("What booking fee does the ferry company add to a card payment?")
+    assert expected is not None and expected.kind == "amount or percentage"
+    assert covers(expected, "Card payments carry a 2 % booking fee.")
+    plural = expectation("What are the marina's fees for a yacht?")
+    assert plural is not None and plural.kind == "amount of money"
