@@ -76,7 +76,8 @@ def test_a_payer_or_a_hyphenated_word_before_a_noun_names_a_kind_of_it():
 def test_a_contracted_wh_word_asks_what_the_written_out_one_does():
     for contracted in ("What's the mooring fee for a dinghy?", "What’s the mooring fee for a dinghy?"):
         assert expectation(contracted) == expectation("What is the mooring fee for a dinghy?")
-    assert expectation("What's the mooring fee for a dinghy?").kind == "amount or percentage"  # a fee may be a share (round 34)
+    # A fee may be a share of the price (round 34), so it asks for an amount or a percentage.
+    assert expectation("What's the mooring fee for a dinghy?").kind == "amount or percentage"
 
 
 def test_where_a_fee_is_charged_or_what_it_is_charged_per_is_not_what_it_is_for():
