@@ -87,7 +87,7 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
         head = _subject([w for w in content if not w.endswith("'s")])
         if content == head and _usually(head[0], "v") and any(t[:1].isdigit() for t in tokens[:used]) \
                 and tokens[used:used + 1] in (["of"], ["for"]):
-            head = []  # "does an 8-year-old pay for a ride": the subject is an age, what it pays for is the focus
+            head = []  # "does a 9-year-old pay for museum entry": the subject is an age, what it pays for is the focus
         # A name in the subject ("the Gravel Pro battery") is asked about too, as in any noun phrase.
         content = [*dict.fromkeys(w for w in tokens[:used] if w in names and w not in head), *head]
     elif content[-1].endswith("ed") or _participle(content[-1]):

@@ -145,7 +145,7 @@ INSTANCES: dict[str, re.Pattern[str]] = {
 # yield is low", "if it rains").
 # A year alone is left out: a title's "Student information 2027" says when nothing happens.
 _DAY_OF_YEAR = INSTANCES["date"].pattern.replace(r"|\b(?:19|20)\d\d\b", "")
-# "By what date", "the closing date": a day of the year or of the month ("31 March", "the 10th"); a year alone is the
+# "By what date", "the closing date": a day of the year or of the month ("14 May", "the 10th"); a year alone is the
 # answer to "in what year", not to these.
 INSTANCES["calendar date"] = _re(rf"{_DAY_OF_YEAR}|\b\d{{1,2}}(?:st|nd|rd|th)\b")
 INSTANCES["date or time"] = _re("|".join([_DAY_OF_YEAR, *(INSTANCES[k].pattern for k in ("time of day", "duration",
@@ -206,7 +206,7 @@ def unit_word(word: str) -> bool:
 
 
 def column_unit(word: str) -> bool:
-    """Whether ``word``, in brackets after a column's name ("Fee (yen)", "Weight (kg)"), is the unit of its values:
+    """Whether ``word``, in brackets after a column's name ("Price (CHF)", "Weight (kg)"), is the unit of its values:
     a currency (code, name or sign) or a unit of some measure."""
     lowered = word.lower().rstrip(".")
     return (lowered in _codes or lowered in _word_codes or lowered in _names or word in _symbols or word in _letters
@@ -224,7 +224,7 @@ def measure_unit(word: str) -> bool:
 
 # A table row's column name may carry the unit of its value ("price_eur: 59", "Weight (kg): 16.5",
 # "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
-# A currency's own letters head a column as its code does ("Per hour (zł)", "Price (Kč)"), save those that are also a
+# A currency's own letters head a column as its code does ("Per day (zł)", "Price (Kč)"), save those that are also a
 # unit ("Ft" is feet as well as forints).
 _SIGN_WORDS = frozenset(sign.lower() for sign in (*_symbols, *_letters)
                         if re.fullmatch(r"\w{2,}", sign) and not unit_word(sign.lower()))

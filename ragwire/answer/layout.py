@@ -54,7 +54,7 @@ _LABEL = re.compile(r"^\s*[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20})?:\s+\S")
 _RUN_IN = re.compile(r"^\s*((?!(?:A|An|The) )[A-Z][\w'-]*(?: [\w'-]+){1,4}\.)\s+(?=[A-Z])")
 # "Balance to pay this quarter: EUR 74.20": a label of any length and a value with a number is a fact, not a heading.
 _LABELLED_NUMBER = re.compile(r"(?<=\S):\s+\D{0,8}\d")
-# "Sunday and public holidays: closed": a label and a value in words says a fact; a heading's colon opens a name
+# "Mondays and bank holidays: closed": a label and a value in words says a fact; a heading's colon opens a name
 # ("Part 2: Fees").
 _LABELLED_WORD = re.compile(r"(?<=[^\s:]):\s+[a-z]")
 TERMINAL = ".!?:;"
@@ -64,8 +64,8 @@ DANGLING = frozenset({"the", "a", "an", "of", "to", "and", "or", "in", "on", "fo
 _WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 _AUXILIARIES = frozenset("is are was were be been has have had must may can will would should shall does do did".split())
 SENTENCE_GAP = re.compile(r"[.!?][\"')\]]*\s+")
-# "Treatment            Fee (yen)": a line naming a table's columns, the last with its values' unit in brackets, as
-# a scan or a PDF's text gives a table without rules; its rows end in a bare number ("Ceramic inlay -_ 7 55,000": the
+# "Service            Price (CHF)": a line naming a table's columns, the last with its values' unit in brackets, as
+# a scan or a PDF's text gives a table without rules; its rows end in a bare number ("Hull cleaning -_ 7 45.00": the
 # dots of a leader read as stray marks).
 _COLUMN_HEADER = re.compile(r"^(?:.*\s)?(?P<column>[A-Za-z][\w'-]*\s*\((?P<unit>[^()\s]{1,10})\))$")
 _ROW_VALUE = re.compile(r"(?<=\s)(?P<value>\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)$")
@@ -193,7 +193,7 @@ def _rows_under(found: list[Unit], at: int) -> list[tuple[Unit, tuple[str, str]]
 
 
 def _row_label(text: str) -> str:
-    """A row's label without the leader a scan reads between it and its value ("60 min : a", "inlay -_ 7")."""
+    """A row's label without the leader a scan reads between it and its value ("per metre : a", "cleaning -_ 7")."""
     words = text.split()
     while words and (not any(c.isalnum() for c in words[-1]) or len(words[-1]) == 1 and (
             words[-1].lower() in DANGLING or len(words) > 1 and not any(c.isalnum() for c in words[-2]))):

@@ -268,7 +268,7 @@ def _coordinated(question: str) -> list[str] | None:
         elif (same := _same_head(a, b)) is not None:
             b = same  # "the hours a small lawn takes with a large lawn": B stands in A for the phrase it matches
         elif (wh := re.match(rf"^(?:what|how)\b.*?(?=\s{_DETERMINERS}\s)", a, re.IGNORECASE)) and _DETERMINER.match(b):
-            b = f"{wh.group(0)} {b}"  # "how cold the water is at A with the water at B": B's is asked the same
+            b = f"{wh.group(0)} {b}"  # "how deep the harbour is at A with the harbour at B": B's is asked the same
         elif of and not _OF.match(b):
             b = f"{of['attr']} of {b}"  # "the price of A with B": B's price
         elif (_DETERMINER.match(a) and not _DETERMINER.match(b) and 2 <= len(a.split()) <= 3
@@ -299,7 +299,7 @@ def _coordinated(question: str) -> list[str] | None:
 
 
 def _asked(side: str) -> str:
-    """One side of a comparison as a question: a clause opening with a wh-word ("how cold the water is at A") is
+    """One side of a comparison as a question: a clause opening with a wh-word ("how deep the harbour is at A") is
     asked as it stands, a noun phrase as what it is."""
     return f"{side[0].upper()}{side[1:]}?" if _WH_CLAUSE.match(side) else f"What is {side}?"
 
@@ -317,7 +317,7 @@ def _same_head(a: str, b: str) -> str | None:
         return None
     if len(words) > 4 or not (found := re.search(rf"\b(?:the|a|an)\s+(?:[\w-]+\s+){{0,2}}{re.escape(words[-1])}\b", a,
                                                  re.IGNORECASE)):
-        # "to castrate a dog of up to 20 kg with a dog over 20 kg": B's noun and what qualifies it close A.
+        # "to lift a boat of up to 8 m with a boat over 8 m": B's noun and what qualifies it close A.
         found = re.search(rf"\b(?:the|a|an)\s+{re.escape(words[1])}\b.*$", a, re.IGNORECASE) if len(words) > 2 else None
     return None if found is None else a[:found.start()] + b + a[found.end():]
 

@@ -158,7 +158,7 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     # to quote alone belongs with the one after it.
     merged: list[str] = []
     for sentence in out:
-        # "Dental implant, including crown. 385,000": a value alone after a full stop is the sentence's before it.
+        # "Mast removal, rigging included. 380": a value alone after a full stop is the sentence's before it.
         if merged and sentence and not any(c.isalpha() for c in sentence):
             merged[-1] += " " + sentence
         elif merged and len(merged[-1].split()) < min_words:

@@ -78,7 +78,7 @@ def other_period(question: str, quoted: Sequence[str]) -> tuple[str, str] | None
     money = INSTANCES["amount of money"]
     for text in quoted:
         for segment in SEGMENT.split(text):  # a rate and its amount are said in one sentence, line or row
-            # "Per hour (zł): 130": a column may name the currency and the period both.
+            # "Per day (zł): 90": a column may name the currency and the period both.
             if (money.search(segment) or labelled("amount of money", segment)) and (
                     others := _periods(segment) - {period}):
                 return period, sorted(others)[0]

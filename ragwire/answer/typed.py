@@ -42,7 +42,7 @@ C = TypeVar("C", bound=Scored)
 def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], sources: list[NumberedSource],
           threshold: float, embedding: Embedder | None) -> list[C]:
     """The candidates above ``threshold`` that give the expected answer."""
-    # A code a retrieved chunk of the file gives (a flat H0302, a model KX-2) names what the file's chunks are about,
+    # A code a retrieved chunk of the file gives (a flat B0417, a model KX-2) names what the file's chunks are about,
     # as a heading would: a lease gives the flat's code once, not in the clause stating the rent.  So does the title
     # line above its sections ("HARBOUR ROWING CLUB - HOUSE RULES" over "2.1 Season fee: 90 EUR").
     codes: dict[str, set[str]] = {}

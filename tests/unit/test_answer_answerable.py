@@ -151,8 +151,8 @@ class _Candidate:
 
 def test_a_code_another_chunk_of_the_file_gives_is_the_subject_of_its_clauses():
     # A lease gives the flat's code once, in its opening chunk, not in the clause stating the rent.
-    expected = expectation("What is the monthly rent for flat B0417?")
-    rent = _Candidate(2, Passage("The monthly rent is EUR 950, paid in advance by the 1st of each month.", "", 0))
+    expected = expectation("What is the rent per month for flat B0417?")
+    rent = _Candidate(2, Passage("The monthly rent is EUR 950, payable on the first working day.", "", 0))
     lease = {"source": "/docs/lease.md", "file_name": "lease.md"}
     opening = "Lease for flat B0417, second floor, Harbour Street 9."
     rent_clause = rent.passage.text

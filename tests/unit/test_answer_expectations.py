@@ -177,11 +177,11 @@ def test_a_column_in_feet_gives_no_money_though_ft_is_also_the_forints_sign():
 
 
 def test_by_what_date_asks_for_a_day_of_the_year_not_a_year_alone():
-    expected = expectation("By what date must the mooring fee be paid?")
+    expected = expectation("By what date is a mooring fee payable?")
     assert expected is not None and expected.kind == "calendar date"
     assert not covers(expected, "Mooring fees 2027")
-    assert covers(expected, "The mooring fee must be paid by 30 April.")
-    assert covers(expected, "The mooring fee is due by the 5th of each month.")
+    assert covers(expected, "The mooring fee must be paid by 14 May.")
+    assert covers(expected, "The mooring fee falls due on the 5th.")
     assert covers(expected, "mooring fee · due: 2027-04-30")
 
 
@@ -197,9 +197,9 @@ def test_how_much_with_its_rate_before_the_verb_asks_for_money():
 
 
 def test_an_owner_in_the_focus_is_named_without_its_ending():
-    expected = expectation("How much is a child's ticket for the harbour cruise?")
-    assert expected is not None and expected.heads[0] == "child"
-    assert covers(expected, "Harbour cruise · Adult: 22 EUR · Child: 11 EUR")
+    expected = expectation("What does a kid's pass cost on the harbour cruise?")
+    assert expected is not None and expected.heads[0] == "kid"
+    assert covers(expected, "Harbour cruise · Adult: 22 EUR · Kid: 11 EUR")
 
 
 def test_an_age_paying_for_a_thing_makes_the_thing_the_focus_not_the_verb():
