@@ -287,8 +287,8 @@ def _coordinated(question: str) -> list[str] | None:
     if m := _SHARED_HEAD.match(question):
         return [_as_question(f"{m['head']} {m[n].strip()}") for n in ("a", "b")]
     m = _PHRASES.match(question)
-    if m is None or re.search(r"\bbetween\b", m["a"], re.IGNORECASE):
-        return None  # "the difference between A and B" is one thing
+    if m is None or re.search(r"\bbetween\b", m["a"], re.IGNORECASE) or "?" in m["a"]:
+        return None  # "the difference between A and B" is one thing; a "?" ends a question, no phrase runs past it
     a, b = m["a"].strip(), m["b"].strip()
     pronoun = re.match(r"(?:its|their|his|her)\s", b, re.IGNORECASE)
     if pronoun and (of := re.search(r"\s(?:of|for)\s+(.+)$", a)):

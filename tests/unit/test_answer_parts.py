@@ -270,3 +270,8 @@ def test_and_also_before_a_noun_phrase_joins_a_second_question():
 ])
 def test_a_comparison_of_clauses_asks_each_side_as_a_clause(question, parts):
     assert split_parts(question) == parts
+
+
+def test_no_phrase_of_a_part_runs_past_a_question_mark():
+    assert split_parts("What is the price of a rowing boat? And the deposit?")[0] == "What is the price of a rowing boat?"
+    assert not any(part.endswith("??") for part in split_parts("Tell me the fee for a locker? And the opening hours?"))
