@@ -273,5 +273,6 @@ def test_a_comparison_of_clauses_asks_each_side_as_a_clause(question, parts):
 
 
 def test_no_phrase_of_a_part_runs_past_a_question_mark():
-    assert split_parts("What is the price of a rowing boat? And the deposit?")[0] == "What is the price of a rowing boat?"
+    assert split_parts("Give me the hire charge of a rowing boat? And the deposit?")[0] == (
+        "What is the hire charge of a rowing boat?")
     assert not any(part.endswith("??") for part in split_parts("Tell me the fee for a locker? And the opening hours?"))
