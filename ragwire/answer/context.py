@@ -68,7 +68,12 @@ def source_label(source: NumberedSource) -> str:
                            page_number=hit.page_number, page_label=hit.page_label)
 
 
+def source_path(source: NumberedSource) -> str:
+    """The path of the file ``source`` was cut from, as stored ("" when the store has none)."""
+    return str(source.hit.metadata.get("source") or "")
+
+
 def file_words(source: NumberedSource) -> str:
     """The words of the source's file name ("green-leaf_garden_rules.txt": green leaf garden rules)."""
-    name = str(source.hit.metadata.get("source") or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = source_path(source).replace("\\", "/").rsplit("/", 1)[-1]
     return re.sub(r"[\W_]+", " ", name.rsplit(".", 1)[0])

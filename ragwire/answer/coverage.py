@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .expectations import DIMENSIONS, OTHER_DIMENSIONS, Expectation
-from .instances import INSTANCES, SPELLED_NUMBERS, labelled
+from .instances import INSTANCES, SPELLED_NUMBERS, instance, labelled
 from .instances import NUMBER as _N
 from .periods import SAME_SPAN
 from .text import STOPWORDS, stems
@@ -19,12 +19,6 @@ from .text import stated as _stated_in
 from .text import stem as _stem
 
 __all__ = ["covers", "instance", "labelled", "measured", "stated"]
-
-
-def instance(kind: str, text: str) -> bool:
-    """Whether ``text`` holds an answer of type ``kind`` (a duration, an amount of money…)."""
-    pattern = INSTANCES.get(kind)
-    return bool(pattern and pattern.search(text)) or labelled(kind, text)
 
 
 def covers(expected: Expectation, text: str, context: str = "", title: str = "") -> bool:

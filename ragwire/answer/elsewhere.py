@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .context import NumberedSource, file_words
+from .context import NumberedSource, file_words, source_path
 from .evidence import Vocabulary, names, subject_words
 from .siblings import ON_A_SCALE
 from .text import STOPWORDS, stated, stems, words
@@ -66,7 +66,7 @@ def named_elsewhere(question: str, quoted: Sequence[str], files: Sequence[Number
     if vocabulary is None or not files:
         return []
     said = stems(" ".join([*quoted, *(file_words(s) for s in files)]))
-    sources = sorted({str(s.hit.metadata.get("source") or "") for s in files})
+    sources = sorted({source_path(s) for s in files})
     found: list[str] = []
     for written, run in name_runs(question):
         if any(stated(w, said) for w in run):
@@ -121,7 +121,7 @@ def files_mention(files: Sequence[NumberedSource], vocabulary: Vocabulary) -> Ca
 
 def _titles(sources: Sequence[NumberedSource]) -> dict[str, set[str]]:
     """Each file of ``sources`` (its path) with the words of its name."""
-    return {str(s.hit.metadata.get("source") or ""): set(words(file_words(s))) for s in sources}
+    return {source_path(s): set(words(file_words(s))) for s in sources}
 
 
 def _mentions(word: str, path: str, title: set[str], vocabulary: Vocabulary, unknown: bool = False) -> bool:

@@ -19,7 +19,7 @@ from .asked import asked, attribute_share, codes_carried, literals_held, telling
 from .asked import identifiers as identifiers  # re-exported: the codes of a question
 from .calibration import strength
 from .contact import asks_contact, contact_only
-from .context import NumberedSource, file_words
+from .context import NumberedSource, file_words, source_path
 from .coverage import instance, measured
 from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
 from .elsewhere import files_naming
@@ -184,7 +184,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         candidates = [c for c in candidates if not contact_only(c.passage.text)] or candidates
     if naming := files_naming(question, sources, vocabulary):
         # A question naming one organisation or place is answered from a file that mentions it.
-        paths = {s.index: str(s.hit.metadata.get("source") or "") for s in sources}
+        paths = {s.index: source_path(s) for s in sources}
         candidates = [c for c in candidates if paths[c.source] in naming] or candidates
     best = max((c.score for c in candidates), default=0.0)
     if not candidates or best < threshold:

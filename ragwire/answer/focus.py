@@ -80,13 +80,14 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
                 content, used = _predicate_dropped(obj)[-1:], used + chained + 1 + more
     if not content:
         return "", ()
+    # "the price of a kayak", "a ticket for the ferry": what the phrase is of or for follows it.
+    of_what = tokens[used:used + 1] in (["of"], ["for"])
     if not subject:
         content = _clause_dropped(content)
     if subject:
         # "does the library's fee go up": the owner is no head of the subject, its noun is ("fee"), unless a name.
         head = _subject([w for w in content if not w.endswith("'s")])
-        if content == head and _usually(head[0], "v") and any(t[:1].isdigit() for t in tokens[:used]) \
-                and tokens[used:used + 1] in (["of"], ["for"]):
+        if content == head and _usually(head[0], "v") and any(t[:1].isdigit() for t in tokens[:used]) and of_what:
             head = []  # "does a 9-year-old pay for museum entry": the subject is an age, what it pays for is the focus
         # A name in the subject ("the Gravel Pro battery") is asked about too, as in any noun phrase.
         content = [*dict.fromkeys(w for w in tokens[:used] if w in names and w not in head), *head]
@@ -94,7 +95,7 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
         content = content[:-1]  # a participle ("is refunded", "is the repaired unit insured", "are dishes kept")
     else:
         content = _predicate_dropped(content)
-    if not content and tokens[used:used + 1] not in (["of"], ["for"]):
+    if not content and not of_what:
         return "", ()
     core = [w for w in content if w not in _SHAPES]
     if len(core) > 1 and core[-1] in _RIGHTS:
@@ -102,7 +103,7 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     # "a kid's ticket": the owner is named without its ending ("Kid: 15,00", "kids under 12").
     heads = [_owner(core[-1]), *(w for w in core[:-1] if w in names)] if core else []
     phrase = tokens[:used]
-    if tokens[used:used + 1] in (["of"], ["for"]):
+    if of_what:
         tail = tokens[used + 1:]
         skip = 0
         while skip < len(tail) and tail[skip] in _DETERMINERS:

@@ -209,8 +209,7 @@ def column_unit(word: str) -> bool:
     """Whether ``word``, in brackets after a column's name ("Price (CHF)", "Weight (kg)"), is the unit of its values:
     a currency (code, name or sign) or a unit of some measure."""
     lowered = word.lower().rstrip(".")
-    return (lowered in _codes or lowered in _word_codes or lowered in _names or word in _symbols or word in _letters
-            or measure_unit(lowered))
+    return lowered in _CURRENCY_WORDS or word in _symbols or word in _letters or measure_unit(lowered)
 
 
 def measure_unit(word: str) -> bool:
@@ -226,11 +225,11 @@ def measure_unit(word: str) -> bool:
 # "warranty_years: 5"): the value is then an instance of that unit's type, as a header currency is.
 # A currency's own letters head a column as its code does ("Per day (zł)", "Price (Kč)"), save those that are also a
 # unit ("Ft" is feet as well as forints).
+_CURRENCY_WORDS = frozenset(_codes + _word_codes + _names)
 _SIGN_WORDS = frozenset(sign.lower() for sign in (*_symbols, *_letters)
                         if re.fullmatch(r"\w{2,}", sign) and not unit_word(sign.lower()))
 LABEL_UNITS: dict[str, frozenset[str]] = {
-    "amount of money": frozenset(_codes + _word_codes + _names) | _SIGN_WORDS | {"price", "cost", "fee", "amount",
-                                                                                 "total"},
+    "amount of money": _CURRENCY_WORDS | _SIGN_WORDS | {"price", "cost", "fee", "amount", "total"},
     "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
     "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration", "h", "hrs",
                            "min", "mins", "sec", "secs"}),
@@ -246,6 +245,14 @@ def labelled(kind: str, text: str) -> bool:
     units = LABEL_UNITS.get(kind, frozenset())
     return bool(units) and any(units & set(re.split(r"[\W_]+", m.group(1).lower()))
                                for m in LABELLED_VALUE.finditer(text))
+
+
+def instance(kind: str, text: str) -> bool:
+    """Whether ``text`` holds an answer of type ``kind`` (a duration, an amount of money…): as the type is written,
+    or as a number under a column whose name carries its unit."""
+    pattern = INSTANCES.get(kind)
+    return bool(pattern and pattern.search(text)) or labelled(kind, text)
+
 
 # A currency's name qualified by its country, where one name is many currencies' ("US dollars", "Swiss francs").
 _QUALIFIED = {"us": "USD", "u.s.": "USD", "american": "USD", "australian": "AUD", "canadian": "CAD",

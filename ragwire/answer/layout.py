@@ -113,10 +113,11 @@ def _group(text: str) -> list[Unit]:
         if _MD_HEADING.match(line):
             units.append(Unit("heading", [stripped], block))
         elif _GRID_RULE.match(line):
-            if open_unit is not None and open_unit.kind == "row" and _first_row(units):
-                open_unit.header = True
-            elif open_unit is not None and open_unit.kind == "row" and _ruled_twice(units):
-                units[-3].header = False  # a grid that rules every row: its first row was no header after all
+            if open_unit is not None and open_unit.kind == "row":
+                if _first_row(units):
+                    open_unit.header = True
+                elif _ruled_twice(units):
+                    units[-3].header = False  # a grid that rules every row: its first row was no header after all
             units.append(Unit("rule", [stripped], block))
         elif TABLE_RULE.match(line):
             units.append(Unit("rule", [stripped], block))

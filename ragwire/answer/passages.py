@@ -159,9 +159,8 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     merged: list[str] = []
     for sentence in out:
         # "Mast removal, rigging included. 380": a value alone after a full stop is the sentence's before it.
-        if merged and sentence and not any(c.isalpha() for c in sentence):
-            merged[-1] += " " + sentence
-        elif merged and len(merged[-1].split()) < min_words:
+        value_alone = bool(sentence) and not any(c.isalpha() for c in sentence)
+        if merged and (value_alone or len(merged[-1].split()) < min_words):
             merged[-1] += " " + sentence
         elif sentence:
             merged.append(sentence)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from .ends import SEGMENT
-from .instances import INSTANCES, labelled
+from .instances import instance
 from .text import stem, words
 
 # A span of time a text may name by its length in a smaller unit: a locker "for a day" is priced "per 24 hours",
@@ -75,12 +75,10 @@ def other_period(question: str, quoted: Sequence[str]) -> tuple[str, str] | None
     period = asked_period(question)
     if period is None or any(names_period(period, text) for text in quoted):
         return None
-    money = INSTANCES["amount of money"]
     for text in quoted:
         for segment in SEGMENT.split(text):  # a rate and its amount are said in one sentence, line or row
             # "Per day (zł): 90": a column may name the currency and the period both.
-            if (money.search(segment) or labelled("amount of money", segment)) and (
-                    others := _periods(segment) - {period}):
+            if instance("amount of money", segment) and (others := _periods(segment) - {period}):
                 return period, sorted(others)[0]
     return None
 

@@ -46,7 +46,7 @@ class StreamFilter:
         return self._release(hold, final=False)
 
     def finish(self) -> str:
-        """Everything still held, cleaned, at the end of the stream."""
+        """Everything still held, cleaned, once the stream ends."""
         return self._release(len(self._pending), final=True).rstrip()
 
     def _release(self, upto: int, final: bool) -> str:

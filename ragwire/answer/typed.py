@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from .asked import identifiers
-from .context import NumberedSource, file_words
+from .context import NumberedSource, file_words, source_path
 from .coverage import covers
 from .evidence import NEIGHBOUR
 from .expectations import SPELLED_NUMBERS, Expectation
@@ -47,9 +47,9 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
     # line above its sections ("HARBOUR ROWING CLUB - HOUSE RULES" over "2.1 Season fee: 90 EUR").
     codes: dict[str, set[str]] = {}
     for s in sources:
-        codes.setdefault(str(s.hit.metadata.get("source") or ""), set()).update(identifiers(s.text))
-    titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} "
-                       f"{' '.join(sorted(codes[str(s.hit.metadata.get('source') or '')]))}" for s in sources}
+        codes.setdefault(source_path(s), set()).update(identifiers(s.text))
+    titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} {' '.join(sorted(codes[source_path(s)]))}"
+              for s in sources}
     above = [c for c in candidates if c.score >= threshold]
     kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
                                        titles[c.source])]
