@@ -26,6 +26,7 @@ from .expectations import RELATIVE_CHARGES, expectation, names_type, type_word
 from .focus import AUXILIARIES
 from .instances import SPELLED_VALUES, measure_unit
 from .lexicon import lexicon
+from .passages import split_passages
 from .text import STOPWORDS, cosine, stated, stem, words
 
 if TYPE_CHECKING:
@@ -65,8 +66,17 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
     # A number in a unit of measure is carried by that number in that unit, not by the same digits elsewhere:
     # "a 50 cl jar" is not in a list of 25 cl and 100 cl jars that also prices something at 50.
     weighed = {t for t, (_, unit) in measured.items() if t.isdigit() and measure_unit(unit)}
+    rows: list[str] = []
+
+    def in_unit(literal: str, unit: str) -> bool:
+        # A table gives the unit in its header ("| Weight (kg) |"), which its rows read as passages carry.
+        if with_unit(literal, unit, text):
+            return True
+        rows[:] = rows or [" ".join(p.text for s in sources for p in split_passages(s.text))]
+        return with_unit(literal, unit, rows[0])
+
     missing = [t for t in _numbers(question)
-               if not (with_unit(t, measured[t][1], text) if t in weighed else _grouped(t, text) if _GROUP.fullmatch(t)
+               if not (in_unit(t, measured[t][1]) if t in weighed else _grouped(t, text) if _GROUP.fullmatch(t)
                        else _carried(t, vocabulary))
                and not (t in measured and in_range(*measured[t], text))]
     missing += [t for t in dict.fromkeys(words(question)) if (m := _SPELLED_JOINED.fullmatch(t))

@@ -35,7 +35,8 @@ def covers(expected: Expectation, text: str, context: str = "", title: str = "")
     named = words | stems(title) if title else words
     # "People" is stated by the count measured() found ("8 participants" counts people).
     return all(_stated_in(h, named) or _spanned(h, f"{text} {context}") or h in _ANYONE and h in expected.counted
-               for h in expected.heads)
+               for h in expected.heads) or bool(expected.instead) and all(_stated_in(w, named)
+                                                                          for w in expected.instead)
 
 
 def _spanned(head: str, text: str) -> bool:

@@ -70,8 +70,10 @@ def other_end_only(question: str, quoted: Sequence[str]) -> tuple[str, str] | No
         end = end_named(token)
         if end is None or lexicon().lemmas(token) & _PRICED:
             continue
-        of = next((w for w in tokens[i + 1:i + 3] if w not in STOPWORDS and w.isalpha()), "")
-        if not of:
+        following = [w for w in tokens[i + 1:i + 5] if w not in STOPWORDS and w.isalpha()]
+        # "The maximum number of guests": the guests are what is bounded, the number is their count.
+        of = following[1] if following[:1] == ["number"] and following[1:] else (following or [""])[0]
+        if not of or following[0] not in tokens[i + 1:i + 3]:
             continue
         # "The highest price": an amount of money states what the end is of, whether or not the word "price" is there.
         priced = of in _PRICE_WORDS

@@ -52,7 +52,8 @@ _TYPE_NOUNS = {
     "decibel": "sound level", "decibels": "sound level", "volume": "sound level",
     "gradient": "gradient", "incline": "gradient", "slope": "gradient", "angle": "gradient",
     "weight": "mass", "mass": "mass",
-    "length": "length", "width": "length", "height": "length", "depth": "length", "distance": "length",
+    # A length is of time or of space, as "how long" is: a booking's, a film's, a boat's.
+    "length": "duration or length", "width": "length", "height": "length", "depth": "length", "distance": "length",
     "dimensions": "length", "size": "length", "radius": "length", "diameter": "length", "thickness": "length",
     "power consumption": "power", "power draw": "power", "wattage": "power",
     "speed": "speed", "temperature": "temperature",
@@ -110,6 +111,8 @@ RELATIVE_CHARGES = frozenset({"deposit", "deposits", "surcharge", "surcharges", 
                                "no-shows"})
 _RELATIVE_CHARGE = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(RELATIVE_CHARGES)))})\b")
 # After "how much" these are no thing measured: money is priced, more/less and comparatives ("how much faster") compare.
+_NUMBER_OF = re.compile(r"^(?:what|which) (?:is|are|was|were) the (?:(?:max|maximum|min|minimum|largest|smallest|"
+                        r"highest|lowest|greatest|total|usual|typical|exact) )?number of ")
 _NOT_MASS_NOUNS = frozenset({"money", "more", "less", "time"})
 _GRADABLE = frozenset(_HOW_ADJECTIVE) | frozenset("long short big small large cheap dear low late early light strong".split())
 
@@ -129,7 +132,7 @@ DIMENSIONS = {"tall": ("tall", "taller", "height", "high", "higher"), "high": ("
                "far": ("distance", "far", "farther", "further", "away", "range")}
 _LENGTH_NOUNS = {"altitude": _ABOVE_SEA, "elevation": _ABOVE_SEA, "height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
                  "radius": ("radius",), "diameter": ("diameter",), "thickness": ("thickness", "thick"),
-                 "distance": ("distance", "far", "away"), "length": ("length", "long", "longer", "short", "shorter")}
+                 "distance": DIMENSIONS["far"], "length": ("length", "long", "longer", "short", "shorter")}
 # A distance is any length no other dimension is named for: "swim 200 m" says how far, "2 m high" does not.
 OTHER_DIMENSIONS = ("height", "high", "tall", "width", "wide", "depth", "deep", "thickness", "thick")
 _TIME_NOUNS = {"seconds", "minutes", "hours", "days", "weeks", "months", "years"}
@@ -158,6 +161,7 @@ class Expectation:
     heads: tuple[str, ...]
     aspect: tuple[str, ...] = ()  # a length's dimension: one of these words must be there ("height", "tall")
     counted: tuple[str, ...] = ()  # "how many <noun>": a number must count one of these words ("12 spaces")
+    instead: tuple[str, ...] = ()  # words a passage may name in place of the heads: a journey for its route
 
     def refusal(self) -> str:
         about = f" for {self.focus}" if self.focus else ""
@@ -179,19 +183,21 @@ def expectation(question: str) -> Expectation | None:
         return None
     question = _CONTRACTED.sub(lambda m: f"{m.group(1) or m.group(2)} is", question)
     words = [w.lower() for w in _WORD.findall(question)]
-    text = " ".join(words)
+    # "What is the maximum number of faults …" asks how many, as "how many faults" does; the bound is read by
+    # the passage's own words ("up to 15 faults").
+    text = _NUMBER_OF.sub("how many ", " ".join(words))
     kind, rest = _kind(text)
     if kind is None:
         return None
     # A word capitalised inside the question is a name ("the Gravel Pro", "Linden Hill"): a passage
     # about another product of the same kind shares the focus's last word, not its name.
     names = {w.lower() for w in _WORD.findall(question)[1:] if w[:1].isupper()}
-    phrase, heads = focused(rest, names)
+    phrase, heads, instead = focused(rest, names)
     # A fee is as often a share of a price as a sum ("a 3 % booking fee", "a late fee of 5 %"); a list of "fees"
     # prices its rows in money, where a share beside them is a discount.
     if kind == "amount of money" and (_RELATIVE_CHARGE.search(text) or re.search(r"\bfee\b", text)):
         kind = "amount or percentage"  # "what deposit is due": "a deposit of 30 %" answers it as "EUR 50" would
-    found = Expectation(kind, phrase, heads)
+    found = Expectation(kind, phrase, heads, instead=instead)
     if kind == "number" and (m := re.search(r"\bhow many ((?:[\w-]+ ?){1,3})", text)):
         counted = tuple(w for w in m.group(1).split() if w not in MODIFIERS)[:2]
         # "how many walkers arrive", "how many boats sail": a verb after the noun is no part of what is counted.

@@ -49,10 +49,16 @@ _SHAPES = frozenset("range amount total sum value figure".split())
 # Words for the right a price buys, which a price list leaves out: its rows name who pays or for what
 # ("Adult: £8", "Day: €12" under "Admission"), so "an adult ticket" is the adult row, "a day pass" the day's.
 _RIGHTS = frozenset("ticket tickets pass passes".split())
+# A use of a service is priced under the service's name: "a load in the 8 kg washer" is the washer's row.  A
+# journey is timed or priced under its own name or its vehicle's or route's: "the ride on the gondola" is the
+# gondola's row or "the ride takes 11 minutes", "the drive from A" is "the drive takes" or "the run from A".
+_ALONG = frozenset("on in to from aboard onto into".split())
+_USES = _RIGHTS | frozenset("load loads".split())
 
 
-def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[str, tuple[str, ...]]:
-    """The focus phrase at the start of ``rest`` and its heads (the words a passage must name).
+def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The focus phrase at the start of ``rest``, its heads (the words a passage must name) and the words a passage
+    may name instead of them (a journey for its route: :data:`_ALONG`).
 
     After a copula ("how long is the repaired unit insured", "how much is a spare battery")
     or a preposition ("price of the printer") the phrase is a noun phrase: its head is its
@@ -67,7 +73,7 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
                       or _usually(tokens[0], "r")):  # an adverb ("charge just to clip") names nothing
         infinitive = tokens.pop(0) == "to"
     if not tokens or tokens[0] in PRONOUNS:
-        return "", ()
+        return "", (), ()
     content, used = _noun_phrase(tokens)
     if content[:1] and (content[0].endswith("ing") or infinitive) and len(content) == 1 and tokens[used:used + 1]:
         # "learning to drive a car": the verb form's own infinitive leads to its object as a determiner does.
@@ -79,7 +85,7 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
             if obj:
                 content, used = _predicate_dropped(obj)[-1:], used + chained + 1 + more
     if not content:
-        return "", ()
+        return "", (), ()
     # "the price of a kayak", "a ticket for the ferry": what the phrase is of or for follows it.
     of_what = tokens[used:used + 1] in (["of"], ["for"])
     if not subject:
@@ -96,12 +102,22 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     else:
         content = _predicate_dropped(content)
     if not content and not of_what:
-        return "", ()
+        return "", (), ()
     core = [w for w in content if w not in _SHAPES]
     if len(core) > 1 and core[-1] in _RIGHTS:
         core = core[:-1]
+    elif core and tokens[used:used + 1] and tokens[used] in _ALONG and (core[-1] in _USES or _journey(core[-1])):
+        tail = tokens[used + 1:]
+        skip = 0
+        while skip < len(tail) and tail[skip] in _DETERMINERS:
+            skip += 1
+        thing, more = _noun_phrase(tail[skip:])
+        if thing:
+            heads = [thing[-1], *(w for w in thing[:-1] if w in names)]
+            instead = () if core[-1] in _USES else (core[-1],)
+            return " ".join(tokens[:used + 1 + skip + more]), tuple(dict.fromkeys(heads)), instead
     # "a kid's ticket": the owner is named without its ending ("Kid: 15,00", "kids under 12").
-    heads = [_owner(core[-1]), *(w for w in core[:-1] if w in names)] if core else []
+    heads = [_single(_owner(core[-1])), *(w for w in core[:-1] if w in names)] if core else []
     phrase = tokens[:used]
     if of_what:
         tail = tokens[used + 1:]
@@ -109,17 +125,29 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
         while skip < len(tail) and tail[skip] in _DETERMINERS:
             skip += 1
         second, more = _noun_phrase(tail[skip:])
-        if subject and second and skip + more == len(tail) and _usually(second[-1], "v") \
-                and second[-1] in lexicon().usual:
-            # After an auxiliary the clause ends in its verb ("how long should the cycle for E-17 run"):
-            # the last word is what the subject does, not a noun the passage must name.
+        if subject and second and skip + more == len(tail) and second[-1] in lexicon().usual \
+                and lexicon().usual_part(second[-1]) in ("v", "a"):
+            # After an auxiliary the clause ends in its verb ("how long should the cycle for E-17 run"), one
+            # mostly an adjective too ("how long does the tour of the caves last"): the last word is what the
+            # subject does, not a noun the passage must name.
             second = second[:-1]
         if second:
             heads.append(second[-1])
             phrase = tokens[: used + 1 + skip + more]
             if heads[0] != second[-1] and _measure_word(heads[0]):
                 heads.pop(0)  # "a month of gym use", "a kilo of plums": the measure is no focus
-    return " ".join(phrase), tuple(dict.fromkeys(heads))
+    return " ".join(phrase), tuple(dict.fromkeys(heads)), ()
+
+
+def _journey(word: str) -> bool:
+    """Whether ``word`` names a journey (a ride, a trip, a crossing, a flight, a drive)."""
+    return lexicon().stands_for("journey", word, 2) is True
+
+
+def _single(word: str) -> str:
+    """``word`` less a count of one ("one-day" → day, "single-trip" → trip): a list names one of its unit alone
+    ("Day pass", "Trip")."""
+    return re.sub(r"^(?:one|single|1)-(?=[a-z])", "", word)
 
 
 def _owner(word: str) -> str:

@@ -119,8 +119,9 @@ INSTANCES: dict[str, re.Pattern[str]] = {
     "gradient": _re(rf"\b{NUMBER}\s?(?:°(?!\s?[cf]\b)|degrees?(?!\s+(?:celsius|fahrenheit|[cf]\b))|%|per ?cent)"),
     # "19 degrees C" as well as "19 °C" and "19 degrees Celsius"; bare degrees may be an angle.
     "temperature": _re(rf"{NUMBER}\s?°\s?[cf]\b|\b{NUMBER}\s?degrees? (?:celsius|fahrenheit|[cf])\b"),
-    # Wind and boats are timed in knots ("above 22 knots", "15 kn"), and wind in Beaufort's forces ("force 6").
-    "speed": _re(rf"\b{NUMBER}\s?(?:m/s|km/h|kph|mph|knots?|kts?|kn|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) "
+    # Wind and boats are timed in knots ("above 22 knots", "15 kn"), and wind in Beaufort's forces ("force 6"); a
+    # connection in bits or bytes a second ("1 Gbit/s", "500 Mbps").
+    "speed": _re(rf"\b{NUMBER}\s?(?:[kmgt]?(?:bit|b)(?:/s|ps)\b|[kmgt]bits?\b|m/s|km/h|kph|mph|knots?|kts?|kn|(?:metres?|meters?|kilomet(?:re|er)s?|miles?) "
                  rf"(?:per|an|a) (?:second|hour))\b|\b(?:beaufort\s+)?force\s+{NUMBER}\b"),
     "percentage": _re(_SHARE),
     # "By how much does the rent go up": a change is given as an amount or as a share ("rises by 4.5 %").
@@ -195,6 +196,7 @@ UNITS: dict[str, str] = {
     "celsius": r"°\s?c|degrees? celsius|celsius", "fahrenheit": r"°\s?f|degrees? fahrenheit|fahrenheit",
     "bar": r"bar", "psi": r"psi", "pascals": r"pa|kpa|pascals?",
     "knots": r"kn|kts?|knots?", "mph": r"mph|miles per hour",
+    "megabits per second": r"mbit/s|mbps|mb/s", "gigabits per second": r"gbit/s|gbps|gb/s",
 }
 # Every spelling of every unit above, as one pattern: a word that fully matches it names a unit.
 _UNIT_WORD = re.compile("|".join(f"(?:{pattern})" for pattern in UNITS.values()))

@@ -1,0 +1,77 @@
+"""Round 35 (issue 33): journeys and uses of a service, lengths of time, data rates, counts asked as "the number
+of", and a table's unit in its header.
+
+Each test fails on round 34's code (e930de4).
+"""
+
+from __future__ import annotations
+
+from ragwire.answer.answerable import missing_terms
+from ragwire.answer.coverage import covers
+from ragwire.answer.ends import other_end_only
+from ragwire.answer.expectations import expectation
+
+from .test_extractive import WordEmbedding, _source
+
+
+def _asked(question: str):
+    asked = expectation(question)
+    assert asked is not None, question
+    return asked
+
+
+def test_a_journey_is_timed_under_its_vehicle_or_its_route_as_well_as_its_own_name():
+    asked = _asked("How many minutes is the ride on the Kestrel cable car?")
+    assert covers(asked, "Kestrel cable car · 4-seat cabins · 2.2 km · 9 minutes")
+    trip = _asked("How long does the whole crossing from Harwick to Elm Island take?")
+    assert covers(trip, "The boat from Harwick to Elm Island takes 50 minutes.")
+    assert covers(trip, "The crossing takes 50 minutes in calm weather.")
+    assert not covers(trip, "The café on Elm Island opens for 50 minutes at noon.")
+
+
+def test_a_use_of_a_machine_is_priced_under_the_machine():
+    asked = _asked("How much is a load in the big dryer?")
+    assert asked.heads == ("dryer",)
+    assert covers(asked, "Big dryer (14 kg): 6.50 EUR")
+
+
+def test_a_count_of_one_before_a_unit_is_named_by_the_unit_alone():
+    asked = _asked("What does a one-week pass cost at the pool?")
+    assert covers(asked, "Week pass: 32 EUR")
+
+
+def test_the_verb_closing_a_question_after_an_of_phrase_is_no_head():
+    asked = _asked("How long does the night walk of the old town last?")
+    assert "last" not in asked.heads
+    assert covers(asked, "Night walk through the old town: 90 minutes")
+
+
+def test_the_length_of_a_booking_is_a_length_of_time():
+    asked = _asked("What is the maximum length of a sauna booking?")
+    assert covers(asked, "Sauna: 45 minutes at most per booking")
+
+
+def test_what_distance_is_asked_as_how_far():
+    asked = _asked("Up to what distance from the depot do you deliver firewood?")
+    assert covers(asked, "We deliver firewood within 25 km of the depot.")
+
+
+def test_a_data_rate_is_a_speed():
+    asked = _asked("How fast is the wifi in the guest rooms?")
+    for text in ("Guest rooms: wifi at 300 Mbps", "Wifi in the guest rooms: 1 Gbit/s"):
+        assert covers(asked, text), text
+
+
+def test_the_number_of_things_is_asked_as_how_many_and_its_end_is_of_the_things():
+    asked = _asked("What is the maximum number of pupils in a swimming group?")
+    assert asked.kind == "number"
+    assert covers(asked, "A swimming group has up to 8 pupils.")
+    assert other_end_only("What is the maximum number of pupils in a swimming group?",
+                          ["The smallest swimming group we run is 4 pupils."]) == ("maximum", "low")
+
+
+def test_a_number_in_a_unit_is_carried_by_a_table_giving_the_unit_in_its_header():
+    table = _source(1, "| Model | Weight (kg) | Price |\n| --- | --- | --- |\n| Trail | 14 | 900 EUR |\n"
+                       "| Tour | 17 | 1100 EUR |")
+    assert missing_terms("What does the 17 kg bike cost?", [table], WordEmbedding()) == []
+    assert missing_terms("What does the 12 kg bike cost?", [table], WordEmbedding()) == ["12"]
