@@ -74,12 +74,20 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
     first_text = next((u for u in found if u.kind in ("text", "bullet")), None)
     last_text = next((u for u in reversed(found) if u.kind in ("text", "bullet")), None)
     lead = ""  # "Other members pay:": the sentence a list's items complete, part of their context
+    item = ""  # "3. Spring concert": a numbered item's title line, the context of the lines indented under it
     for unit in found:
         if unit.kind in ("heading", "title"):
             context = _heading_text(unit)
             title = context if unit.kind == "title" else ""
-            lead = ""
+            lead = item = ""
             continue
+        if unit.kind == "bullet":
+            item = _item_title(unit)
+        elif item and unit.kind == "text" and re.search(rf"\n[ \t]+{re.escape(unit.lines[0])}", text):
+            out.extend((piece, f"{context} {item}".strip(), title) for piece in _prose(unit) if _worth_quoting(piece))
+            continue
+        else:
+            item = ""
         if unit.kind == "rule":
             continue
         if unit.kind == "row":
@@ -106,9 +114,25 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
     return [Passage(text, ctx, i, ttl) for i, (text, ctx, ttl) in enumerate(out)]
 
 
+def _item_title(unit: Unit) -> str:
+    """The title line of a numbered item spanning several lines ("3. Spring concert" over its date and place), else
+    "": a short line without final punctuation."""
+    first = unit.lines[0]
+    if not unit.numbered or len(unit.lines) < 2 or first[-1:] in TERMINAL or len(first.split()) > 10:
+        return ""
+    return _inline(first)
+
+
 def chunk_title(text: str) -> str:
-    """The first heading or title line of a chunk ("" when none): in a plain-text document, what it calls itself."""
-    return next((_heading_text(u) for u in units(text) if u.kind in ("heading", "title")), "")
+    """The first heading or title of a chunk ("" when none): in a plain-text document, what it calls itself.  Title
+    lines that open the chunk together, no blank line between, are one title ("HARBOUR ROWING CLUB" over "Open Day
+    2027 - Notice")."""
+    found = list(units(text))
+    lead = next((i for i, u in enumerate(found) if u.kind not in ("heading", "title") or u.block != found[0].block),
+                len(found))
+    if lead:
+        return " ".join(_heading_text(u) for u in found[:lead])
+    return next((_heading_text(u) for u in found if u.kind in ("heading", "title")), "")
 
 
 def _heading_text(unit: Unit) -> str:

@@ -10,6 +10,7 @@ from ragwire.answer.answerable import missing_terms
 from ragwire.answer.coverage import covers
 from ragwire.answer.ends import other_end_only
 from ragwire.answer.expectations import expectation
+from ragwire.answer.passages import chunk_title, split_passages
 
 from .test_extractive import WordEmbedding, _source
 
@@ -75,3 +76,19 @@ def test_a_number_in_a_unit_is_carried_by_a_table_giving_the_unit_in_its_header(
                        "| Tour | 17 | 1100 EUR |")
     assert missing_terms("What does the 17 kg bike cost?", [table], WordEmbedding()) == []
     assert missing_terms("What does the 12 kg bike cost?", [table], WordEmbedding()) == ["12"]
+
+
+def test_title_lines_opening_a_chunk_together_are_its_title():
+    text = ("HILLTOP KITE SOCIETY\nSummer Festival 2027 - Notes for Spectators\n\n"
+            "Ridge Farm Community Hall, Mill Lane, Hilltop, Wexley HX3 9QT\n\nDays and hours\n\nSaturday 16 October: 10:00 to 17:00")
+    assert chunk_title(text) == "HILLTOP KITE SOCIETY Summer Festival 2027 - Notes for Spectators"
+
+
+def test_lines_indented_under_a_numbered_item_take_its_title_as_context():
+    text = ("PROGRAMME\n\n1. Harvest recital\n   Friday 3 October, 7 pm, Mill Hall\n   Seats: adults 20 EUR, pupils 8 EUR\n\n"
+            "2. Winter recital\n   Friday 5 December, 7 pm, Mill Hall\n   Seats: adults 25 EUR, pupils 10 EUR\n\n"
+            "Doors open half an hour before every recital.")
+    contexts = {p.text: p.context for p in split_passages(text)}
+    assert contexts["Seats: adults 20 EUR, pupils 8 EUR"] == "PROGRAMME Harvest recital"
+    assert contexts["Seats: adults 25 EUR, pupils 10 EUR"] == "PROGRAMME Winter recital"
+    assert contexts["Doors open half an hour before every recital."] == "PROGRAMME"
