@@ -125,11 +125,10 @@ def _item_title(unit: Unit) -> str:
 
 def chunk_title(text: str) -> str:
     """The first heading or title of a chunk ("" when none): in a plain-text document, what it calls itself.  Title
-    lines that open the chunk together, no blank line between, are one title ("HARBOUR ROWING CLUB" over "Open Day
-    2027 - Notice")."""
+    lines that open the chunk together are one title ("HARBOUR ROWING CLUB" over "Open Day 2027 - Notice"); a
+    numbered section's name ("3. Boats") is no part of it."""
     found = list(units(text))
-    lead = next((i for i, u in enumerate(found) if u.kind not in ("heading", "title") or u.block != found[0].block),
-                len(found))
+    lead = next((i for i, u in enumerate(found) if u.kind not in ("heading", "title") or u.numbered), len(found))
     if lead:
         return " ".join(_heading_text(u) for u in found[:lead])
     return next((_heading_text(u) for u in found if u.kind in ("heading", "title")), "")
