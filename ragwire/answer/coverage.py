@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .expectations import DIMENSIONS, OTHER_DIMENSIONS, Expectation
-from .instances import INSTANCES, SPELLED_NUMBERS, instance, labelled
+from .instances import INSTANCES, SPELLED_NUMBERS, UNITS, instance, labelled
 from .instances import NUMBER as _N
 from .periods import SAME_SPAN
 from .text import STOPWORDS, stems
@@ -35,8 +35,15 @@ def covers(expected: Expectation, text: str, context: str = "", title: str = "")
     named = words | stems(title) if title else words
     # "People" is stated by the count measured() found ("8 participants" counts people).
     return all(_stated_in(h, named) or _spanned(h, f"{text} {context}") or h in _ANYONE and h in expected.counted
-               for h in expected.heads) or bool(expected.instead) and all(_stated_in(w, named)
+               or _unit_named(h, f"{text} {context}") for h in expected.heads) or bool(expected.instead) and all(_stated_in(w, named)
                                                                           for w in expected.instead)
+
+
+def _unit_named(head: str, text: str) -> bool:
+    """Whether ``text`` names the unit ``head`` is a spelling of in another spelling ("kg" for "kilo"), not one letter."""
+    pattern = next((p for p in UNITS.values() if re.fullmatch(p, head)), None)
+    return pattern is not None and any(len(m.group()) > 1 for m in re.finditer(rf"(?<!\w)(?:{pattern})(?!\w)", text,
+                                                                                 re.IGNORECASE))
 
 
 def _spanned(head: str, text: str) -> bool:

@@ -110,6 +110,14 @@ def _sides(text: str) -> dict[str, set[str]]:
     return {"above": numbers(_ABOVE), "below": numbers(_BELOW)}
 
 
+def sides_crossed(question: str, text: str) -> set[str]:
+    """The numbers ``question`` gives on one side of a threshold that ``text`` gives only on the other ("up to 6"
+    over "each kg over 6"): such a text holds no literal value of the question."""
+    asked, said = _sides(question), _sides(text)
+    return {n for side, other in (("above", "below"), ("below", "above")) for n in asked[side]
+            if n in said[other] and n not in said[side]}
+
+
 def other_side(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
     """``(the side asked, the side quoted)`` ("over 3.5", "up to 3.5") when ``question`` asks about one side of a
     threshold and the quotes give that same number only on the other side: the row "Van up to 3.5 tonnes" says

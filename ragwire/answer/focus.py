@@ -134,7 +134,7 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
         if second:
             heads.append(second[-1])
             phrase = tokens[: used + 1 + skip + more]
-            if heads[0] != second[-1] and _measure_word(heads[0]):
+            if heads[0] != second[-1] and _measure_word(heads[0]) and tokens[used] == "of":
                 heads.pop(0)  # "a month of gym use", "a kilo of plums": the measure is no focus
     return " ".join(phrase), tuple(dict.fromkeys(heads)), ()
 

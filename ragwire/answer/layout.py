@@ -125,6 +125,10 @@ def _group(text: str) -> list[Unit]:
                 open_unit.header = True
         elif ROW.match(line):
             units.append(Unit("row", [stripped], block))
+            if (len(units) >= 3 and units[-2].kind == "rule" and units[-3].header
+                    and not units[-3].lines[0].strip("|: \t") and not re.search(r"\d", stripped)):
+                # A converter's empty header row ("|  |  |") over the rule: a first row of words names the columns.
+                units[-3].header, units[-1].header = False, True
         elif _UNDERLINE.match(line):
             # A setext underline makes the line above it a heading.
             if open_unit is not None and len(open_unit.lines) == 1:

@@ -7,9 +7,10 @@ Each test fails on round 34's code (e930de4).
 from __future__ import annotations
 
 from ragwire.answer.answerable import missing_terms
-from ragwire.answer.coverage import covers
+from ragwire.answer.coverage import covers, instance
 from ragwire.answer.ends import other_end_only
 from ragwire.answer.expectations import expectation
+from ragwire.answer.extractive import score_passages
 from ragwire.answer.passages import chunk_title, split_passages
 
 from .test_extractive import WordEmbedding, _source
@@ -92,3 +93,31 @@ def test_lines_indented_under_a_numbered_item_take_its_title_as_context():
     assert contexts["Seats: adults 20 EUR, pupils 8 EUR"] == "PROGRAMME Harvest recital"
     assert contexts["Seats: adults 25 EUR, pupils 10 EUR"] == "PROGRAMME Winter recital"
     assert contexts["Doors open half an hour before every recital."] == "PROGRAMME"
+
+
+def test_an_empty_header_row_gives_way_to_a_first_row_of_words():
+    text = "|  |  |  |\n| --- | --- | --- |\n| Pass | Adult | Child |\n| 2 days | 90 EUR | 45 EUR |\n"
+    assert [p.text for p in split_passages(text)] == ["Pass: 2 days · Adult: 90 EUR · Child: 45 EUR"]
+    data = "|  |  |\n| --- | --- |\n| Locker, 1 day | 4 EUR |\n| Locker, 7 days | 20 EUR |\n"
+    assert [p.text for p in split_passages(data)] == ["Locker, 1 day · 4 EUR", "Locker, 7 days · 20 EUR"]
+
+
+def test_a_unit_before_for_names_a_row_and_only_before_of_a_measure():
+    assert "day" in _asked("What does an adult day ticket for the ski lifts cost?").heads
+    assert _asked("What does a litre of soup cost at the canteen?").heads == ("soup",)
+
+
+def test_a_number_given_on_the_other_side_of_a_threshold_is_no_literal_of_the_question():
+    rows = _source(1, "Laundry prices\n\n- Bag wash, each kg over 8 kg: 1.50 EUR\n- Bag wash, up to 8 kg: 11 EUR\n")
+    shown = {c.passage.text: c.shows for c in score_passages("What is the price of a bag wash up to 8 kg?", [rows],
+                                                              WordEmbedding())}
+    assert shown["Bag wash, up to 8 kg: 11 EUR"] > shown["Bag wash, each kg over 8 kg: 1.50 EUR"]
+
+
+def test_a_dollar_sign_with_its_country_letters_is_money():
+    assert instance("amount of money", "Membership (paid once): $U 900")
+
+
+def test_a_unit_asked_in_words_is_named_by_its_symbol():
+    asked = _asked("What is the charge for each kilo above the limit?")
+    assert covers(asked, "Extra baggage, each kg over the limit: 9 EUR")
