@@ -70,6 +70,14 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
     # "a" and "half" count nothing ("the price of a half crate" gives no number of crates).
     number = re.compile(rf"{_N}|(?:{SPELLED_NUMBERS.replace('|half', '')})", re.IGNORECASE)
     people = any(n in _ANYONE for n in nouns)
+    # A label naming what its number counts: "Maximum number of people in the studio: 4", "Seated capacity: 120".
+    # The counted noun as the verb before its number: "the main hall seats 640" counts seats.
+    if any(any(_stated_in(n, {_stem(m.group(1).lower())}) for n in nouns) for m in _VERB_COUNT.finditer(text)):
+        return True
+    for label in _LABELLED_COUNT.findall(text):
+        said = {_stem(w.lower()) for w in _WORD.findall(label)}
+        if any(_stated_in(n, said) for n in nouns) or people and said & _CAPACITY:
+            return True
     for i, token in enumerate(tokens):
         if not number.fullmatch(token):
             continue
@@ -89,6 +97,12 @@ _ANYONE = frozenset("people persons person".split())
 _PEOPLE = _ANYONE | frozenset("guests guest participants participant visitors attendees diners pax seats places "
                               "spaces".split())
 _HOLDS_PEOPLE = frozenset("seats sleeps accommodates".split())
+# A label before a bare count: the value is the number alone or with a place or a bound ("6 in the stalls"), not a
+# number of something else ("passenger: 2 adults"), and the label ends in a word, not in an hour ("at 13:30").
+_LABELLED_COUNT = re.compile(r"([^:·|\n]*[^\W\d_)])\)?\s*:\s*(?:up to |max\.? |about )?\d[\d.,]*(?=\s*(?:$|[·|,;.\n(]|"
+                             r"(?:in|on|at|per|a|an|the|max|maximum|total)\b))", re.IGNORECASE)
+_VERB_COUNT = re.compile(r"\b([a-z]+s) \d+(?:[.,]\d+)*(?!\s*[^\W\d_]|\s*[€£$%])(?![.,]?\d)")
+_CAPACITY = frozenset(_stem(w) for w in "capacity people persons guests seats places".split())
 
 
 def _priced(kind: str, text: str, context: str) -> bool:

@@ -121,3 +121,17 @@ def test_a_dollar_sign_with_its_country_letters_is_money():
 def test_a_unit_asked_in_words_is_named_by_its_symbol():
     asked = _asked("What is the charge for each kilo above the limit?")
     assert covers(asked, "Extra baggage, each kg over the limit: 9 EUR")
+
+
+def test_a_label_naming_what_its_bare_number_counts_gives_the_count():
+    asked = _asked("How many people can the barn hold?")
+    for text in ("Venue: Old barn · Seated capacity: 60 · Standing capacity: 90", "Maximum number of people in the barn: 60"):
+        assert covers(asked, text), text
+    assert not covers(asked, "The barn opens at 18:30 on Fridays.")
+    bikes = _asked("How many bikes does the shed take?")
+    assert covers(bikes, "Bikes: 14 in the shed, 6 more in the yard")
+    assert not covers(bikes, "bikes: 2 adults and 3 children ride free on Sundays")
+
+
+def test_a_count_named_by_its_noun_as_a_verb_counts_it():
+    assert covers(_asked("How many seats are there in the upper circle?"), "The upper circle seats 210, with a bar at the back")
