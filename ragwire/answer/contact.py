@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .instances import PHONE
+from .instances import INSTANCES, PHONE
 from .lexicon import lexicon
 from .text import STOPWORDS
 
@@ -63,9 +63,12 @@ def contact_only(text: str) -> bool:
     """Whether ``text`` is contact details: an address, number or e-mail, and little else said in common words."""
     if not _CONTACT.search(text):
         return False
-    tokens = _WORD.findall(_CONTACT.sub(" ", text))
+    rest = _CONTACT.sub(" ", text)
+    tokens = _WORD.findall(rest)
     common = [w for i, w in enumerate(tokens) if w.lower() not in STOPWORDS and _common(w, tokens[i - 1: i], tokens[i + 1: i + 2])]
-    return len(common) <= _AROUND
+    # A date with its hour says when something happens ("our concert on 17 May at 19:30 in St Anne's Church, …").
+    dated = bool(INSTANCES["calendar date"].search(rest) and INSTANCES["time of day"].search(rest))
+    return len(common) <= _AROUND and not dated
 
 
 def _common(word: str, before: list[str], after: list[str]) -> bool:

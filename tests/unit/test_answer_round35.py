@@ -7,6 +7,7 @@ Each test fails on round 34's code (e930de4).
 from __future__ import annotations
 
 from ragwire.answer.answerable import missing_terms
+from ragwire.answer.contact import contact_only
 from ragwire.answer.coverage import covers, instance
 from ragwire.answer.ends import other_end_only
 from ragwire.answer.expectations import expectation
@@ -135,3 +136,9 @@ def test_a_label_naming_what_its_bare_number_counts_gives_the_count():
 
 def test_a_count_named_by_its_noun_as_a_verb_counts_it():
     assert covers(_asked("How many seats are there in the upper circle?"), "The upper circle seats 210, with a bar at the back")
+
+
+def test_a_sentence_giving_a_date_and_its_hour_at_an_address_is_no_letterhead():
+    assert not contact_only("Join us for the autumn recital on Friday 3 October 2025 at 19:00 in Mill Hall, "
+                            "4 Weaver Lane, Hilltop HX3 9QT.")
+    assert contact_only("Mill Hall, 4 Weaver Lane, Hilltop HX3 9QT, tel. +44 1632 960 455")
