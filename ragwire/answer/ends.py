@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .instances import INSTANCES
+from .instances import INSTANCES, measure_unit
 from .lexicon import lexicon
 from .text import STOPWORDS, stated, stem, words
 
@@ -21,6 +21,8 @@ SEGMENT = re.compile(r"(?<=[.!?;])\s+|\n")
 _BOUND_PHRASES = (("at least", "low"), ("not less than", "low"), ("or more", "low"), ("or over", "low"),
                   ("or older", "low"), ("up to", "high"), ("at most", "high"), ("or less", "high"),
                   ("or under", "high"), ("or younger", "high"))
+_BOUNDED = re.compile(rf"\b(?:{'|'.join(p for p, _ in _BOUND_PHRASES if not p.startswith('or '))})\s+\d[\d.,]*\s*([^\W\d_]+)",
+                      re.IGNORECASE)
 _NO_MORE = re.compile(r"\b(?:no|not)\s+([a-z]+er)\s+than\b")
 # Adjectives naming an end of a limit that are neither superlatives nor extremes ("an upper age limit").
 _LIMIT_ENDS = {"upper": "high", "lower": "low"}
@@ -77,13 +79,22 @@ def other_end_only(question: str, quoted: Sequence[str]) -> tuple[str, str] | No
             continue
         # "The highest price": an amount of money states what the end is of, whether or not the word "price" is there.
         priced = of in _PRICE_WORDS
-        found = [ends(s) for text in quoted for s in SEGMENT.split(text)
+        found = [ends(_other_measures_dropped(s, of)) for text in quoted for s in SEGMENT.split(text)
                  if stated(of, {stem(w) for w in words(s)})
                  or priced and INSTANCES["amount of money"].search(s)]
         said = set().union(*found) if found else set()
         if said == {_OTHER[end]}:
             return token, _OTHER[end]
     return None
+
+
+def _other_measures_dropped(segment: str, of: str) -> str:
+    """``segment`` less the bounds of another measure than ``of``: "one server per 40 guests, for up to 3 hours"
+    bounds the hours, not the guests."""
+    def kept(m: re.Match[str]) -> str:
+        unit = m.group(1)
+        return "" if measure_unit(unit) and not stated(of, {stem(unit)}) else m.group(0)
+    return _BOUNDED.sub(kept, segment)
 
 
 def other_end_text(word: str, end: str) -> str:

@@ -142,3 +142,9 @@ def test_a_sentence_giving_a_date_and_its_hour_at_an_address_is_no_letterhead():
     assert not contact_only("Join us for the autumn recital on Friday 3 October 2025 at 19:00 in Mill Hall, "
                             "4 Weaver Lane, Hilltop HX3 9QT.")
     assert contact_only("Mill Hall, 4 Weaver Lane, Hilltop HX3 9QT, tel. +44 1632 960 455")
+
+
+def test_a_bound_of_another_measure_bounds_nothing_asked():
+    quoted = ["The smallest party we cater for is 20 guests.",
+              "Waiting staff: one per 30 guests, for up to 4 hours, at 40 EUR an hour."]
+    assert other_end_only("What is the largest number of guests the caterer serves?", quoted) == ("largest", "low")
