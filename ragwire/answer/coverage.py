@@ -70,7 +70,7 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
     # "a" and "half" count nothing ("the price of a half crate" gives no number of crates).
     number = re.compile(rf"{_N}|(?:{SPELLED_NUMBERS.replace('|half', '')})", re.IGNORECASE)
     people = any(n in _ANYONE for n in nouns)
-    # A label naming what its number counts: "Maximum number of people in the studio: 4", "Seated capacity: 120".
+    # A label naming what its number counts: "Guests allowed in the barn at once: 60", "Seated capacity: 120".
     # The counted noun as the verb before its number: "the main hall seats 640" counts seats.
     if any(any(_stated_in(n, {_stem(m.group(1).lower())}) for n in nouns) for m in _VERB_COUNT.finditer(text)):
         return True

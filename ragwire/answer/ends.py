@@ -73,7 +73,7 @@ def other_end_only(question: str, quoted: Sequence[str]) -> tuple[str, str] | No
         if end is None or lexicon().lemmas(token) & _PRICED:
             continue
         following = [w for w in tokens[i + 1:i + 5] if w not in STOPWORDS and w.isalpha()]
-        # "The maximum number of guests": the guests are what is bounded, the number is their count.
+        # "The largest number of riders": the riders are what is bounded, the number is their count.
         of = following[1] if following[:1] == ["number"] and following[1:] else (following or [""])[0]
         if not of or following[0] not in tokens[i + 1:i + 3]:
             continue
@@ -89,7 +89,7 @@ def other_end_only(question: str, quoted: Sequence[str]) -> tuple[str, str] | No
 
 
 def _other_measures_dropped(segment: str, of: str) -> str:
-    """``segment`` less the bounds of another measure than ``of``: "one server per 40 guests, for up to 3 hours"
+    """``segment`` less the bounds of another measure than ``of``: "one steward per 25 riders, for at most 2 hours"
     bounds the hours, not the guests."""
     def kept(m: re.Match[str]) -> str:
         unit = m.group(1)

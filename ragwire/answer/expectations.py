@@ -183,7 +183,7 @@ def expectation(question: str) -> Expectation | None:
         return None
     question = _CONTRACTED.sub(lambda m: f"{m.group(1) or m.group(2)} is", question)
     words = [w.lower() for w in _WORD.findall(question)]
-    # "What is the maximum number of faults …" asks how many, as "how many faults" does; the bound is read by
+    # "What is the highest number of late returns …" asks how many, as "how many late returns" does; the bound is read by
     # the passage's own words ("up to 15 faults").
     text = _NUMBER_OF.sub("how many ", " ".join(words))
     kind, rest = _kind(text)

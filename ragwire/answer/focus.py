@@ -49,7 +49,7 @@ _SHAPES = frozenset("range amount total sum value figure".split())
 # Words for the right a price buys, which a price list leaves out: its rows name who pays or for what
 # ("Adult: £8", "Day: €12" under "Admission"), so "an adult ticket" is the adult row, "a day pass" the day's.
 _RIGHTS = frozenset("ticket tickets pass passes".split())
-# A use of a service is priced under the service's name: "a load in the 8 kg washer" is the washer's row.  A
+# A use of a service is priced under the service's name: "one load in a 9 kg dryer" is the dryer's row.  A
 # journey is timed or priced under its own name or its vehicle's or route's: "the ride on the gondola" is the
 # gondola's row or "the ride takes 11 minutes", "the drive from A" is "the drive takes" or "the run from A".
 _ALONG = frozenset("on in to from aboard onto into".split())

@@ -93,7 +93,7 @@ _MINOR = (r"cents?|eurocents?|pence|penny|pennies|centimes?|c[ée]ntimos?|centav
 # An amount in figures with its currency, and a share: also the two ways a change is given.
 _AMOUNT = (rf"(?:{_SYMBOLS})\s?{NUMBER}|{NUMBER}\s?(?:{_SYMBOLS}|{_CURRENCIES})(?!\w)|\b(?:{_CODES})\s?{NUMBER}"
            rf"|\b{NUMBER}\s?(?:{_MINOR})(?!\w)|\b(?:{_LETTERS})\.?\s?{NUMBER}|{NUMBER}\s?(?-i:{_LETTERS_AFTER})(?!\w)"
-           # A dollar or peso sign with its country's letters after it, as written locally ("$U 500").
+           # A dollar or peso sign with its country's letters after it, as written locally ("$U 1.250").
            + rf"|\$(?-i:[A-Z][A-Za-z]?)\.?\s?{NUMBER}" + _ONE_LETTER_AMOUNT)
 _SHARE = rf"\b{NUMBER}\s?(?:%|per ?cent)"
 # A telephone number as most countries write one: with its international prefix, its area code in brackets, or a
