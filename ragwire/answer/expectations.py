@@ -249,6 +249,8 @@ def _kind(text: str) -> tuple[str | None, str]:
         # An event of the past ("when was X released", "when did X open") happened on a date: a
         # changelog or notice dates it in its heading ("4.1.2 – 2026-07-02"), which covers() reads.
         return "date", _event(("does" if m.group(0).endswith("did") else "is") + text[m.end():])
+    if m := re.search(r"^(?:(?:on|in) )?(?:what|which) day of the week\b", text):
+        return "day of the week", text[m.end():]  # a weekday's name answers it, not a date or an hour
     if re.search(r"\bhow old\b|\bwhat age\b", text):
         # "How old must a rider be", "from what age": an age, written as a band or a bound ("aged 4 to 8", "12+").
         return "age", ""

@@ -150,6 +150,8 @@ _DAY_OF_YEAR = INSTANCES["date"].pattern.replace(r"|\b(?:19|20)\d\d\b", "")
 # "By what date", "the closing date": a day of the year or of the month ("14 May", "the 10th"); a year alone is the
 # answer to "in what year", not to these.
 INSTANCES["calendar date"] = _re(rf"{_DAY_OF_YEAR}|\b\d{{1,2}}(?:st|nd|rd|th)\b")
+# "Which day of the week": a weekday by its name, or as a list writes it ("Mon–Fri", "Sat").
+INSTANCES["day of the week"] = _re(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?-i:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b")
 INSTANCES["date or time"] = _re("|".join([_DAY_OF_YEAR, *(INSTANCES[k].pattern for k in ("time of day", "duration",
                                                                                           "frequency"))])
                                 + r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:weekends?|weekdays?|holidays?)\b"
@@ -169,7 +171,7 @@ INSTANCES["duration or length"] = _re(f"{INSTANCES['duration'].pattern}|{INSTANC
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
 PLAIN = frozenset({"number", "quantity", "date", "calendar date", "time of day", "date or time", "age", "version", "rating",
-                   "frequency"})  # no unit of their own
+                   "frequency", "day of the week"})  # no unit of their own
 
 
 # Units a question may name the value it wants in ("… in watts?", "how many amperes …"): each

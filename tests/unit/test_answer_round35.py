@@ -148,3 +148,10 @@ def test_a_bound_of_another_measure_bounds_nothing_asked():
     quoted = ["The smallest party we cater for is 20 guests.",
               "Waiting staff: one per 30 guests, at most 5 hours, 40 EUR an hour."]
     assert other_end_only("What is the largest number of guests the caterer serves?", quoted) == ("largest", "low")
+
+
+def test_which_day_of_the_week_is_answered_by_a_weekday():
+    asked = _asked("On which day of the week is entry to the gallery free?")
+    assert asked.kind == "day of the week"
+    assert covers(asked, "Free entry: Wednesdays, all day")
+    assert not covers(asked, "A visit to the gallery takes about 90 minutes")
