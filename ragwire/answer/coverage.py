@@ -34,9 +34,10 @@ def covers(expected: Expectation, text: str, context: str = "", title: str = "")
     words = stems(f"{text} {context}")
     named = words | stems(title) if title else words
     # "People" is stated by the count measured() found ("8 participants" counts people).
-    return all(_stated_in(h, named) or _spanned(h, f"{text} {context}") or h in _ANYONE and h in expected.counted
-               or _unit_named(h, f"{text} {context}") for h in expected.heads) or bool(expected.instead) and all(_stated_in(w, named)
-                                                                          for w in expected.instead)
+    heads_named = all(_stated_in(h, named) or _spanned(h, f"{text} {context}") or h in _ANYONE and h in expected.counted
+                      or _unit_named(h, f"{text} {context}") for h in expected.heads)
+    # A journey's route may be named in place of it, or the journey in place of its route.
+    return heads_named or bool(expected.instead) and all(_stated_in(w, named) for w in expected.instead)
 
 
 def _unit_named(head: str, text: str) -> bool:
@@ -70,10 +71,10 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
     # "a" and "half" count nothing ("the price of a half crate" gives no number of crates).
     number = re.compile(rf"{_N}|(?:{SPELLED_NUMBERS.replace('|half', '')})", re.IGNORECASE)
     people = any(n in _ANYONE for n in nouns)
-    # A label naming what its number counts: "Guests allowed in the barn at once: 60", "Seated capacity: 120".
     # The counted noun as the verb before its number: "the main hall seats 640" counts seats.
     if any(any(_stated_in(n, {_stem(m.group(1).lower())}) for n in nouns) for m in _VERB_COUNT.finditer(text)):
         return True
+    # A label naming what its number counts: "Guests allowed in the barn at once: 60", "Seated capacity: 120".
     for label in _LABELLED_COUNT.findall(text):
         said = {_stem(w.lower()) for w in _WORD.findall(label)}
         if any(_stated_in(n, said) for n in nouns) or people and said & _CAPACITY:

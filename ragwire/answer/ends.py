@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .instances import INSTANCES, measure_unit
 from .lexicon import lexicon
@@ -121,10 +122,16 @@ def _sides(text: str) -> dict[str, set[str]]:
     return {"above": numbers(_ABOVE), "below": numbers(_BELOW)}
 
 
+@lru_cache(maxsize=64)
+def _question_sides(question: str) -> dict[str, set[str]]:
+    """:func:`_sides` of a question, read once for all the passages scored against it."""
+    return _sides(question)
+
+
 def sides_crossed(question: str, text: str) -> set[str]:
     """The numbers ``question`` gives on one side of a threshold that ``text`` gives only on the other ("up to 6"
     over "each kg over 6"): such a text holds no literal value of the question."""
-    asked, said = _sides(question), _sides(text)
+    asked, said = _question_sides(question), _sides(text)
     return {n for side, other in (("above", "below"), ("below", "above")) for n in asked[side]
             if n in said[other] and n not in said[side]}
 

@@ -272,7 +272,7 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "quantity", "is " + m.group(1)
     if m := re.search(r"\b(?:what|how much) (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge(?= for\b)",
                       text) or (m := re.search(r"\bwhat (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge\b", text)):
-        # "what does <someone> charge per <unit>": the unit is priced; "how much does the club charge for a locker":
+        # "what does <someone> charge per <unit>": the unit is priced; "how much does a gym charge for a locker":
         # the locker is (who charges is read by the checks of names, not required beside the price).  "… charge to
         # <do something>" keeps its whole clause: the act is named too many ways to be a focus.
         return "amount of money", text[m.end():]

@@ -107,25 +107,17 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     if len(core) > 1 and core[-1] in _RIGHTS:
         core = core[:-1]
     elif core and tokens[used:used + 1] and tokens[used] in _ALONG and (core[-1] in _USES or _journey(core[-1])):
-        tail = tokens[used + 1:]
-        skip = 0
-        while skip < len(tail) and tail[skip] in _DETERMINERS:
-            skip += 1
-        thing, more = _noun_phrase(tail[skip:])
+        thing, end = _object(tokens, used)
         if thing:
             heads = [thing[-1], *(w for w in thing[:-1] if w in names)]
             instead = () if core[-1] in _USES else (core[-1],)
-            return " ".join(tokens[:used + 1 + skip + more]), tuple(dict.fromkeys(heads)), instead
+            return " ".join(tokens[:end]), tuple(dict.fromkeys(heads)), instead
     # "a kid's ticket": the owner is named without its ending ("Kid: 15,00", "kids under 12").
     heads = [_single(_owner(core[-1])), *(w for w in core[:-1] if w in names)] if core else []
     phrase = tokens[:used]
     if of_what:
-        tail = tokens[used + 1:]
-        skip = 0
-        while skip < len(tail) and tail[skip] in _DETERMINERS:
-            skip += 1
-        second, more = _noun_phrase(tail[skip:])
-        if subject and second and skip + more == len(tail) and second[-1] in lexicon().usual \
+        second, end = _object(tokens, used)
+        if subject and second and end == len(tokens) and second[-1] in lexicon().usual \
                 and lexicon().usual_part(second[-1]) in ("v", "a"):
             # After an auxiliary the clause ends in its verb ("how long should the cycle for E-17 run"), one
             # mostly an adjective too ("how long does the tour of the caves last"): the last word is what the
@@ -133,10 +125,20 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
             second = second[:-1]
         if second:
             heads.append(second[-1])
-            phrase = tokens[: used + 1 + skip + more]
+            phrase = tokens[:end]
             if heads[0] != second[-1] and _measure_word(heads[0]) and tokens[used] == "of":
                 heads.pop(0)  # "a month of gym use", "a kilo of plums": the measure is no focus
     return " ".join(phrase), tuple(dict.fromkeys(heads)), ()
+
+
+def _object(tokens: list[str], at: int) -> tuple[list[str], int]:
+    """The content words of the noun phrase after the preposition at ``tokens[at]``, past its determiners, and the
+    index where that phrase ends."""
+    start = at + 1
+    while start < len(tokens) and tokens[start] in _DETERMINERS:
+        start += 1
+    words, used = _noun_phrase(tokens[start:])
+    return words, start + used
 
 
 def _journey(word: str) -> bool:

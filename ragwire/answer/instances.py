@@ -150,11 +150,12 @@ _DAY_OF_YEAR = INSTANCES["date"].pattern.replace(r"|\b(?:19|20)\d\d\b", "")
 # "By what date", "the closing date": a day of the year or of the month ("14 May", "the 10th"); a year alone is the
 # answer to "in what year", not to these.
 INSTANCES["calendar date"] = _re(rf"{_DAY_OF_YEAR}|\b\d{{1,2}}(?:st|nd|rd|th)\b")
-# "Which day of the week": a weekday by its name, or as a list writes it ("Mon–Fri", "Sat").
-INSTANCES["day of the week"] = _re(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?-i:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b")
+# A weekday asked for is given by its name, or as a list writes it ("Mon–Fri", "Sat").
+_WEEKDAY = r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b"
+INSTANCES["day of the week"] = _re(rf"{_WEEKDAY}|\b(?-i:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b")
 INSTANCES["date or time"] = _re("|".join([_DAY_OF_YEAR, *(INSTANCES[k].pattern for k in ("time of day", "duration",
                                                                                           "frequency"))])
-                                + r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:weekends?|weekdays?|holidays?)\b"
+                                + rf"|{_WEEKDAY}|\b(?:weekends?|weekdays?|holidays?)\b"
                                 r"|\b(?:january|february|march|april|june|july|august|september|october|november|"
                                 r"december|spring|summer|autumn|fall|winter|season|morning|afternoon|evening|night|"
                                 r"today|tomorrow|tonight)\b|\b(?:before|after|until|till|during|within|once|when|whenever|if|unless)\b")
