@@ -1,9 +1,10 @@
 """Build ragwire/answer/data/currencies.tsv, the currencies the offline answerer recognises money by.
 
-Every currency a territory uses today (CLDR, through Babel), with its ISO 4217 code, the
+Every currency a territory uses today or has used since 2015 (CLDR, through Babel), with its ISO 4217 code, the
 symbols its locales write it with and its English names.  A symbol of plain letters
 ("Ft", "Rs", "R") is not a symbol anywhere: after a number it reads as feet or a grade as
-often as money; one with a currency sign ($, ₹, R$) or a Latin letter past ASCII (zł, Kč) is.
+often as money; one with a currency sign ($, ₹, R$), a Latin letter past ASCII (zł, Kč) or the letters of
+another script (лв, сом) is.
 Plain-letter symbols of two letters or more go in a column of their own: the answerer
 reads them before an amount ("Rs. 35", "Ksh 2,150", "RM 25") and after one only exactly as
 written ("640 000 Ar"), less those that are also a unit of measure ("KM", "Kg.") or,
@@ -33,7 +34,8 @@ _NAME = re.compile(r"^[a-zà-ÿ]+$")
 # "a real", "the team won 2".  Their currencies are still known by code and symbol.
 _AMBIGUOUS_NAMES = frozenset({"gold", "mark", "marks", "real", "reals", "sol", "won"})
 # Plain-letter symbols that are also units of measure: "KM 12" is a road's kilometre post.
-_UNITS = frozenset({"km", "kg", "cg", "mg", "ft", "db", "mm", "cm", "ml", "cl", "dl", "mt", "lb", "oz", "mi", "yd"})
+_UNITS = frozenset({"kn", "km", "kg", "cg", "mg", "ft", "db", "mm", "cm", "ml", "cl", "dl", "mt", "lb", "oz", "mi", "yd"})
+_FOREIGN_UNITS = frozenset({"км", "кг", "см", "мм", "мл", "мг"})
 _LETTERS = re.compile(r"^[A-Za-z]{2,}\.?$")
 # A symbol whose unit twin is written otherwise: the forint's "Ft" (read exactly as written, so "12 500 Ft" is money
 # and "500 ft" feet), unlike "KM" or "Kg.", which signs and labels write for the unit too.
@@ -42,6 +44,18 @@ _CAPITALISED_UNLIKE_UNIT = frozenset({"Ft"})
 # the rand's: South African price lists write every amount "R 380" or "R1 200" (the answerer reads it only with a
 # space or three digits and more, since "R14" is a route as often).
 _ONE_LETTER = {"ZAR": "R"}
+# Signs that price lists of the currency's own country write and CLDR's locales do not (they write the Arabic
+# abbreviation, or the code): "JD 1.250" in Amman, "S/ 26.00" in Lima, "Q 650" in Guatemala, "LE 40" in Cairo.
+# Read as the plain-letter symbols above; the quetzal's "Q" as the rand's "R", with a space or three digits and more
+# ("Q1" is a quarter).
+_LOCAL = {"JOD": ("JD",), "KWD": ("KD",), "BHD": ("BD",), "OMR": ("RO",), "QAR": ("QR",), "SAR": ("SR",),
+          "AED": ("Dhs",), "MAD": ("DH", "Dhs"), "EGP": ("LE",), "PEN": ("S/",), "TRY": ("TL",), "BDT": ("Tk",),
+          "NPR": ("Rs",), "MMK": ("Ks",), "GTQ": ("Q",)}
+
+
+# Documents outlive their currency: a price list of 2024 gives its fees in Bulgarian leva, a lease of 2022 its rent
+# in kuna.  Every currency tendered since this day counts.
+_SINCE = datetime.date(2015, 1, 1)
 
 
 def _distinct(symbol: str) -> bool:
@@ -50,7 +64,13 @@ def _distinct(symbol: str) -> bool:
         return False
     if any(unicodedata.category(c) == "Sc" for c in symbol):
         return True
-    return symbol.isalpha() and any(ord(c) > 127 and "LATIN" in unicodedata.name(c, "") for c in symbol)
+    if symbol.isalpha() and any(ord(c) > 127 and "LATIN" in unicodedata.name(c, "") for c in symbol):
+        return True
+    # Letters of another script, two or more: no English unit or word is written so ("лв.", "сом"), but the
+    # Cyrillic kilometre, kilogram or centimetre is ("КМ" is the Bosnian mark's sign and "км" a distance).
+    bare = symbol.rstrip(".")
+    return (len(bare) > 1 and bare.isalpha() and all(ord(c) > 127 for c in bare)
+            and bare.lower() not in _FOREIGN_UNITS)
 
 
 def _lettered(symbol: str, code: str) -> bool:
@@ -68,15 +88,18 @@ def main() -> None:
     codes: set[str] = set()
     for territory in Locale("en").territories:
         if territory.isalpha():
-            codes.update(get_territory_currencies(territory, start_date=today, tender=True))
+            codes.update(get_territory_currencies(territory, start_date=_SINCE, end_date=today, tender=True))
     symbols: dict[str, set[str]] = {code: set() for code in codes}
     letters: dict[str, set[str]] = {code: set() for code in codes}
     for name in localedata.locale_identifiers():
         for code, symbol in Locale.parse(name).currency_symbols.items():
             if code in symbols and _distinct(symbol):
-                symbols[code].add(symbol)
+                symbols[code].add(symbol if symbol.isalpha() or not symbol.rstrip(".").isalpha() else symbol.rstrip("."))
             elif code in letters and (_lettered(symbol, code) or _ONE_LETTER.get(code) == symbol):
                 letters[code].add(symbol)
+    for code, signs in _LOCAL.items():
+        if code in letters:
+            letters[code].update(signs)
     lines = ["# code\tsymbols (space-separated)\tEnglish names (last word, singular and plural)\t'word' when the code is"
              " an English word\tplain-letter symbols, read before an amount. From CLDR via Babel; rebuild with"
              " tools/build_currencies.py"]

@@ -169,7 +169,9 @@ INSTANCES["amount or percentage"] = _re(f"{INSTANCES['amount of money'].pattern}
 # "How long is the tunnel / the film": long measures space or time.
 INSTANCES["duration or length"] = _re(f"{INSTANCES['duration'].pattern}|{INSTANCES['length'].pattern}")
 
-LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*[-+]?\d[\d,.]*\s*(?=·|\||$)")
+# The value may carry a sign of capital letters the currency table leaves out, since alone it may be anything (the
+# quetzal's "Q 650", the kina's "K 120"): under a price's label it is that currency.
+LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*(?-i:[A-Z][A-Za-z]{0,2}\.?\s?)?[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
 PLAIN = frozenset({"number", "quantity", "date", "calendar date", "time of day", "date or time", "age", "version", "rating",
                    "frequency", "day of the week"})  # no unit of their own
@@ -235,7 +237,7 @@ _CURRENCY_WORDS = frozenset(_codes + _word_codes + _names)
 _SIGN_WORDS = frozenset(sign.lower() for sign in (*_symbols, *_letters)
                         if re.fullmatch(r"\w{2,}", sign) and not unit_word(sign.lower()))
 LABEL_UNITS: dict[str, frozenset[str]] = {
-    "amount of money": _CURRENCY_WORDS | _SIGN_WORDS | {"price", "cost", "fee", "amount", "total"},
+    "amount of money": _CURRENCY_WORDS | _SIGN_WORDS | {"price", "cost", "fee", "fare", "amount", "total"},
     "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),
     "duration": frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds", "duration", "h", "hrs",
                            "min", "mins", "sec", "secs"}),
