@@ -131,7 +131,7 @@ def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
 
 # "Who is the club's treasurer": the role is what the person asked for is named by.  An act ("who keeps the
 # keys") is not checked: documents often state it in other words ("become the property of").
-_WHO_ROLE = re.compile(r"^\s*who\s+(?:is|are|was|were)\s+(?:(?:on|at|in)\s+)?(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
+_WHO_ROLE = re.compile(r"^\s*who(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:on|at|in)\s+)?(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
                        r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
 
 
@@ -184,7 +184,7 @@ def predicate_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
     collection's subject, the quoted files' names) and the words naming an answer type or a bound.
     """
     names = {w.lower().strip("?,.!") for w in question.split()[1:] if w[:1].isupper()}
-    things = [t for t in _content_terms(question) if t not in names and t not in implicit and len(t) > 2
+    things = [t for t in _content_terms(question) if t not in names and not _stated(t, set(implicit)) and len(t) > 2
               and t.replace("-", "").isalpha() and not type_word(t) and t not in _BOUNDS and t not in AUXILIARIES
               and lexicon().usual_part(t) not in ("v", "r")]
     missing = _unnamed(things, quoted, embedding)
@@ -308,5 +308,9 @@ def _carried(token: str, vocabulary: set[str]) -> bool:
 
 
 def _stated(term: str, vocabulary: set[str]) -> bool:
-    """The term or a word of its family is in the sources (charging~charge, recalibrating~recalibration)."""
-    return term in vocabulary or stated(term, {stem(w) for w in vocabulary})
+    """The term or a word of its family is in the sources (charging~charge, recalibrating~recalibration); a compound
+    of two words of four letters and more also when both are, apart ("bear-watching" in "bear watching tours")."""
+    if term in vocabulary or stated(term, stems := {stem(w) for w in vocabulary}):
+        return True
+    parts = term.split("-")
+    return len(parts) == 2 and all(len(p) > 3 and p.isalpha() and stated(p, stems) for p in parts)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .expectations import DIMENSIONS, OTHER_DIMENSIONS, Expectation
+from .expectations import ABOVE_SEA, DIMENSIONS, OTHER_DIMENSIONS, Expectation
 from .instances import INSTANCES, SPELLED_NUMBERS, UNITS, instance, labelled
 from .instances import NUMBER as _N
 from .periods import SAME_SPAN
@@ -59,9 +59,15 @@ def measured(expected: Expectation, text: str, context: str = "") -> bool:
         return False
     said = stems(f"{text} {context}")
     if expected.aspect and not any(_stated_in(a, said) for a in expected.aspect) and not (
-            expected.aspect == DIMENSIONS["far"] and not any(_stated_in(d, said) for d in OTHER_DIMENSIONS)):
+            expected.aspect in (DIMENSIONS["far"], ABOVE_SEA) and not any(_stated_in(d, said) for d in OTHER_DIMENSIONS)
+            and (expected.aspect != ABOVE_SEA or _SITS_AT.search(text))):
         return False
     return not expected.counted or _counts(expected.counted, text)
+
+
+# A place's altitude is given as where it sits or what it rises to, without the word: "the hut stands at 2,300 m",
+# "the pass tops out at about 1,900 metres", "the summit is 3,976 m".
+_SITS_AT = re.compile(rf"\b(?:at|summit|peak)\s(?:[a-z]+\s){{0,2}}?{_N}\s?(?:m|metres?|meters?|ft|feet)\b", re.IGNORECASE)
 
 
 def _counts(nouns: tuple[str, ...], text: str) -> bool:

@@ -22,7 +22,7 @@ from .lexicon import lexicon
 from .text import WORD as _WORD
 from .text import stem as _stem
 
-__all__ = ["DIMENSIONS", "MODIFIERS", "OTHER_DIMENSIONS", "RELATIVE_CHARGES", "SPELLED_NUMBERS", "SUPERLATIVES",
+__all__ = ["ABOVE_SEA", "DIMENSIONS", "MODIFIERS", "OTHER_DIMENSIONS", "RELATIVE_CHARGES", "SPELLED_NUMBERS", "SUPERLATIVES",
            "Expectation", "expectation", "is_yes_no", "names_type", "type_word"]
 
 # Verbs that name the measure asked for ("how much does it weigh", "what does it cost").
@@ -66,6 +66,8 @@ _TYPE_NOUNS = {
     "fine": "amount of money", "fines": "amount of money", "fare": "amount of money", "fares": "amount of money",
     "rent": "amount of money", "deposit": "amount of money", "toll": "amount of money",
     "surcharge": "amount of money", "charge": "amount of money", "charges": "amount of money",
+    # A sum charged as an amount or a share ("a late penalty of 15 EUR"), which documents call a fee as often.
+    "penalty": "amount or percentage", "penalties": "amount or percentage",
     # A rate is a sum only per a period or a distance ("the nightly rate"): a flow, interest or sample rate is not.
     "rate": "amount of money",
     # A height above the sea is a length a document gives in metres or feet ("1,450 m above sea level").
@@ -80,8 +82,10 @@ _OTHER_SENSES = {"charge": re.compile(r"\bin charge\b|\bcharge (?:level|state)\b
 # The words that name the answer type asked for ("how heavy", "what price"): a document states
 # the type by its units (68 kg, 2950 EUR), so these need not occur in it.
 # "Number" names no type alone ("a tax number", "the number of seats"), only after "phone".
+# "How much notice": a length of time ahead, however the documents name the notice ("48 hours before").
+_AHEAD = frozenset({"notice", "warning"})
 TYPE_WORDS = (frozenset(_HOW_ADJECTIVE) | frozenset(_SUPERLATIVE) | {w for n in _TYPE_NOUNS for w in n.split()}
-              | frozenset({"weigh", "weighs", "cost", "costs", "charge", "charges", "long", "much", "many"})) - {"number"}
+              | frozenset({"weigh", "weighs", "cost", "costs", "charge", "charges", "long", "much", "many"}) | _AHEAD) - {"number"}
 _TYPE_STEMS = frozenset(_stem(w) for w in TYPE_WORDS)
 
 
@@ -126,11 +130,11 @@ _OPENING_PREPOSITIONS = "at|to|above|below|over|under|beyond|up to|down to|from|
 _EVENT_TIMES = frozenset({"delivery time", "response time", "waiting time"})
 # A length is one of several dimensions; the passage must name the one asked for.
 # Comparatives name the dimension too ("no taller than 2.2 metres"); short stems do not join them by family.
-_ABOVE_SEA = ("altitude", "elevation", "sea", "asl", "masl", "amsl")
+ABOVE_SEA = ("altitude", "elevation", "sea", "asl", "masl", "amsl")
 DIMENSIONS = {"tall": ("tall", "taller", "height", "high", "higher"), "high": ("height", "high", "higher", "tall", "taller"),
                "wide": ("width", "wide", "wider"), "deep": ("depth", "deep", "deeper"),
                "far": ("distance", "far", "farther", "further", "away", "range")}
-_LENGTH_NOUNS = {"altitude": _ABOVE_SEA, "elevation": _ABOVE_SEA, "height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
+_LENGTH_NOUNS = {"altitude": ABOVE_SEA, "elevation": ABOVE_SEA, "height": ("height", "high", "tall"), "width": ("width", "wide"), "depth": ("depth", "deep"),
                  "radius": ("radius",), "diameter": ("diameter",), "thickness": ("thickness", "thick"),
                  "distance": DIMENSIONS["far"], "length": ("length", "long", "longer", "short", "shorter")}
 # A distance is any length no other dimension is named for: "swim 200 m" says how far, "2 m high" does not.
@@ -268,6 +272,8 @@ def _kind(text: str) -> tuple[str | None, str]:
         if m.group(1) in _TYPE_NOUNS:
             # "how much weight does a shelf hold": the noun names the measure, the rest is its focus.
             return _TYPE_NOUNS[m.group(1)], text[m.end(1):]
+        if m.group(1) in _AHEAD:
+            return "duration", ""  # "how much notice must I give": "48 hours before"
         # "how much paint should one coat use": a quantity of that thing, which the passage must name.
         return "quantity", "is " + m.group(1)
     if m := re.search(r"\b(?:what|how much) (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge(?= for\b)",
@@ -282,7 +288,10 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "change in amount or share", m.group(1)
     if m := re.search(r"\bhow much (?:is|are|was|were|for|to|money)\b|\bhow much(?= (?:does|do|did|will|would)\b)",
                       text):
-        return "amount of money", text[m.end():]  # "how much do volunteers pay": the auxiliary opens a subject
+        rest = text[m.end():]
+        if m.group().endswith(" to") and (act := re.match(r" [a-z-]+(?= (?:the|a|an|my|our|your|this|that|one)\b)", rest)):
+            return "amount of money", "is" + rest[act.end():]  # "how much to rent the trailer": the trailer is priced
+        return "amount of money", rest  # "how much do volunteers pay": the auxiliary opens a subject
     if m := re.search(r"\bhow (?:far|much time) (?:ahead|in advance|beforehand)\b", text):
         return "duration", text[m.end():]  # "how far ahead must I book": a lead time, not a distance
     if m := re.search(r"\bhow ([a-z]+)\b", text):
@@ -334,7 +343,12 @@ def _kind(text: str) -> tuple[str | None, str]:
 
 
 def _event(clause: str) -> str:
-    """The clause of a past event less its closing verb ("is the hall built" → "is the hall"): the verb is the
-    event, often named otherwise by the documents (a heading's date, "opened", "released"), the subject is not."""
+    """The clause of an event less its verb ("is the hall built" → "is the hall", "does the term end in May" →
+    "does the term in May"): the verb is the event, often named otherwise by the documents (a heading's date,
+    "opened", "runs from … to …"), the subject is not.  After "does" the bare verb closes the subject, before a
+    place or a time; else the verb closes the clause ("must the balance for the hall be paid")."""
     tokens = clause.split()
-    return " ".join(tokens[:-1]) if len(tokens) > 2 else clause
+    closes = len(tokens)
+    if tokens and tokens[0] in ("does", "do", "did"):
+        closes = next((i for i, t in enumerate(tokens) if i > 1 and t in PREPOSITIONS), closes)
+    return " ".join(tokens[:closes - 1] + tokens[closes:]) if closes > 2 else clause

@@ -43,7 +43,7 @@ from .pairs import asked_pair, pair_in_sources
 from .passages import Passage, distinct, split_passages, table_headers
 from .quoting import quotes_of
 from .text import cosine, stated, stems
-from .typed import in_asked_unit, typed
+from .typed import in_asked_unit, naming_focus, typed
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -253,9 +253,12 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         # "An 11-year-old's ticket": the rows whose age bands hold 11 before the other bands' (ages.py).
         candidates = [c for c in candidates if holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
     chosen = select(candidates, max_sentences, threshold)
-    quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}" for c in chosen]
-    yes_no = is_yes_no(question)
     sources_by = {s.index: s for s in sources}
+    whole = naming_focus(expected, sources) if expected is not None else set()
+    quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}"
+              f"{' ' + ' '.join(expected.heads) if expected and source_path(sources_by[c.source]) in whole else ''}"
+              for c in chosen]
+    yes_no = is_yes_no(question)
     quoted_from = [sources_by[c.source] for c in chosen]
     for name, refusal in objections(question, quoted, quoted_from, list(weights), vocabulary, embedding):
         seen[name] = True

@@ -99,6 +99,8 @@ def other_compound(term: str, tokens: Sequence[str]) -> str | None:
     thing's kinds, named by the modifier; a quote naming only the other kind is about that one.  None
     when the quotes name the term itself, in one word, two or with its hyphen.
     """
+    if "-" not in term:
+        return _other_closed(term, tokens)
     first, _, head = term.partition("-")
     if not (first.isalpha() and head.isalpha() and len(first) > 1 and len(head) > 1):
         return None
@@ -117,6 +119,22 @@ def other_compound(term: str, tokens: Sequence[str]) -> str | None:
     for a, b in pairs:
         if stem(b) == head_stem and a.isalpha() and a != first and a not in STOPWORDS and lexicon().usual_part(a) == "a":
             return f"{a} {b}"
+    return None
+
+
+def _other_closed(term: str, tokens: Sequence[str]) -> str | None:
+    """A closed compound of the quotes with the head of the closed compound ``term`` and another modifier
+    ("wetsuit" for "drysuit", "daypack" for "backpack"), when the lexicon does not know ``term`` as one word."""
+    if not term.isalpha() or lexicon().knows(term) or term in tokens:
+        return None
+    splits = [(term[:i], term[i:]) for i in range(2, len(term) - 2)
+              if lexicon().knows(term[:i]) and lexicon().knows(term[i:])]
+    for first, head in sorted(splits, key=lambda split: len(split[1]), reverse=True):
+        for token in tokens:
+            modifier = token[:-len(head)]
+            if token.endswith(head) and token.isalpha() and len(modifier) > 1 and modifier != first \
+                    and lexicon().knows(modifier):
+                return token
     return None
 
 

@@ -48,7 +48,9 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
     codes: dict[str, set[str]] = {}
     for s in sources:
         codes.setdefault(source_path(s), set()).update(identifiers(s.text))
+    whole = naming_focus(expected, sources)
     titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} {' '.join(sorted(codes[source_path(s)]))}"
+                       f"{' ' + ' '.join(expected.heads) if source_path(s) in whole else ''}"
               for s in sources}
     above = [c for c in candidates if c.score >= threshold]
     kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
@@ -63,6 +65,28 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
             if kept:
                 break
     return kept
+
+
+def naming_focus(expected: Expectation, sources: Sequence[NumberedSource]) -> set[str]:
+    """The files whose retrieved chunks name the focus whole somewhere ("the Acme climb", "Acme Summer Climb"):
+    such a file calls its thing so where it names it by one of its words alone ("Acme: 2 days"), so its chunks
+    name every head."""
+    if len(expected.heads) < 2:
+        return set()
+    return {source_path(s) for s in sources if _named_together(expected.heads, s.text)}
+
+
+def _named_together(heads: Sequence[str], text: str) -> bool:
+    """Whether ``text`` names every one of ``heads`` in one phrase of adjacent words, at most one other word
+    between: "the Acme climb", "Acme Summer Climb", not "climb, 1 day" (a number or a stop between)."""
+    span = len(heads) + 1
+    for phrase in re.split(r"[^\w\s'’-]|\d", text):
+        tokens = phrase.split()
+        for i in range(len(tokens)):
+            run = stems(" ".join(tokens[i:i + span]))
+            if all(stated(h, run) for h in heads):
+                return True
+    return False
 
 
 _ASKED_UNIT = re.compile(r"\b(in|how many|per)\s+([a-z][a-z-]*)", re.IGNORECASE)

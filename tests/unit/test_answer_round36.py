@@ -1,0 +1,124 @@
+"""Round 36 (issue 33): currencies as local price lists write them, altitudes without the word, a file's own name
+for its thing, the verb of an event asked by its date, and a letter's dateline.
+
+Each test fails on round 35's code (42ff4e7).
+"""
+
+from __future__ import annotations
+
+from ragwire.answer.contact import contact_only
+from ragwire.answer.coverage import covers, instance
+from ragwire.answer.expectations import TYPE_WORDS, expectation
+from ragwire.answer.siblings import other_compound
+from ragwire.answer.text import words
+
+from .test_extractive import WordEmbedding, _source
+
+
+def _asked(question: str):
+    asked = expectation(question)
+    assert asked is not None, question
+    return asked
+
+
+def test_local_signs_of_a_currency_are_money_before_an_amount():
+    for text in ("Coat 4.500 JD", "Taxi to the airport: S/ 40.00", "Guided walk Q 320 per person", "Falafel LE 25",
+                 "Kettle 650 TL"):
+        assert instance("amount of money", text), text
+    # A quarter of the year is no quetzal, nor a bare grade a kina.
+    assert not instance("amount of money", "Results for Q1 2026")
+    assert not instance("amount of money", "Level: B 2")
+
+
+def test_an_unknown_sign_under_a_price_label_is_money():
+    assert instance("amount of money", "Boat trip · Price per seat: K 85")
+    assert instance("amount of money", "return_fare: K 120")
+
+
+def test_currencies_retired_since_2015_and_signs_in_other_scripts_are_money():
+    for text in ("Monthly fee: 60,00 лв.", "Rent 4.100 kuna a month", "Entry 300 сом", "Deposit 2 500 HRK"):
+        assert instance("amount of money", text), text
+    # The Cyrillic kilometre stays a distance, and knots a speed.
+    assert not instance("amount of money", "Route length 12 км")
+    assert not instance("amount of money", "Wind up to 18 kn")
+
+
+def test_a_place_s_altitude_is_given_by_where_it_sits():
+    asked = _asked("At what altitude is the mountain hut?")
+    assert covers(asked, "The mountain hut stands at about 2,450 m, two hours below the ridge.")
+    assert covers(asked, "From the car park the summit is 1,720 m; the hut lies at 1,300 m.")
+    assert not covers(asked, "The mountain hut is 12 m long and 2,450 m from the lake.")
+    assert not covers(asked, "The hut's door is 2 m high.")
+
+
+def test_a_file_naming_the_focus_whole_names_it_where_it_names_one_word():
+    from ragwire.answer.typed import naming_focus
+
+    asked = _asked("How much is the two-day Tornak trek?")
+    row = _source(1, "Route: Tornak (two days) · Price per person: 180 EUR")
+    apart = _source(5, "Tornak, 2 days · Price per person: 180 EUR · Full trek, 2 days")
+    faq = _source(2, "Is the Tornak trek hard? Expect six hours of walking a day.")
+    other = _source(3, "Route: Tornak (two days) · Price per person: 180 EUR", source="/docs/other.md",
+                    file_name="other.md")
+    faq_elsewhere = _source(4, "Is the Tornak trek hard? Expect six hours of walking a day.", source="/docs/1.md",
+                            file_name="1.md")
+    assert asked.heads == ("trek", "tornak")
+    assert naming_focus(asked, [row, faq]) == {"/docs/2.md"}
+    assert naming_focus(asked, [row, faq_elsewhere]) == {"/docs/1.md"}
+    assert naming_focus(asked, [other]) == set()
+    assert naming_focus(asked, [apart]) == set()
+
+
+def test_the_verb_of_an_event_asked_by_its_date_is_no_head_before_a_place():
+    asked = _asked("On what date does the spring term end at the music school?")
+    assert "end" not in asked.heads
+    assert covers(asked, "The spring term runs from 12 January to 27 March.")
+
+
+def test_a_letters_dateline_is_not_an_answer():
+    for text in ("Portwell, 9 April 2026", "Springfield, March 4, 2026", "Lyon, le 3 mai 2025"):
+        assert contact_only(text), text
+    assert not contact_only("The concert is on 9 April 2026.")
+    assert not contact_only("Opening day, 9 April 2026")
+
+
+def test_a_penalty_is_a_sum_the_documents_may_call_a_fee():
+    asked = _asked("What is the penalty for returning the canoe late?")
+    assert asked.kind == "amount or percentage"
+    assert "penalty" in TYPE_WORDS
+
+
+def test_a_closed_compound_s_other_kind_in_the_quotes_is_its_sibling():
+    assert other_compound("drysuit", words("Item: Wetsuit 5 mm · 1 day: 260 MXN")) == "wetsuit"
+    assert other_compound("drysuit", words("Item: Drysuit · 1 day: 260 MXN")) is None
+    # A word the lexicon knows whole is no compound of its parts.
+    assert other_compound("backpack", words("Daypack rental 5 EUR")) is None
+
+
+def test_how_much_notice_is_asked_as_a_length_of_time():
+    for question in ("How much notice must I give before cancelling a lesson?",
+                     "How much warning do you need before I leave the studio?"):
+        assert _asked(question).kind == "duration", question
+
+
+def test_how_much_to_do_something_to_a_thing_prices_the_thing():
+    asked = _asked("How much to hire the big trailer for a weekend?")
+    assert asked.heads[0] == "trailer"
+
+
+def test_who_s_the_role_is_read_as_who_is_the_role():
+    from ragwire.answer.answerable import role_unmentioned
+
+    quoted = ["Harbour Rowing Club, 12 Quay Street, Portwell"]
+    assert role_unmentioned("Who's the treasurer of the rowing club?", quoted, WordEmbedding()) == ["treasurer"]
+    assert role_unmentioned("Who's the treasurer of the rowing club?", ["Treasurer: Ruth Ames"], WordEmbedding()) == []
+
+
+def test_a_yes_no_question_s_compound_is_named_by_the_file_s_name_word_by_word():
+    from ragwire.answer.answerable import predicate_unmentioned
+
+    question = "Can my dog come on the river-rafting trip?"
+    quoted = ["Dogs may come along if they wear a life jacket."]
+    implicit = {"river", "rafting", "trips"}
+    assert predicate_unmentioned(question, quoted, WordEmbedding(), implicit) == []
+    assert predicate_unmentioned(question, quoted, WordEmbedding(), {"canoe", "hire"}) != []
