@@ -59,14 +59,15 @@ def measured(expected: Expectation, text: str, context: str = "") -> bool:
         return False
     said = stems(f"{text} {context}")
     if expected.aspect and not any(_stated_in(a, said) for a in expected.aspect) and not (
-            expected.aspect in (DIMENSIONS["far"], ABOVE_SEA) and not any(_stated_in(d, said) for d in OTHER_DIMENSIONS)
-            and (expected.aspect != ABOVE_SEA or _SITS_AT.search(text))):
+            expected.aspect in (DIMENSIONS["far"], ABOVE_SEA, DIMENSIONS["high"])
+            and not any(_stated_in(d, said) for d in OTHER_DIMENSIONS)
+            and (expected.aspect == DIMENSIONS["far"] or _SITS_AT.search(text))):
         return False
     return not expected.counted or _counts(expected.counted, text)
 
 
-# A place's altitude is given as where it sits or what it rises to, without the word: "the hut stands at 2,300 m",
-# "the pass tops out at about 1,900 metres", "the summit is 3,976 m".
+# A place's altitude, or how high it is, is given as where it sits or what it rises to, without the word: "the hut
+# stands at 2,300 m", "the pass tops out at about 1,900 metres", "the summit is 3,976 m".
 _SITS_AT = re.compile(rf"\b(?:at|summit|peak)\s(?:[a-z]+\s){{0,2}}?{_N}\s?(?:m|metres?|meters?|ft|feet)\b", re.IGNORECASE)
 
 

@@ -52,6 +52,9 @@ _RIGHTS = frozenset("ticket tickets pass passes".split())
 # A use of a service is priced under the service's name: "one load in a 9 kg dryer" is the dryer's row.  A
 # journey is timed or priced under its own name or its vehicle's or route's: "the ride on the gondola" is the
 # gondola's row or "the ride takes 11 minutes", "the drive from A" is "the drive takes" or "the run from A".
+# Nouns naming only where something happens, after the word naming it: "the take-off point", "the meeting place",
+# "the pick-up spot" are named by the act ("Take-off: 1,900 m", "Pick-up at the harbour").
+_PLACE_WORDS = frozenset("point points place places spot spots location locations site".split())
 _ALONG = frozenset("on in to from aboard onto into".split())
 _USES = _RIGHTS | frozenset("load loads".split())
 
@@ -104,7 +107,7 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     if not content and not of_what:
         return "", (), ()
     core = [w for w in content if w not in _SHAPES]
-    if len(core) > 1 and core[-1] in _RIGHTS:
+    if len(core) > 1 and (core[-1] in _RIGHTS or core[-1] in _PLACE_WORDS):
         core = core[:-1]
     elif core and tokens[used:used + 1] and tokens[used] in _ALONG and (core[-1] in _USES or _journey(core[-1])):
         thing, end = _object(tokens, used)

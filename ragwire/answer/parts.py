@@ -15,6 +15,8 @@ import itertools
 import os
 import re
 
+from .lexicon import lexicon
+
 # "…mean, and what does…", "…? How much…": a second question starts at a question word.
 _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
                   r"|was|were|has|have)")
@@ -46,6 +48,8 @@ _COMPARATIVES = (
     (r"costs? more|costs? less|(?:is|are) (?:more expensive|cheaper|dearer)", "How much does {} cost?"),
     (r"weighs? more|weighs? less|(?:is|are) (?:heavier|lighter)", "How much does {} weigh?"),
     (r"takes? longer|takes? less time|(?:is|are) (?:quicker|faster|slower)", "How long does {} take?"),
+    # Any other measure by its comparative adjective: "which is higher" asks how high each one is.
+    (r"(?:is|are) (?!(?:better|worse|other|over|under)\b)[a-z]+er", ""),
 )
 # "Which weighs more when full, A or B": a phrase between the comparative and the comma ("when full", "on the
 # label") qualifies both sides, and goes with each part.
@@ -221,7 +225,8 @@ def _split(question: str) -> list[str]:
         return [f"{ask} the {attribute} {rel} {thing}?" for attribute in (_distributed(m["a"], b), b)]
     if m := _WHICH_MORE.match(question.strip()):
         # "Which is faster, the tram or the bus?" is answered by both durations.
-        template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE))
+        template = next(t for pattern, t in _COMPARATIVES if re.fullmatch(pattern, m["cmp"], re.IGNORECASE)) or (
+            f"How {_positive(m['cmp'].split()[-1].lower())} is {{}}?")
         a, b = m["a"].strip(), m["b"].strip()
         b = _one_for(a, b)
         a = _distributed(a, b)
@@ -302,6 +307,14 @@ def _asked(side: str) -> str:
     """One side of a comparison as a question: a clause opening with a wh-word ("how deep the harbour is at A") is
     asked as it stands, a noun phrase as what it is."""
     return f"{side[0].upper()}{side[1:]}?" if _WH_CLAUSE.match(side) else f"What is {side}?"
+
+
+def _positive(comparative: str) -> str:
+    """The adjective a comparative is of ("higher": high, "bigger": big, "earlier": early, "wider": wide)."""
+    w = comparative
+    stems = (w[:-2], w[:-1], w[:-3] if w[-3:-2] == w[-4:-3] else "", w[:-3] + "y" if w.endswith("ier") else "")
+    return next((a for a in stems if a and lexicon().usual_part(a) == "a"),
+                next((a for a in stems if a and lexicon().knows(a)), comparative[:-2]))
 
 
 def _one_for(a: str, b: str) -> str:
