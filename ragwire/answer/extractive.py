@@ -21,6 +21,7 @@ from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words, source_path
 from .coverage import instance, measured
+from .dayparts import of_part
 from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
 from .elsewhere import files_naming
 from .ends import sides_crossed
@@ -40,7 +41,7 @@ from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
 from .objections import objections, unquoted_weight
 from .pairs import asked_pair, pair_in_sources
-from .passages import Passage, distinct, split_passages, table_headers
+from .passages import Passage, distinct, row_label, split_passages, table_headers
 from .quoting import quotes_of
 from .text import cosine, stated, stems
 from .typed import in_asked_unit, naming_focus, typed
@@ -91,6 +92,7 @@ class Candidate:
     heading: str = ""  # shown before the quote: the heading that holds the answer ("Release 5.1 (4 March 2024)")
     says: float = 0.0  # the share of the question's salient words (weighed by rarity) the passage states
     shows: float = 0.0  # the bonus for naming the asked attribute and holding the question's literal values
+    label: frozenset[str] = frozenset()  # the stems of what a row is of ("young", "adult" of "Young adult (19–25)")
 
 
 @dataclass(frozen=True)
@@ -249,14 +251,13 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if not in_unit:
         seen["unit_unfound"] = True
         refusals.append(Extraction.refused(f"The documents give no value in {unit} for this.", [unit]))
-    if age is not None:
-        # "An 11-year-old's ticket": the rows whose age bands hold 11 before the other bands' (ages.py).
-        candidates = [c for c in candidates if holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
+    # "An 11-year-old's ticket": the rows whose age bands hold 11 (ages.py); "a Saturday morning": its slots (dayparts.py).
+    candidates = [c for c in candidates if age is None or holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
+    candidates = of_part(question, candidates, lambda c: f"{c.passage.text} {c.passage.context}")
     chosen = select(candidates, max_sentences, threshold)
     sources_by = {s.index: s for s in sources}
-    whole = naming_focus(expected, sources) if expected is not None else set()
-    quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}"
-              f"{' ' + ' '.join(expected.heads) if expected and source_path(sources_by[c.source]) in whole else ''}"
+    whole = naming_focus(expected, sources)
+    quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}{whole.get(source_path(sources_by[c.source]), '')}"
               for c in chosen]
     yes_no = is_yes_no(question)
     quoted_from = [sources_by[c.source] for c in chosen]
@@ -340,7 +341,8 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
             said = stems(f"{passage.text} {passage.context} {source.hit.metadata.get('heading_path') or ''}")
             says = sum(w for t, w in weights.items() if _says(t, said)) / total
             ranked += TERMS_BONUS * says
-        out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code, says=says, shows=shows))
+        out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code, says=says, shows=shows,
+                             label=row_label(passage.text)))
     return out
 
 
@@ -380,9 +382,10 @@ def select(candidates: list[Candidate], max_sentences: int, threshold: float) ->
             continue  # near the best by evidence or by the embedding: evidence adds, it does not drop neighbours
         twin = next((i for i, c in enumerate(chosen) if cosine(cand.vector, c.vector) >= NEAR_DUPLICATE), None)
         if twin is not None:
-            # Two rows alike but for one word ("price of a half crate" / "of a full crate"): the one that
-            # states more of what was asked is the answer, however the embedding ranked them.
-            if (cand.shows, cand.says) > (chosen[twin].shows, chosen[twin].says):
+            # Two rows alike but for one word ("a half crate" / "a full crate"): the one stating more of what was
+            # asked, then the one of the two things the other qualifies ("Adult", not "Young adult"), is the answer.
+            if (cand.shows, cand.says) > (chosen[twin].shows, chosen[twin].says) or (cand.shows, cand.says) == (
+                    chosen[twin].shows, chosen[twin].says) and cand.label and cand.label < chosen[twin].label:
                 chosen[twin] = cand
             continue
         chosen.append(cand)

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from .asked import DAYS
 from .context import NumberedSource, file_words
 from .ends import SEGMENT, end_named, ends
 from .expectations import MODIFIERS, expectation
@@ -29,6 +30,7 @@ from .text import QUESTION_FRAME, STOPWORDS, same_family, stem, words
 # service fee), and the second must not take an object (a verb: "which key opens the …").
 _BE = r"\s+(?i:is|are|was|were)(?:\s+(?i:the|a|an))?"
 _ASKED_PHRASE = re.compile(rf"^(?:(?i:what|which)(?:{_BE})?|(?i:who){_BE})(?:\s+(?:[\w-]+\s+){{0,2}}[\w-]+'s)?\s+")
+_WHEN = DAYS | frozenset("weekday weekdays weekend weekends holiday holidays summer winter spring autumn".split())
 _OBJECTS = frozenset("the a an my our your its their it them".split())
 
 
@@ -48,10 +50,10 @@ def asked_pair(question: str) -> tuple[str, str] | None:
         return None
     if len(m.group(0).split()) == 1 and tokens[2:3] and tokens[2] not in STOPWORDS:
         return None  # "what causes engine noise": a verb and its object, not "what fuel mix is …"
-    if (first in PAYERS and len(tokens) > 2 and re.fullmatch(r"[a-z][a-z-]+", tokens[2]) and tokens[2] not in STOPWORDS
+    if ((first in PAYERS or first in _WHEN) and len(tokens) > 2 and re.fullmatch(r"[a-z][a-z-]+", tokens[2]) and tokens[2] not in STOPWORDS
             and (len(tokens) == 3 or tokens[3] in STOPWORDS)):
         # A payer before a two-word thing ("the senior lift pass"): the thing is the two words, the payer its row
-        # ("Lift pass: … 45 EUR senior").
+        # ("Lift pass: … 45 EUR senior"); so is a kind of day ("the weekend opening hours": "Sat–Sun 9–17").
         return second, tokens[2]
     return first, second
 

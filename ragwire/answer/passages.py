@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from .instances import SPELLED_VALUES
 from .layout import MIN_WORDS, SENTENCE_GAP, TERMINAL, WRAP_CHARS, Unit, ends_dangling, units
-from .text import SENTENCE_ABBREVIATIONS
+from .text import SENTENCE_ABBREVIATIONS, content_words, stem
 
 if TYPE_CHECKING:
     from .context import NumberedSource
@@ -297,3 +298,10 @@ class Scored(Protocol):
 
     @property
     def ranked(self) -> float: ...
+
+
+def row_label(text: str) -> frozenset[str]:
+    """The stems of what a row is of, its first field's value ("young", "adult" of "Category: Young adult (19–25) ·
+    Fee: …"; a sentence's whole), less numbers: "one teacher" and "two teachers" are rows of one thing."""
+    label = text.split(" · ", 1)[0].split(": ", 1)[-1]
+    return frozenset(stem(w) for w in content_words(label) if w not in SPELLED_VALUES)

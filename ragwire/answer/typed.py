@@ -50,8 +50,7 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
         codes.setdefault(source_path(s), set()).update(identifiers(s.text))
     whole = naming_focus(expected, sources)
     titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} {' '.join(sorted(codes[source_path(s)]))}"
-                       f"{' ' + ' '.join(expected.heads) if source_path(s) in whole else ''}"
-              for s in sources}
+                       f"{whole.get(source_path(s), '')}" for s in sources}
     above = [c for c in candidates if c.score >= threshold]
     kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
                                        titles[c.source])]
@@ -67,13 +66,13 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
     return kept
 
 
-def naming_focus(expected: Expectation, sources: Sequence[NumberedSource]) -> set[str]:
-    """The files whose retrieved chunks name the focus whole somewhere ("the Acme climb", "Acme Summer Climb"):
-    such a file calls its thing so where it names it by one of its words alone ("Acme: 2 days"), so its chunks
-    name every head."""
-    if len(expected.heads) < 2:
-        return set()
-    return {source_path(s) for s in sources if _named_together(expected.heads, s.text)}
+def naming_focus(expected: Expectation | None, sources: Sequence[NumberedSource]) -> dict[str, str]:
+    """The files whose retrieved chunks name the focus whole somewhere ("the Acme climb", "Acme Summer Climb"), each
+    with the heads as words its chunks name: such a file calls its thing so where it names it by one of its words
+    alone ("Acme: 2 days")."""
+    if expected is None or len(expected.heads) < 2:
+        return {}
+    return {source_path(s): " " + " ".join(expected.heads) for s in sources if _named_together(expected.heads, s.text)}
 
 
 def _named_together(heads: Sequence[str], text: str) -> bool:
