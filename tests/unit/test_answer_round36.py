@@ -179,3 +179,10 @@ def test_of_two_rows_alike_the_one_saying_less_besides_is_chosen():
 
     one, two = (row_label(f"Class: Private lesson, {n} teacher") for n in ("one", "two"))
     assert one == two
+
+
+def test_a_deadline_is_a_day_or_an_hour_the_documents_need_not_call_so():
+    asked = _asked("What is the deadline for booking the summer camp?")
+    assert asked.kind == "date or time"
+    assert "deadline" in TYPE_WORDS
+
