@@ -67,7 +67,7 @@ def measured(expected: Expectation, text: str, context: str = "") -> bool:
 
 
 # A place's altitude, or how high it is, is given as where it sits or what it rises to, without the word: "the hut
-# stands at 2,300 m", "the pass tops out at about 1,900 metres", "the summit is 3,976 m".
+# stands at 2,300 m", "the pass tops out at about 1,750 metres", "the summit is 2,870 m".
 _SITS_AT = re.compile(rf"\b(?:at|summit|peak)\s(?:[a-z]+\s){{0,2}}?{_N}\s?(?:m|metres?|meters?|ft|feet)\b", re.IGNORECASE)
 
 

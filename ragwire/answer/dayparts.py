@@ -1,7 +1,7 @@
-"""Parts of the day a time slot falls in: a court on a Saturday morning is the 06:00–12:00 row, not the afternoon's.
+"""Parts of the day a time slot falls in: a pitch on a Sunday morning is the 06:00–12:00 row, not the afternoon's.
 
 A price list or a timetable splits the day into clock-time slots ("Time slot: 12:00 to 18:00"), while a question
-names the part of the day ("on a Saturday morning", "in the evening").  Each part spans the hours English uses it
+names the part of the day ("on a Sunday morning", "in the evening").  Each part spans the hours English uses it
 for: the morning until noon, the afternoon from noon to six, the evening from five to eleven, the night from six
 to six ("practice night" is an evening).  A slot is of the part when the two overlap by an hour or more; a
 passage giving slots, none of them of the part asked, is about another part of the day.
@@ -24,7 +24,7 @@ _OVERLAP = 1.0  # hours
 
 
 def asked_part(question: str) -> tuple[float, float] | None:
-    """The hours of the part of the day ``question`` names ("on a Saturday morning"), or None."""
+    """The hours of the part of the day ``question`` names ("on a Sunday morning"), or None."""
     found = {m.group(1).lower() for m in _ASKED.finditer(question)}
     return _PARTS[found.pop()] if len(found) == 1 else None
 

@@ -275,7 +275,7 @@ def _kind(text: str) -> tuple[str | None, str]:
             # "how much weight does a shelf hold": the noun names the measure, the rest is its focus.
             return _TYPE_NOUNS[m.group(1)], text[m.end(1):]
         if m.group(1) in _AHEAD:
-            return "duration", ""  # "how much notice must I give": "48 hours before"
+            return "duration", ""  # "how much notice do tenants owe": "48 hours before"
         # "how much paint should one coat use": a quantity of that thing, which the passage must name.
         return "quantity", "is " + m.group(1)
     if m := re.search(r"\b(?:what|how much) (?:does|do|did|will|would) (?:(?!\bwhat\b).)+? charge(?= for\b)",
@@ -292,7 +292,7 @@ def _kind(text: str) -> tuple[str | None, str]:
                       text):
         rest = text[m.end():]
         if m.group().endswith(" to") and (act := re.match(r" [a-z-]+(?= (?:the|a|an|my|our|your|this|that|one)\b)", rest)):
-            return "amount of money", "is" + rest[act.end():]  # "how much to rent the trailer": the trailer is priced
+            return "amount of money", "is" + rest[act.end():]  # "how much to hire the trailer": the trailer is priced
         return "amount of money", rest  # "how much do volunteers pay": the auxiliary opens a subject
     if m := re.search(r"\bhow (?:far|much time) (?:ahead|in advance|beforehand)\b", text):
         return "duration", text[m.end():]  # "how far ahead must I book": a lead time, not a distance

@@ -251,7 +251,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if not in_unit:
         seen["unit_unfound"] = True
         refusals.append(Extraction.refused(f"The documents give no value in {unit} for this.", [unit]))
-    # "An 11-year-old's ticket": the rows whose age bands hold 11 (ages.py); "a Saturday morning": its slots (dayparts.py).
+    # "An 11-year-old's ticket": the rows whose age bands hold 11 (ages.py); "a Sunday morning": its slots (dayparts.py).
     candidates = [c for c in candidates if age is None or holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
     candidates = of_part(question, candidates, lambda c: f"{c.passage.text} {c.passage.context}")
     chosen = select(candidates, max_sentences, threshold)

@@ -53,7 +53,7 @@ _RIGHTS = frozenset("ticket tickets pass passes".split())
 # journey is timed or priced under its own name or its vehicle's or route's: "the ride on the gondola" is the
 # gondola's row or "the ride takes 11 minutes", "the drive from A" is "the drive takes" or "the run from A".
 # Nouns naming only where something happens, after the word naming it: "the take-off point", "the meeting place",
-# "the pick-up spot" are named by the act ("Take-off: 1,900 m", "Pick-up at the harbour").
+# "the pick-up spot" are named by the act ("Take-off: 1,450 m", "Pick-up at the harbour").
 _PLACE_WORDS = frozenset("point points place places spot spots location locations site".split())
 _ALONG = frozenset("on in to from aboard onto into".split())
 _USES = _RIGHTS | frozenset("load loads".split())

@@ -26,7 +26,7 @@ def _asked(question: str):
 
 def test_local_signs_of_a_currency_are_money_before_an_amount():
     for text in ("Coat 4.500 JD", "Taxi to the airport: S/ 40.00", "Guided walk Q 320 per person", "Falafel LE 25",
-                 "Kettle 650 TL"):
+                 "Kettle 420 TL"):
         assert instance("amount of money", text), text
     # A quarter of the year is no quetzal, nor a bare grade a kina.
     assert not instance("amount of money", "Results for Q1 2026")
@@ -47,7 +47,7 @@ def test_currencies_retired_since_2015_and_signs_in_other_scripts_are_money():
 
 
 def test_a_place_s_altitude_is_given_by_where_it_sits():
-    asked = _asked("At what altitude is the mountain hut?")
+    asked = _asked("What altitude does the mountain hut sit at?")
     assert covers(asked, "The mountain hut stands at about 2,450 m, two hours below the ridge.")
     assert covers(asked, "From the car park the summit is 1,720 m; the hut lies at 1,300 m.")
     assert not covers(asked, "The mountain hut is 12 m long and 2,450 m from the lake.")
@@ -57,7 +57,7 @@ def test_a_place_s_altitude_is_given_by_where_it_sits():
 def test_a_file_naming_the_focus_whole_names_it_where_it_names_one_word():
     from ragwire.answer.typed import naming_focus
 
-    asked = _asked("How much is the two-day Tornak trek?")
+    asked = _asked("What does the Tornak trek cost?")
     row = _source(1, "Route: Tornak (two days) · Price per person: 180 EUR")
     apart = _source(5, "Tornak, 2 days · Price per person: 180 EUR · Full trek, 2 days")
     faq = _source(2, "Is the Tornak trek hard? Expect six hours of walking a day.")
@@ -73,7 +73,7 @@ def test_a_file_naming_the_focus_whole_names_it_where_it_names_one_word():
 
 
 def test_the_verb_of_an_event_asked_by_its_date_is_no_head_before_a_place():
-    asked = _asked("On what date does the spring term end at the music school?")
+    asked = _asked("Which date does the spring term end at the music school?")
     assert "end" not in asked.heads
     assert covers(asked, "The spring term runs from 12 January to 27 March.")
 
@@ -86,20 +86,20 @@ def test_a_letters_dateline_is_not_an_answer():
 
 
 def test_a_penalty_is_a_sum_the_documents_may_call_a_fee():
-    asked = _asked("What is the penalty for returning the canoe late?")
+    asked = _asked("Which penalty applies to a canoe returned late?")
     assert asked.kind == "amount or percentage"
     assert "penalty" in TYPE_WORDS
 
 
 def test_a_closed_compound_s_other_kind_in_the_quotes_is_its_sibling():
-    assert other_compound("drysuit", words("Item: Wetsuit 5 mm · 1 day: 260 MXN")) == "wetsuit"
-    assert other_compound("drysuit", words("Item: Drysuit · 1 day: 260 MXN")) is None
+    assert other_compound("drysuit", words("Item: Wetsuit 5 mm · 1 day: 310 MXN")) == "wetsuit"
+    assert other_compound("drysuit", words("Item: Drysuit · 1 day: 310 MXN")) is None
     # A word the lexicon knows whole is no compound of its parts.
     assert other_compound("backpack", words("Daypack rental 5 EUR")) is None
 
 
 def test_how_much_notice_is_asked_as_a_length_of_time():
-    for question in ("How much notice must I give before cancelling a lesson?",
+    for question in ("How much notice does the studio want before a lesson is dropped?",
                      "How much warning do you need before I leave the studio?"):
         assert _asked(question).kind == "duration", question
 
@@ -132,8 +132,8 @@ def test_which_is_more_by_any_comparative_asks_each_side_s_measure():
 
     assert split_parts("Which is wider, the north gate or the boat ramp?") == [
         "How wide is the north gate?", "How wide is the boat ramp?"]
-    assert split_parts("Which is hotter, the sauna or the steam room?") == [
-        "How hot is the sauna?", "How hot is the steam room?"]
+    assert split_parts("Which is hotter, the kiln or the bread oven?") == [
+        "How hot is the kiln?", "How hot is the bread oven?"]
     assert split_parts("Which is better, the red kayak or the blue one?") == [
         "Which is better, the red kayak or the blue one?"]
 
@@ -149,14 +149,14 @@ def test_a_place_word_after_the_act_is_no_head():
 def test_a_kind_of_day_before_a_two_word_thing_names_its_row_not_the_pair():
     from ragwire.answer.pairs import asked_pair
 
-    assert asked_pair("What are the sailing club's weekend opening hours?") == ("opening", "hours")
+    assert asked_pair("What are the boathouse's weekend opening hours?") == ("opening", "hours")
     assert asked_pair("What is the boiling point of the syrup?") == ("boiling", "point")
 
 
 def test_a_part_of_the_day_asked_keeps_the_slots_of_that_part():
     from ragwire.answer.dayparts import of_part
 
-    rows = ["Slot: 07:00 to 12:00 · Price: 300", "Slot: 12:00 to 17:00 · Price: 350", "Slot: 17:00 to 22:00 · Price: 420",
+    rows = ["Slot: 07:30 to 12:00 · Price: 300", "Slot: 12:00 to 17:00 · Price: 350", "Slot: 17:00 to 22:00 · Price: 420",
             "Courts can be booked 14 days ahead."]
     assert of_part("What does a court cost on a Sunday morning?", rows, str) == [rows[0], rows[3]]
     assert of_part("What does a court cost in the evening?", rows, str) == [rows[2], rows[3]]
@@ -165,7 +165,7 @@ def test_a_part_of_the_day_asked_keeps_the_slots_of_that_part():
 
 
 def test_of_two_rows_alike_the_one_saying_less_besides_is_chosen():
-    asked_for = "What is the annual fee for an adult at the rowing club?"
+    asked_for = "Yearly fee at the rowing club for an adult?"
     rows = "| Category | Annual fee |\n| --- | --- |\n| Young adult | 240 EUR |\n| Adult | 385 EUR |"
     young, adult = sorted(score_passages(asked_for, [_source(1, rows)], WordEmbedding()),
                           key=lambda c: c.passage.text, reverse=True)
@@ -182,7 +182,7 @@ def test_of_two_rows_alike_the_one_saying_less_besides_is_chosen():
 
 
 def test_a_deadline_is_a_day_or_an_hour_the_documents_need_not_call_so():
-    asked = _asked("What is the deadline for booking the summer camp?")
+    asked = _asked("Which deadline applies to booking the summer camp?")
     assert asked.kind == "date or time"
     assert "deadline" in TYPE_WORDS
 
