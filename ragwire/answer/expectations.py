@@ -68,8 +68,8 @@ _TYPE_NOUNS = {
     "surcharge": "amount of money", "charge": "amount of money", "charges": "amount of money",
     # A sum charged as an amount or a share ("a late penalty of 15 EUR"), which documents call a fee as often.
     "penalty": "amount or percentage", "penalties": "amount or percentage",
-    # A deadline is a day or an hour ("by 15 May", "before 12:00"), named by the documents as "by", "no later than".
-    "deadline": "date or time", "deadlines": "date or time",
+    # A deadline is a day ("by 15 May", "no later than the 10th"), whatever the documents call it.
+    "deadline": "calendar date", "deadlines": "calendar date",
     # A rate is a sum only per a period or a distance ("the nightly rate"): a flow, interest or sample rate is not.
     "rate": "amount of money",
     # A height above the sea is a length a document gives in metres or feet ("1,450 m above sea level").

@@ -181,8 +181,8 @@ def test_of_two_rows_alike_the_one_saying_less_besides_is_chosen():
     assert one == two
 
 
-def test_a_deadline_is_a_day_or_an_hour_the_documents_need_not_call_so():
+def test_a_deadline_is_a_day_the_documents_need_not_call_so():
     asked = _asked("Which deadline applies to booking the summer camp?")
-    assert asked.kind == "date or time"
+    assert asked.kind == "calendar date"
     assert "deadline" in TYPE_WORDS
 
