@@ -46,7 +46,7 @@ ON_A_SCALE = frozenset("""january february march april may june july august sept
 # Scales whose words are siblings whatever the embedding makes of them: the rows of a price list or a menu.
 # Sizes of one thing: a medium trunk is not the small one beside it, an extra-large unit not the large one (words
 # only: a lone "M" or "L" is too many other things).
-SIZES = frozenset("""extra-small small medium regular large extra-large x-large xx-large mini midi maxi jumbo
+SIZES = frozenset("""extra-small small medium regular standard large extra-large x-large xx-large mini midi maxi jumbo
     king-size family-size""".split())
 SCALES = (SIZES, PAYERS)
 

@@ -186,3 +186,10 @@ def test_a_deadline_is_a_day_the_documents_need_not_call_so():
     assert asked.kind == "calendar date"
     assert "deadline" in TYPE_WORDS
 
+
+
+def test_a_standard_size_is_a_sibling_of_a_large_one():
+    from ragwire.answer.siblings import quoted_sibling
+
+    assert quoted_sibling("What does a large garden shed cost to hire?", ["Standard shed: £80 a week"],
+                          WordEmbedding()) == ("large", "standard")
