@@ -45,7 +45,7 @@ _CAPITALISED_UNLIKE_UNIT = frozenset({"Ft"})
 # space or three digits and more, since "R14" is a route as often).
 _ONE_LETTER = {"ZAR": "R"}
 # Signs that price lists of the currency's own country write and CLDR's locales do not (they write the Arabic
-# abbreviation, or the code): "JD 1.250" in Amman, "S/ 26.00" in Lima, "Q 650" in Guatemala, "LE 40" in Cairo.
+# abbreviation, or the code): "JD 3.750" in Amman, "S/ 31.50" in Lima, "Q 420" in Guatemala, "LE 40" in Cairo.
 # Read as the plain-letter symbols above; the quetzal's "Q" as the rand's "R", with a space or three digits and more
 # ("Q1" is a quarter).
 _LOCAL = {"JOD": ("JD",), "KWD": ("KD",), "BHD": ("BD",), "OMR": ("RO",), "QAR": ("QR",), "SAR": ("SR",),
@@ -94,7 +94,8 @@ def main() -> None:
     for name in localedata.locale_identifiers():
         for code, symbol in Locale.parse(name).currency_symbols.items():
             if code in symbols and _distinct(symbol):
-                symbols[code].add(symbol if symbol.isalpha() or not symbol.rstrip(".").isalpha() else symbol.rstrip("."))
+                # A lettered sign's abbreviation dot is no part of it ("лв." is written "лв" as often).
+                symbols[code].add(symbol.rstrip(".") if symbol.rstrip(".").isalpha() else symbol)
             elif code in letters and (_lettered(symbol, code) or _ONE_LETTER.get(code) == symbol):
                 letters[code].add(symbol)
     for code, signs in _LOCAL.items():

@@ -59,7 +59,7 @@ def asks_contact(question: str) -> bool:
     return bool(_ASKS_CONTACT.search(question))
 
 
-# A letter's dateline, the town it was written in and the day ("Hobart, 9 April 2026", "Lyon, le 3 mai 2025",
+# A letter's dateline, the town it was written in and the day ("Portwell, 9 April 2026", "Lyon, le 3 mai 2025",
 # "Springfield, March 4, 2026"), dates the letter, not what it tells of.
 _DATELINE = re.compile(r"[A-ZÆØÅÄÖÜ][\w.'-]*(?: [A-ZÆØÅÄÖÜ][\w.'-]*){0,2},\s*(?:(?:le|den|the)\s)?(?:\d{1,2}(?:st|nd|rd|th)?\.?\s"
                        r"[A-Za-z]+\.?,?\s(?:19|20)\d\d|[A-Za-z]+\.?\s\d{1,2}(?:st|nd|rd|th)?,?\s(?:19|20)\d\d"

@@ -58,10 +58,8 @@ def measured(expected: Expectation, text: str, context: str = "") -> bool:
     if not (instance(expected.kind, f"{text} | {context}") or _priced(expected.kind, text, context)):
         return False
     said = stems(f"{text} {context}")
-    if expected.aspect and not any(_stated_in(a, said) for a in expected.aspect) and not (
-            expected.aspect in (DIMENSIONS["far"], ABOVE_SEA, DIMENSIONS["high"])
-            and not any(_stated_in(d, said) for d in OTHER_DIMENSIONS)
-            and (expected.aspect == DIMENSIONS["far"] or _SITS_AT.search(text))):
+    if expected.aspect and not any(_stated_in(a, said) for a in expected.aspect) and not _unnamed_aspect(
+            expected.aspect, text, said):
         return False
     return not expected.counted or _counts(expected.counted, text)
 
@@ -69,6 +67,14 @@ def measured(expected: Expectation, text: str, context: str = "") -> bool:
 # A place's altitude, or how high it is, is given as where it sits or what it rises to, without the word: "the hut
 # stands at 2,300 m", "the pass tops out at about 1,750 metres", "the summit is 2,870 m".
 _SITS_AT = re.compile(rf"\b(?:at|summit|peak)\s(?:[a-z]+\s){{0,2}}?{_N}\s?(?:m|metres?|meters?|ft|feet)\b", re.IGNORECASE)
+
+
+def _unnamed_aspect(aspect: tuple[str, ...], text: str, said: set[str]) -> bool:
+    """Whether a length ``text`` gives without naming its dimension is of the ``aspect`` asked: a distance when no
+    other dimension is named, an altitude or a height when it is where a place sits."""
+    if any(_stated_in(d, said) for d in OTHER_DIMENSIONS):
+        return False
+    return aspect == DIMENSIONS["far"] or aspect in (ABOVE_SEA, DIMENSIONS["high"]) and bool(_SITS_AT.search(text))
 
 
 def _counts(nouns: tuple[str, ...], text: str) -> bool:

@@ -234,10 +234,11 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         refusals.append(Extraction.refused(f"The retrieved documents do not answer this question: nothing in them "
                                            f"states {named}.", missing))
     expected = expectation(question)
+    whole = naming_focus(expected, sources)
     if expected is not None:
         # "How long does shipping take?" is answered by a passage that gives a duration for the shipping.
         kept = [_with_heading(c, expected.kind)
-                for c in typed(expected, candidates, headings, sources, threshold, embedding)]
+                for c in typed(expected, candidates, headings, sources, threshold, embedding, whole)]
         candidates = kept or candidates
         if not kept:
             seen["typed_unfound"] = True
@@ -256,7 +257,6 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     candidates = of_part(question, candidates, lambda c: f"{c.passage.text} {c.passage.context}")
     chosen = select(candidates, max_sentences, threshold)
     sources_by = {s.index: s for s in sources}
-    whole = naming_focus(expected, sources)
     quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}{whole.get(source_path(sources_by[c.source]), '')}"
               for c in chosen]
     yes_no = is_yes_no(question)

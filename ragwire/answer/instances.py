@@ -170,7 +170,7 @@ INSTANCES["amount or percentage"] = _re(f"{INSTANCES['amount of money'].pattern}
 INSTANCES["duration or length"] = _re(f"{INSTANCES['duration'].pattern}|{INSTANCES['length'].pattern}")
 
 # The value may carry a sign of capital letters the currency table leaves out, since alone it may be anything (the
-# quetzal's "Q 650", the kina's "K 120"): under a price's label it is that currency.
+# kina's "K 120", the pula's "P 45"): under a price's label it is that currency.
 LABELLED_VALUE = re.compile(r"(?:^|·)\s*([^·:|]{1,40}?)\s*:\s*(?-i:[A-Z][A-Za-z]{0,2}\.?\s?)?[-+]?\d[\d,.]*\s*(?=·|\||$)")
 
 PLAIN = frozenset({"number", "quantity", "date", "calendar date", "time of day", "date or time", "age", "version", "rating",

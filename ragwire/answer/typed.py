@@ -40,15 +40,17 @@ C = TypeVar("C", bound=Scored)
 
 
 def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], sources: list[NumberedSource],
-          threshold: float, embedding: Embedder | None) -> list[C]:
-    """The candidates above ``threshold`` that give the expected answer."""
+          threshold: float, embedding: Embedder | None, whole: dict[str, str] | None = None) -> list[C]:
+    """The candidates above ``threshold`` that give the expected answer; ``whole`` is :func:`naming_focus` of the
+    sources, when the caller has it."""
     # A code a retrieved chunk of the file gives (a flat B0417, a model KX-2) names what the file's chunks are about,
     # as a heading would: a lease gives the flat's code once, not in the clause stating the rent.  So does the title
     # line above its sections ("HARBOUR ROWING CLUB - HOUSE RULES" over "2.1 Season fee: 90 EUR").
     codes: dict[str, set[str]] = {}
     for s in sources:
         codes.setdefault(source_path(s), set()).update(identifiers(s.text))
-    whole = naming_focus(expected, sources)
+    if whole is None:
+        whole = naming_focus(expected, sources)
     titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} {' '.join(sorted(codes[source_path(s)]))}"
                        f"{whole.get(source_path(s), '')}" for s in sources}
     above = [c for c in candidates if c.score >= threshold]
@@ -80,9 +82,9 @@ def _named_together(heads: Sequence[str], text: str) -> bool:
     between: "the Acme climb", "Acme Summer Climb", not "climb, 1 day" (a number or a stop between)."""
     span = len(heads) + 1
     for phrase in re.split(r"[^\w\s'’-]|\d", text):
-        tokens = phrase.split()
-        for i in range(len(tokens)):
-            run = stems(" ".join(tokens[i:i + span]))
+        said = [stems(token) for token in phrase.split()]  # each word stemmed once, not once per window
+        for i in range(len(said)):
+            run = set().union(*said[i:i + span])
             if all(stated(h, run) for h in heads):
                 return True
     return False
