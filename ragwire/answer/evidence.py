@@ -270,7 +270,8 @@ def _asked_tokens(question: str) -> list[str]:
 
 
 def names(question: str, terms: Sequence[str]) -> set[str]:
-    """The ``terms`` the question writes as a name: capitalised after its first word, or in capitals (``Italy``, ``CEO``).
+    """The ``terms`` the question writes as a name: capitalised after its first word, in capitals, or with a capital
+    inside (``Italy``, ``CEO``, ``iPad``).
 
     A name's nearest words are other names of its kind, not synonyms (a country's
     neighbour is another country, an acronym's another acronym): a name the collection
@@ -281,7 +282,8 @@ def names(question: str, terms: Sequence[str]) -> set[str]:
         for m in re.finditer(rf"(?<![\w-]){re.escape(term)}(?![\w-])", question, re.IGNORECASE):
             written = m.group(0)
             opens = not question[: m.start()].strip()
-            if written.isupper() and len(written) > 1 or (written[0].isupper() and not opens):
+            inner = any(c.isupper() for c in written[1:]) and not written.isupper()  # a brand: "iPad", "eBay"
+            if written.isupper() and len(written) > 1 or (written[0].isupper() and not opens) or inner:
                 out.add(term)
     return out
 

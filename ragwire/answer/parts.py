@@ -88,8 +88,10 @@ _SHARED_VERB = re.compile(r"^(?P<q>what|how much) (?P<aux>does|do|did|will|would
                           rf"mean)\s*,?\s+(?:and|as well as)\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^?]+?)\s*[?.!]?$", re.IGNORECASE)
 # "What do A and B cost?", "What surcharge do A and B each add?": two subjects of one plural verb, each asked alone.
 _SHARED_SUBJECT_VERB = re.compile(r"^(?P<q>what(?: [\w-]+){0,2}|how much|how many(?: [\w-]+){0,2}|when|where)\s+do\s+"
-                                  r"(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s+(?:each\s+|both\s+)?"
-                                  r"(?P<verb>[a-z]+(?:\s+(?:to|per|on|at|in|for|a|an|the)\s+[\w-]+)*)\s*[?.!]?$",
+                                  rf"(?P<a>[^,?]+?)\s+and\s+(?!(?:{_PREPOSITION}\s+)?{_QUESTION_WORD}\b)(?P<b>[^,?]+?)\s+"
+                                  r"(?:each\s+|both\s+)?"
+                                  r"(?P<verb>(?!(?:to|per|on|at|in|for|a|an|the)\b)[a-z]+"
+                                  r"(?:\s+(?:(?:to|per|on|at|in|for)(?:\s+(?:a|an|the))?|a|an|the)\s+[\w-]+)*)\s*[?.!]?$",
                                   re.IGNORECASE)
 # A place closing a phrase ("… at Holmvik", "… in Tromsø"): a capitalised name after at/in/on/from.
 _PLACE = re.compile(r"\s(?:at|in|on|from)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s*$")
@@ -116,6 +118,7 @@ _LAST_NOUN = re.compile(r"([A-Za-z][\w-]*)\W*$")
 _NOT_NOUNS = frozenset("it them this that one there here mean cost take weigh".split())
 # A part this short ("and why?") is no question of its own: it stays with the part before it.
 _MIN_PART_WORDS = 3
+_CODE = re.compile(r"[a-z]{1,3}\d{1,3}")  # a model or size in a series: W1, A4, B12
 
 
 def split_parts(question: str) -> list[str]:
@@ -190,13 +193,16 @@ def _antecedent(before: str, mod: str | None, before_preposition: bool) -> str |
 
 def _parallel(word: str, other: str) -> bool:
     """Two modifiers of one kind: "10-litre" and "20-litre", "two-hour" and "four-hour", "used" and "unused",
-    "paperback" and "hardback" (the same word after a hyphen, a negating prefix, or a shared ending of 4+ letters)."""
+    "paperback" and "hardback", "W1" and "W2" (the same word after a hyphen, a negating prefix, a shared ending of 4+
+    letters, or one series' codes)."""
     a, b = word.lower().strip(",;"), other.lower().strip(",;")
     if a == b or not a or not b:
         return False
     if "-" in a and "-" in b:
         return a.rsplit("-", 1)[1] == b.rsplit("-", 1)[1]
     if any(a == n + b or b == n + a for n in _NEGATIONS):
+        return True
+    if _CODE.fullmatch(a) and _CODE.fullmatch(b) and a.rstrip("0123456789") == b.rstrip("0123456789"):
         return True
     shared = len(os.path.commonprefix([a[::-1], b[::-1]]))
     return shared >= 4 and min(len(a), len(b)) - shared >= 2
