@@ -5,9 +5,9 @@ and objects when they are about another thing than the one asked for: a yes/no q
 subject they never mention, a sibling ("lunch" quoted for "dinner"), another count ("two-berth"
 for "four-berth"), another organisation's file, the other end of a scale, another period of a
 rate or kind of day, another age band ("12 and over" quoted to an 11-year-old), another kind named
-by a noun ("banana smoothie" for a mango one).  Each objection is named by its
-:class:`.decision.Evidence` field, so the decision weighs it (or, for the decisive ones, never
-overrules it).
+by a noun ("banana smoothie" for a mango one), a kind the quoted file never names ("Skis" for
+cross-country skis).  Each objection is named by its :class:`.decision.Evidence` field, so the
+decision weighs it (or, for the decisive ones, never overrules it).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from .labels import other_instance
 from .lexicon import lexicon
 from .people import names_no_one
 from .periods import other_period, other_period_text
-from .siblings import about_instead_text, other_modifier, quoted_sibling
+from .siblings import about_instead_text, other_modifier, quoted_sibling, unstated_modifier
 from .text import content_words, stated, stem, words
 from .unnamed import unnamed_things
 
@@ -82,6 +82,11 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     if vocabulary is not None and (kind := other_modifier(question, quoted, files_mention(quoted_from, vocabulary))):
         # A mango smoothie quoted from the rows of the banana and kiwi ones.
         yield "sibling_quoted", Extraction.refused(about_instead_text(*kind), [kind[0]])
+    mentioned = files_mention(quoted_from, vocabulary) if vocabulary is not None else (lambda word: False)
+    if kind := unstated_modifier(question, quoted, mentioned):
+        # "Cross-country skis" quoted from the row "Skis": the thing in general, or another kind left unnamed.
+        yield "modifier_unstated", Extraction.refused(
+            f"The documents do not say: the closest passages give the {kind[1]} but never say '{kind[0]}'.", [kind[0]])
     if aged := other_age(question, quoted):
         # The "12 and over" row quoted to an 11-year-old: the row of another age band, as a sibling's.
         yield "sibling_quoted", Extraction.refused(other_age_text(*aged), [aged[0]])

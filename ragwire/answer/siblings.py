@@ -8,7 +8,9 @@ their words is its sibling (both kinds of one thing, :meth:`.lexicon.Lexicon.sib
 the quotes answer for the sibling, not for what was asked.
 
 The same holds for a kind named by a noun before the thing (:func:`other_modifier`): a price
-list of banana and kiwi smoothies has no row for a mango smoothie.
+list of banana and kiwi smoothies has no row for a mango smoothie.  And a kind the quotes never
+name at all (:func:`unstated_modifier`): a "Skis" row is no price of cross-country skis when the
+file never says "cross-country".
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import DAYS, ORDINALS, in_cyclic_range
 from .evidence import salient_terms
-from .expectations import type_word
+from .expectations import expectation, type_word
 from .focus import PAYER_GROUPS, PAYERS
 from .instances import SPELLED_NUMBERS
 from .lexicon import lexicon
@@ -208,3 +210,41 @@ _OWNS = re.compile(r"['’]s?$")
 # Before a verb, not a noun: "to post wine bottles", "can rent bikes" ("does sheep's wool cost" has its subject next).
 _VERB_OPENERS = frozenset("to can could may might must shall should will would".split())
 _DETERMINERS = frozenset("the a an my your our his her its their this that these those".split())
+
+
+def unstated_modifier(question: str, quoted: Sequence[str],
+                      mentioned: Callable[[str], bool] = lambda word: False) -> tuple[str, str] | None:
+    """``(the asked kind, the thing)`` when the focus of a typed question names a kind of its thing by a word before
+    it ("*cross-country* skis", "a *double* plot") and the quotes state the thing but never that word, in any form
+    or by a word the lexicon says stands for it; or None.
+
+    The quotes then give the thing in general, or another kind of it left unnamed: a price list's "Skis" row is
+    not the cross-country skis asked about.  Not a kind: a name, a verb, a value on a scale or a size (the checks
+    of scales read those), a payer (the payers' scale), a word naming the answer type.
+    """
+    expected = expectation(question)
+    if expected is None or not quoted:
+        return None
+    pool = {w for text in quoted for w in words(text)}
+    said = {stem(w) for w in pool}
+    written = {m.group().lower(): m.group() for m in _TOKEN.finditer(question)}
+    asked = words(question)
+    # A verb opening the focus ("to hire cross-country skis") is the act, not a kind; after a determiner ("a double
+    # plot") a word the lexicon mostly reads as a verb is a modifier all the same.
+    acts = {b for a, b in pairwise(asked) if a in _VERB_OPENERS and lexicon().usual_part(b) == "v"}
+    tokens = words(expected.focus)
+    for i, head in enumerate(tokens):
+        if head not in expected.heads or not stated(head, said):
+            continue
+        for j in range(i - 1, max(-1, i - 3), -1):
+            word = tokens[j]
+            if word in STOPWORDS or word in expected.heads:
+                break
+            as_written = written.get(word, word)
+            if (not word.replace("-", "").isalpha() or as_written[:1].isupper() or word in ON_A_SCALE
+                    or word in SIZES or word in PAYERS or type_word(word) or word in acts):
+                continue
+            if stated(word, said) or any(lexicon().stands_for(word, w) for w in pool) or mentioned(word):
+                continue
+            return " ".join(tokens[j:i + 1]), head
+    return None

@@ -44,3 +44,42 @@ def test_two_subjects_of_one_verb_keep_the_place_after_the_verb() -> None:
         "What does a haircut cost at the barber?", "What does a shave cost at the barber?"]
     assert split_parts("How much do members and guests pay per night?") == [
         "How much does members pay per night?", "How much does guests pay per night?"]
+
+
+def test_a_kind_the_focus_names_and_the_quote_never_states_objects() -> None:
+    from ragwire.answer.siblings import unstated_modifier
+
+    quoted = ["Item: Kayaks, paddles and vests · Adult: €31.00 · Child: €21.00 Equipment hire (per day)"]
+    assert unstated_modifier("How much does it cost to hire sea-touring kayaks at Brightwater?", quoted) == (
+        "sea-touring kayaks", "kayaks")
+
+
+def test_a_word_the_lexicon_reads_as_a_verb_is_a_kind_after_a_determiner_and_the_act_after_to() -> None:
+    from ragwire.answer.siblings import unstated_modifier
+
+    assert unstated_modifier("What does a double hammock cost at the market?", ["Hammock, cotton: 40 zł"]) == (
+        "double hammock", "hammock")
+    assert unstated_modifier("How much is it to rent kayaks at the lake?", ["Kayaks: 12 € per hour"]) is None
+
+
+def test_a_kind_the_quote_states_a_payer_or_a_size_is_no_unstated_kind() -> None:
+    from ragwire.answer.siblings import unstated_modifier
+
+    assert unstated_modifier("What does a cotton hammock cost?", ["Hammock, cotton: 40 zł"]) is None
+    assert unstated_modifier("How much is an adult ticket?", ["Ticket: 9 €"]) is None
+    assert unstated_modifier("How much is a large hammock?", ["Hammock: 40 zł"]) is None
+
+
+def test_a_kind_the_quoted_file_names_elsewhere_is_no_unstated_kind() -> None:
+    from ragwire.answer.siblings import unstated_modifier
+
+    quoted = ["The permit costs 400 EUR a year and may be renewed once."]
+    asked = "What does a kiosk permit cost per year?"
+    assert unstated_modifier(asked, quoted) == ("kiosk permit", "permit")
+    assert unstated_modifier(asked, quoted, mentioned=lambda word: word == "kiosk") is None
+
+
+def test_an_unstated_kind_is_an_objection_the_decision_may_overrule() -> None:
+    from ragwire.answer.decision import DECISIVE, FEATURES
+
+    assert "modifier_unstated" in FEATURES and "modifier_unstated" not in DECISIVE
