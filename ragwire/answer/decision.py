@@ -56,7 +56,7 @@ class Evidence:
     other_count: bool = False  # a counted noun ("four-berth") the quotes count only otherwise ("two-berth") (counts.py)
     other_period: bool = False  # a rate's period asked ("a yearly pass"), the quotes price per another (periods.py)
     asked_unnamed: bool = False  # the thing or role asked after ("is there a sauna", "who is the treasurer") unnamed
-    modifier_unstated: bool = False  # a kind the typed focus names ("cross-country skis") the quotes never say (siblings.py)
+    modifier_unstated: bool = False  # a kind the focus names ("cross-country skis") that no quoted file names
 
     def vector(self) -> tuple[float, ...]:
         return tuple(float(v) for v in astuple(self))
