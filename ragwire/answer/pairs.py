@@ -9,7 +9,8 @@ this module reads:
 * an end of a scale by another word for that end: "the smallest order we take" and "orders no
   smaller than" name the minimum order, "no longer than 12 metres" the longest boat, in the
   sentence that names the head (or anywhere, when the head is only "amount", "number" or "value");
-* its modifier by the document's file name: in "kiln-rules.md", "the firing fee" is the kiln fee.
+* its modifier by the document's file name: in "kiln-rules.md", "the firing fee" is the kiln fee;
+* its modifier in brackets after the head, in one field: "Wash & fold (regular)" is the regular wash.
 """
 
 from __future__ import annotations
@@ -69,6 +70,12 @@ def pair_in_sources(pair: tuple[str, str], sources: Sequence[NumberedSource], he
                and any(_head(pair[1], w) for w in words(f"{s.text} {headings[s.index]}")) for s in sources)
 
 
+# A kind in brackets after a thing's name, in one field of a row ("Service: Wash, dry & fold (express) · …").
+_BRACKETED = re.compile(r"(?P<named>[^:·|()\n]{1,80})\((?P<inside>[^()\n]{1,40})\)")
+# How many words before the bracket may name the thing it qualifies.
+_BRACKET_REACH = 6
+
+
 def pair_stated(pair: tuple[str, str], text: str) -> bool:
     """Whether ``text`` names the pair: its words side by side in some form and either order ("boiling points",
     "point (boiling)"), joined ("filesystem"), or in the other words the module's docstring lists."""
@@ -83,6 +90,10 @@ def pair_stated(pair: tuple[str, str], text: str) -> bool:
             return True
         if after and {(same_family(first, stem(token)), _head(pair[1], after)),
                       (_head(pair[1], token), same_family(first, stem(after)))} & {(True, True)}:
+            return True
+    for m in _BRACKETED.finditer(text):
+        if any(same_family(first, stem(w)) for w in words(m["inside"])) and \
+                any(_head(pair[1], w) for w in words(m["named"])[-_BRACKET_REACH:]):
             return True
     end = end_named(pair[0])
     if end is None:

@@ -83,3 +83,12 @@ def test_an_unstated_kind_is_an_objection_the_decision_may_overrule() -> None:
     from ragwire.answer.decision import DECISIVE, FEATURES
 
     assert "modifier_unstated" in FEATURES and "modifier_unstated" not in DECISIVE
+
+
+def test_a_kind_in_brackets_after_the_thing_names_the_pair() -> None:
+    from ragwire.answer.pairs import pair_stated
+
+    row = "Service: Boat wash and wax (premium) · Unit: per metre · Price: 12 EUR"
+    assert pair_stated(("premium", "wash"), row)
+    assert not pair_stated(("basic", "wash"), row)
+    assert not pair_stated(("premium", "wash"), "Service: Boat wash · Unit: per metre (premium berths only: 12 EUR)")
