@@ -10,6 +10,7 @@ with.  Empty cells came out "NaN", and whole numbers in a column with a gap "4.0
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ragwire.loaders.base import TABLE_RULE, names_columns, table_row, table_rule, title_lines
 
@@ -50,12 +51,9 @@ def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str
     rows: list[list[str] | str] = []
     for line in body_lines:
         cells = _cells(line, width)
-        if cells is None:
-            rows.append(line)
-            continue
-        cells = [_value(cell) for cell in cells]
-        if any(cells):
-            rows.append(cells)
+        # A row of nothing but empty cells is dropped, an empty list marking where it stood (see _tables).
+        rows.append(line if cells is None else [_value(cell) for cell in cells])
+    rows = [row for n, row in enumerate(rows) if row != [] and any(row) or _blank_before_header(rows, n)]
     titles: list[str] = []
     if any(unnamed) and not names_columns(header):
         # The header pandas chose is a title row.  The sheet's own header is the first
@@ -69,9 +67,38 @@ def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str
             new_header = rows[first]
             assert isinstance(new_header, list)
             header, rows = new_header, rows[first + 1 :]
-    lines = [*title_lines(titles), table_row(header), table_rule(width)]
-    lines.extend(row if isinstance(row, str) else table_row(row) for row in rows)
-    return lines
+    return [*title_lines(titles), *_tables(header, rows, width)]
+
+
+def _blank_before_header(rows: list[list[str] | str], n: int) -> bool:
+    """Whether ``rows[n]`` is an empty row with a header of a table of its own under it (see :func:`_tables`)."""
+    row = rows[n]
+    return (isinstance(row, list) and not any(row) and n + 2 < len(rows) and isinstance(rows[n + 1], list)
+            and _heads_columns(rows[n + 1]))  # type: ignore[arg-type]
+
+
+def _tables(header: list[str], rows: list[list[str] | str], width: int) -> list[str]:
+    """The table under ``header``, and a second one under it where an empty row stands before a header of its own
+    ("Name | Role | Phone" under the opening hours): its rows pair with its own column names, not the first's."""
+    cut = next((n for n, row in enumerate(rows) if isinstance(row, list) and not any(row)), None)
+    mine = rows if cut is None else rows[:cut]
+    lines = [table_row(header), table_rule(width), *(row if isinstance(row, str) else table_row(row) for row in mine)]
+    if cut is None:
+        return lines
+    second = rows[cut + 1]
+    assert isinstance(second, list)
+    return [*lines, "", *_tables(second, rows[cut + 2:], width)]
+
+
+def _heads_columns(cells: list[str]) -> bool:
+    """Whether a row reads as a header: two cells or more filled, each a short name with no figure in it."""
+    filled = [cell for cell in cells if cell]
+    return len(filled) >= 2 and all(len(cell.split()) <= 3 and not any(_figure(c) for c in cell) for cell in filled)
+
+
+def _figure(char: str) -> bool:
+    """A digit or a currency sign: a header names its columns, it gives no figure."""
+    return char.isdigit() or unicodedata.category(char) == "Sc"
 
 
 def _cells(line: str, width: int) -> list[str] | None:

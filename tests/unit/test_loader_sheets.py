@@ -50,3 +50,37 @@ def test_a_row_whose_cells_hold_the_separator_is_left_as_written():
 def test_text_outside_tables_is_untouched():
     text = "## Notes\nPrices include VAT | as of 2027\n\nNaN is a word here."
     assert tidy_sheet_tables(text) == text
+
+
+def test_a_second_table_a_blank_row_under_the_first_gets_its_own_header():
+    converted = "\n".join([
+        "| Day | Open | Close |",
+        "| --- | --- | --- |",
+        "| Monday | 09:00 | 17:00 |",
+        "| NaN | NaN | NaN |",
+        "| Name | Role | Phone |",
+        "| Ada Brook | warden | 555 0101 |",
+    ])
+    assert tidy_sheet_tables(converted) == "\n".join([
+        "| Day | Open | Close |",
+        "| --- | --- | --- |",
+        "| Monday | 09:00 | 17:00 |",
+        "",
+        "| Name | Role | Phone |",
+        "| --- | --- | --- |",
+        "| Ada Brook | warden | 555 0101 |",
+    ])
+
+
+def test_rows_after_a_blank_row_that_give_figures_or_end_the_table_stay_in_it():
+    converted = "\n".join([
+        "| Boat | Hours | Price |",
+        "| --- | --- | --- |",
+        "| Kayak | 2 | EUR 30 |",
+        "| NaN | NaN | NaN |",
+        "| Canoe | 3 | EUR 45 |",
+        "| NaN | NaN | NaN |",
+        "| Paddles | free | free |",
+    ])
+    assert tidy_sheet_tables(converted).split("\n")[2:] == [
+        "| Kayak | 2 | EUR 30 |", "| Canoe | 3 | EUR 45 |", "| Paddles | free | free |"]
