@@ -33,8 +33,8 @@ def covers(expected: Expectation, text: str, context: str = "", title: str = "")
         return False
     words = stems(f"{text} {context}")
     named = words | stems(title) if title else words
-    # "People" is stated by the count measured() found ("8 participants" counts people).
-    heads_named = all(_stated_in(h, named) or _spanned(h, f"{text} {context}") or h in _ANYONE and h in expected.counted
+    # People, or guests, are stated by the count measured() found ("8 participants" counts people, "120 people" guests).
+    heads_named = all(_stated_in(h, named) or _spanned(h, f"{text} {context}") or h in _PERSONS and h in expected.counted
                       or _unit_named(h, f"{text} {context}") for h in expected.heads)
     # A journey's route may be named in place of it, or the journey in place of its route.
     return heads_named or bool(expected.instead) and all(_stated_in(w, named) for w in expected.instead)
@@ -83,7 +83,7 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
     tokens = [w.lower() for w in _WORD.findall(text)]
     # "a" and "half" count nothing ("the price of a half crate" gives no number of crates).
     number = re.compile(rf"{_N}|(?:{SPELLED_NUMBERS.replace('|half', '')})", re.IGNORECASE)
-    people = any(n in _ANYONE for n in nouns)
+    people = any(n in _PERSONS for n in nouns)
     # The counted noun as the verb before its number: "the main hall seats 640" counts seats.
     if any(any(_stated_in(n, {_stem(m.group(1).lower())}) for n in nouns) for m in _VERB_COUNT.finditer(text)):
         return True
@@ -111,6 +111,8 @@ _ANYONE = frozenset("people persons person".split())
 _PEOPLE = _ANYONE | frozenset("guests guest participants participant visitors attendees diners pax seats places "
                               "spaces".split())
 _HOLDS_PEOPLE = frozenset("seats sleeps accommodates".split())
+# People counted as what they are there as ("how many guests fit") are counted as people too ("120 people seated").
+_PERSONS = _ANYONE | frozenset("guests guest participants participant visitors visitor attendees diners pax".split())
 # A label before a bare count: the value is the number alone or with a place or a bound ("6 in the stalls"), not a
 # number of something else ("passenger: 2 adults"), and the label ends in a word, not in an hour ("at 13:30").
 _LABELLED_COUNT = re.compile(r"([^:·|\n]*[^\W\d_)])\)?\s*:\s*(?:up to |max\.? |about )?\d[\d.,]*(?=\s*(?:$|[·|,;.\n(]|"

@@ -92,3 +92,13 @@ def test_a_kind_in_brackets_after_the_thing_names_the_pair() -> None:
     assert pair_stated(("premium", "wash"), row)
     assert not pair_stated(("basic", "wash"), row)
     assert not pair_stated(("premium", "wash"), "Service: Boat wash · Unit: per metre (premium berths only: 12 EUR)")
+
+
+def test_guests_are_counted_by_a_count_of_people() -> None:
+    from ragwire.answer.coverage import covers
+    from ragwire.answer.expectations import expectation
+
+    expected = expectation("How many guests fit in the boathouse?")
+    assert expected is not None
+    assert covers(expected, "Capacity: 60 people seated, 90 standing.")
+    assert not covers(expected, "Hire: 60 EUR per evening, cleaning included.")
