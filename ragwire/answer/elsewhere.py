@@ -10,7 +10,8 @@ town's.  The absent-term checks of :mod:`.evidence` pass such a name, since some
 A name is a run of words the question writes capitalised (:func:`.evidence.names`), not at
 the start of a sentence and not a month, a weekday or another value on a scale (a price list
 for "July" is no file about July).  A run is mentioned when any of its words is: documents
-shorten names ("Oakmere" for "Oakmere Rowing Club") and file names carry them.
+shorten names ("Oakmere" for "Oakmere Rowing Club") and file names carry them; of a name with words the
+dictionary does not know, only those count (:func:`distinctive`).
 
 Before any passage is chosen, :func:`files_naming` keeps to the files that mention what the
 question names, when some retrieved files do and others never do: "by card at the cobbler" is
@@ -26,6 +27,7 @@ from collections.abc import Callable, Sequence
 
 from .context import NumberedSource, file_words, source_path
 from .evidence import Vocabulary, names, subject_words
+from .lexicon import lexicon
 from .siblings import ON_A_SCALE
 from .text import STOPWORDS, stated, stems, words
 
@@ -69,6 +71,7 @@ def named_elsewhere(question: str, quoted: Sequence[str], files: Sequence[Number
     sources = sorted({source_path(s) for s in files})
     found: list[str] = []
     for written, run in name_runs(question):
+        run = distinctive(run)
         if any(stated(w, said) for w in run):
             continue
         counts = [vocabulary.documents_with(w) for w in run]
@@ -77,6 +80,14 @@ def named_elsewhere(question: str, quoted: Sequence[str], files: Sequence[Number
         if all(vocabulary.documents_with(w, source) == 0 for w in run for source in sources):
             found.append(written)
     return found
+
+
+def distinctive(run: list[str]) -> list[str]:
+    """The words of a name that the dictionary does not know ("waiariki" of "Te Waiariki Thermal Pools"), when it has
+    some: a file about another pool mentions "pools", not this one's own name.  A name of dictionary words only
+    ("Harbour Rowing Club") is mentioned by any of its words, as documents shorten it."""
+    own = [w for w in run if len(w) > 2 and w.isalpha() and not lexicon().knows(w)]
+    return own or run
 
 
 def elsewhere_text(found: Sequence[str]) -> str:
@@ -100,7 +111,7 @@ def files_naming(question: str, sources: Sequence[NumberedSource], vocabulary: V
         return None
     titled = set().union(*paths.values())
     everywhere = subject_words(question, vocabulary)
-    named = [run for _, run in name_runs(question) if not everywhere & set(run)]
+    named = [distinctive(run) for _, run in name_runs(question) if not everywhere & set(run)]
     named += [[w] for w in dict.fromkeys(words(question)) if w not in STOPWORDS and w.isalpha() and len(w) > 2
               and w not in everywhere and _in_title(w, titled) and not any(w in run for run in named)]
 

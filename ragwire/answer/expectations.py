@@ -75,6 +75,10 @@ _TYPE_NOUNS = {
     # A height above the sea is a length a document gives in metres or feet ("1,450 m above sea level").
     "altitude": "length", "elevation": "length",
 }
+# Events the clock times ("the last entry time", "check-out time"); a time of other nouns is a length ("the
+# journey time", "the fastest time") or no measure ("the time control").
+_CLOCK_EVENTS = ("check-in|check-out|checkout|admission|entry|start|starting|opening|closing|departure|arrival|"
+                 "pick-up|pickup|collection|kick-off|boarding|curfew")
 _PRICE_PERIODS = ("nightly|daily|hourly|weekly|monthly|yearly|annual|day|night|hour|week|weekend|month|year|half-day|"
                   "full-day|mileage|room")
 # The pattern of a type noun with more than one sense, in the sense naming the type only.
@@ -286,6 +290,9 @@ def _kind(text: str) -> tuple[str | None, str]:
         return "amount of money", text[m.end():]
     if m := re.search(r"\b(?:latest|earliest) (?:time|hour)\b", text):
         return "time of day", text[m.end():]  # "the latest time visitors may enter": a clock time
+    if m := re.search(rf"\b({_CLOCK_EVENTS}) times?\b", text):
+        # "The last entry time at the pools", "check-out times": when the event happens by the clock, the event its focus.
+        return "time of day", f"{m.group(1)}{text[m.end():]}"
     if m := re.search(r"^by how much ((?:is|are|was|were|does|do|did|will|would)\b.*)", text):
         return "change in amount or share", m.group(1)
     if m := re.search(r"\bhow much (?:is|are|was|were|for|to|money)\b|\bhow much(?= (?:does|do|did|will|would)\b)",

@@ -102,3 +102,19 @@ def test_guests_are_counted_by_a_count_of_people() -> None:
     assert expected is not None
     assert covers(expected, "Capacity: 60 people seated, 90 standing.")
     assert not covers(expected, "Hire: 60 EUR per evening, cleaning included.")
+
+
+def test_the_time_of_an_event_the_clock_times_asks_a_time_of_day_with_the_event_its_focus() -> None:
+    from ragwire.answer.expectations import expectation
+
+    asked = expectation("What is the last boarding time at the north pier?")
+    assert asked is not None and asked.kind == "time of day" and asked.heads == ("boarding",)
+    assert expectation("What is the journey time to the north pier?") is None or \
+        expectation("What is the journey time to the north pier?").kind != "time of day"  # type: ignore[union-attr]
+
+
+def test_a_name_with_words_the_dictionary_lacks_is_mentioned_only_by_those() -> None:
+    from ragwire.answer.elsewhere import distinctive
+
+    assert distinctive(["te", "wairongoa", "thermal", "pools"]) == ["wairongoa"]
+    assert distinctive(["harbour", "rowing", "club"]) == ["harbour", "rowing", "club"]
