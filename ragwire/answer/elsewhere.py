@@ -83,7 +83,7 @@ def named_elsewhere(question: str, quoted: Sequence[str], files: Sequence[Number
 
 
 def distinctive(run: list[str]) -> list[str]:
-    """The words of a name that the dictionary does not know ("waiariki" of "Te Waiariki Thermal Pools"), when it has
+    """The words of a name that the dictionary does not know ("wairongoa" of "Te Wairongoa Thermal Pools"), when it has
     some: a file about another pool mentions "pools", not this one's own name.  A name of dictionary words only
     ("Harbour Rowing Club") is mentioned by any of its words, as documents shorten it."""
     own = [w for w in run if len(w) > 2 and w.isalpha() and not lexicon().knows(w)]

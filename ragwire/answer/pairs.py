@@ -10,7 +10,7 @@ this module reads:
   smaller than" name the minimum order, "no longer than 12 metres" the longest boat, in the
   sentence that names the head (or anywhere, when the head is only "amount", "number" or "value");
 * its modifier by the document's file name: in "kiln-rules.md", "the firing fee" is the kiln fee;
-* its modifier in brackets after the head, in one field: "Wash & fold (regular)" is the regular wash.
+* its modifier in brackets after the head, in one field: "Boat wash (premium)" is the premium wash.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def pair_in_sources(pair: tuple[str, str], sources: Sequence[NumberedSource], he
                and any(_head(pair[1], w) for w in words(f"{s.text} {headings[s.index]}")) for s in sources)
 
 
-# A kind in brackets after a thing's name, in one field of a row ("Service: Wash, dry & fold (express) · …").
+# A kind in brackets after a thing's name, in one field of a row ("Service: Boat wash and wax (premium) · …").
 _BRACKETED = re.compile(r"(?P<named>[^:·|()\n]{1,80})\((?P<inside>[^()\n]{1,40})\)")
 # How many words before the bracket may name the thing it qualifies.
 _BRACKET_REACH = 6

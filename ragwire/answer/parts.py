@@ -193,13 +193,13 @@ def _antecedent(before: str, mod: str | None, before_preposition: bool) -> str |
 
 def _parallel(word: str, other: str) -> bool:
     """Two modifiers of one kind: "10-litre" and "20-litre", "two-hour" and "four-hour", "used" and "unused",
-    "paperback" and "hardback", "W1" and "W2" (the same word after a hyphen, a negating prefix, a shared ending of 4+
-    letters, or one series' codes)."""
+    "paperback" and "hardback", "W1" and "W2", "check-in" and "check-out" (the same word after or before a hyphen, a
+    negating prefix, a shared ending of 4+ letters, or one series' codes)."""
     a, b = word.lower().strip(",;"), other.lower().strip(",;")
     if a == b or not a or not b:
         return False
     if "-" in a and "-" in b:
-        return a.rsplit("-", 1)[1] == b.rsplit("-", 1)[1]
+        return a.rsplit("-", 1)[1] == b.rsplit("-", 1)[1] or a.split("-", 1)[0] == b.split("-", 1)[0]
     if any(a == n + b or b == n + a for n in _NEGATIONS):
         return True
     if _CODE.fullmatch(a) and _CODE.fullmatch(b) and a.rstrip("0123456789") == b.rstrip("0123456789"):

@@ -118,3 +118,10 @@ def test_a_name_with_words_the_dictionary_lacks_is_mentioned_only_by_those() -> 
 
     assert distinctive(["te", "wairongoa", "thermal", "pools"]) == ["wairongoa"]
     assert distinctive(["harbour", "rowing", "club"]) == ["harbour", "rowing", "club"]
+
+
+def test_two_hyphenated_modifiers_sharing_their_first_word_share_the_head() -> None:
+    from ragwire.answer.parts import split_parts
+
+    assert split_parts("What are the check-in and check-out times at the hostel?") == [
+        "What is the check-in times at the hostel?", "What is the check-out times at the hostel?"]
