@@ -75,7 +75,7 @@ _TYPE_NOUNS = {
     # A height above the sea is a length a document gives in metres or feet ("1,450 m above sea level").
     "altitude": "length", "elevation": "length",
 }
-# Events the clock times ("the last entry time", "check-out time"); a time of other nouns is a length ("the
+# Events the clock times ("the boarding time", "a kick-off time"); a time of other nouns is a length ("the
 # journey time", "the fastest time") or no measure ("the time control").
 _CLOCK_EVENTS = ("check-in|check-out|checkout|admission|entry|start|starting|opening|closing|departure|arrival|"
                  "pick-up|pickup|collection|kick-off|boarding|curfew")
@@ -291,7 +291,7 @@ def _kind(text: str) -> tuple[str | None, str]:
     if m := re.search(r"\b(?:latest|earliest) (?:time|hour)\b", text):
         return "time of day", text[m.end():]  # "the latest time visitors may enter": a clock time
     if m := re.search(rf"\b({_CLOCK_EVENTS}) times?\b", text):
-        # "The last entry time at the pools", "check-out times": when the event happens by the clock, the event its focus.
+        # "The final boarding time on the pier", "opening times": when the event happens by the clock, the event its focus.
         return "time of day", f"{m.group(1)}{text[m.end():]}"
     if m := re.search(r"^by how much ((?:is|are|was|were|does|do|did|will|would)\b.*)", text):
         return "change in amount or share", m.group(1)

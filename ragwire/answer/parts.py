@@ -118,7 +118,7 @@ _LAST_NOUN = re.compile(r"([A-Za-z][\w-]*)\W*$")
 _NOT_NOUNS = frozenset("it them this that one there here mean cost take weigh".split())
 # A part this short ("and why?") is no question of its own: it stays with the part before it.
 _MIN_PART_WORDS = 3
-_CODE = re.compile(r"[a-z]{1,3}\d{1,3}")  # a model or size in a series: W1, A4, B12
+_CODE = re.compile(r"[a-z]{1,3}\d{1,3}")  # a model or size in a series: K3, A4, B12
 
 
 def split_parts(question: str) -> list[str]:
@@ -193,7 +193,7 @@ def _antecedent(before: str, mod: str | None, before_preposition: bool) -> str |
 
 def _parallel(word: str, other: str) -> bool:
     """Two modifiers of one kind: "10-litre" and "20-litre", "two-hour" and "four-hour", "used" and "unused",
-    "paperback" and "hardback", "W1" and "W2", "check-in" and "check-out" (the same word after or before a hyphen, a
+    "paperback" and "hardback", "K3" and "K4", "drop-off" and "drop-in" (the same word after or before a hyphen, a
     negating prefix, a shared ending of 4+ letters, or one series' codes)."""
     a, b = word.lower().strip(",;"), other.lower().strip(",;")
     if a == b or not a or not b:

@@ -229,7 +229,7 @@ def unstated_modifier(question: str, quoted: Sequence[str],
     said = {stem(w) for w in pool}
     written = {m.group().lower(): m.group() for m in _TOKEN.finditer(question)}
     asked = words(question)
-    # A verb opening the focus ("to hire cross-country skis") is the act, not a kind; after a determiner ("a double
+    # A verb opening the focus ("to rent sea-touring kayaks") is the act, not a kind; after a determiner ("a double
     # plot") a word the lexicon mostly reads as a verb is a modifier all the same.
     acts = {b for a, b in pairwise(asked) if a in _VERB_OPENERS and lexicon().usual_part(b) == "v"}
     tokens = words(expected.focus)

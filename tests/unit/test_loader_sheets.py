@@ -78,9 +78,9 @@ def test_rows_after_a_blank_row_that_give_figures_or_end_the_table_stay_in_it():
         "| --- | --- | --- |",
         "| Kayak | 2 | EUR 30 |",
         "| NaN | NaN | NaN |",
-        "| Canoe | 3 | EUR 45 |",
+        "| Canoe | 3 | EUR 47 |",
         "| NaN | NaN | NaN |",
         "| Paddles | free | free |",
     ])
     assert tidy_sheet_tables(converted).split("\n")[2:] == [
-        "| Kayak | 2 | EUR 30 |", "| Canoe | 3 | EUR 45 |", "| Paddles | free | free |"]
+        "| Kayak | 2 | EUR 30 |", "| Canoe | 3 | EUR 47 |", "| Paddles | free | free |"]
