@@ -108,11 +108,10 @@ def _counts(nouns: tuple[str, ...], text: str) -> bool:
 # "How many people": people are counted by what they are there as ("8 participants", "up to 40 guests") or by what
 # holds them ("seats 120").  A count of adults or children is a row of a price list, not how many fit.
 _ANYONE = frozenset("people persons person".split())
-_PEOPLE = _ANYONE | frozenset("guests guest participants participant visitors attendees diners pax seats places "
-                              "spaces".split())
-_HOLDS_PEOPLE = frozenset("seats sleeps accommodates".split())
 # People counted as what they are there as ("how many guests fit") are counted as people too ("120 people seated").
-_PERSONS = _ANYONE | frozenset("guests guest participants participant visitors visitor attendees diners pax".split())
+_PERSONS = _ANYONE | frozenset("guests guest participants participant visitors attendees diners pax".split())
+_PEOPLE = _PERSONS | frozenset("seats places spaces".split())
+_HOLDS_PEOPLE = frozenset("seats sleeps accommodates".split())
 # A label before a bare count: the value is the number alone or with a place or a bound ("6 in the stalls"), not a
 # number of something else ("passenger: 2 adults"), and the label ends in a word, not in an hour ("at 13:30").
 _LABELLED_COUNT = re.compile(r"([^:·|\n]*[^\W\d_)])\)?\s*:\s*(?:up to |max\.? |about )?\d[\d.,]*(?=\s*(?:$|[·|,;.\n(]|"

@@ -79,10 +79,10 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
     named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
     if pair := quoted_sibling(question, named_files, embedding):
         yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])
-    if vocabulary is not None and (kind := other_modifier(question, quoted, files_mention(quoted_from, vocabulary))):
+    mentioned = files_mention(quoted_from, vocabulary) if vocabulary is not None else None
+    if mentioned is not None and (kind := other_modifier(question, quoted, mentioned)):
         # A mango smoothie quoted from the rows of the banana and kiwi ones.
         yield "sibling_quoted", Extraction.refused(about_instead_text(*kind), [kind[0]])
-    mentioned = files_mention(quoted_from, vocabulary) if vocabulary is not None else (lambda word: False)
     if kind := unstated_modifier(question, quoted, mentioned):
         # "Cross-country skis" quoted from the row "Skis": the thing in general, or another kind left unnamed.
         yield "modifier_unstated", Extraction.refused(

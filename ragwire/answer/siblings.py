@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import DAYS, ORDINALS, in_cyclic_range
-from .evidence import salient_terms
+from .evidence import names, salient_terms
 from .expectations import expectation, type_word
 from .focus import PAYER_GROUPS, PAYERS
 from .instances import SPELLED_NUMBERS
@@ -213,21 +213,21 @@ _DETERMINERS = frozenset("the a an my your our his her its their this that these
 
 
 def unstated_modifier(question: str, quoted: Sequence[str],
-                      mentioned: Callable[[str], bool] = lambda word: False) -> tuple[str, str] | None:
+                      mentioned: Callable[[str], bool] | None = None) -> tuple[str, str] | None:
     """``(the asked kind, the thing)`` when the focus of a typed question names a kind of its thing by a word before
     it ("*cross-country* skis", "a *double* plot") and the quotes state the thing but never that word, in any form
     or by a word the lexicon says stands for it; or None.
 
     The quotes then give the thing in general, or another kind of it left unnamed: a price list's "Skis" row is
     not the cross-country skis asked about.  Not a kind: a name, a verb, a value on a scale or a size (the checks
-    of scales read those), a payer (the payers' scale), a word naming the answer type.
+    of scales read those), a payer (the payers' scale), a word naming the answer type.  ``mentioned`` says whether
+    some chunk of the quoted files holds a word (None: the store cannot say, and only the quotes count).
     """
     expected = expectation(question)
     if expected is None or not quoted:
         return None
     pool = {w for text in quoted for w in words(text)}
     said = {stem(w) for w in pool}
-    written = {m.group().lower(): m.group() for m in _TOKEN.finditer(question)}
     asked = words(question)
     # A verb opening the focus ("to rent sea-touring kayaks") is the act, not a kind; after a determiner ("a double
     # plot") a word the lexicon mostly reads as a verb is a modifier all the same.
@@ -240,11 +240,10 @@ def unstated_modifier(question: str, quoted: Sequence[str],
             word = tokens[j]
             if word in STOPWORDS or word in expected.heads:
                 break
-            as_written = written.get(word, word)
-            if (not word.replace("-", "").isalpha() or as_written[:1].isupper() or word in ON_A_SCALE
+            if (not word.replace("-", "").isalpha() or names(question, [word]) or word in ON_A_SCALE
                     or word in SIZES or word in PAYERS or type_word(word) or word in acts):
                 continue
-            if stated(word, said) or any(lexicon().stands_for(word, w) for w in pool) or mentioned(word):
+            if stated(word, said) or any(lexicon().stands_for(word, w) for w in pool) or mentioned and mentioned(word):
                 continue
             return " ".join(tokens[j:i + 1]), head
     return None

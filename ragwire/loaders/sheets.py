@@ -51,9 +51,9 @@ def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str
     rows: list[list[str] | str] = []
     for line in body_lines:
         cells = _cells(line, width)
-        # A row of nothing but empty cells is dropped, an empty list marking where it stood (see _tables).
         rows.append(line if cells is None else [_value(cell) for cell in cells])
-    rows = [row for n, row in enumerate(rows) if row != [] and any(row) or _blank_before_header(rows, n)]
+    # A row of nothing but empty cells is dropped, unless it parts a second table from the first (see _tables).
+    rows = [row for n, row in enumerate(rows) if any(row) or _blank_before_header(rows, n)]
     titles: list[str] = []
     if any(unnamed) and not names_columns(header):
         # The header pandas chose is a title row.  The sheet's own header is the first
@@ -72,9 +72,8 @@ def _tidy_table(header_line: str, body_lines: list[str], width: int) -> list[str
 
 def _blank_before_header(rows: list[list[str] | str], n: int) -> bool:
     """Whether ``rows[n]`` is an empty row with a header of a table of its own under it (see :func:`_tables`)."""
-    row = rows[n]
-    return (isinstance(row, list) and not any(row) and n + 2 < len(rows) and isinstance(rows[n + 1], list)
-            and _heads_columns(rows[n + 1]))  # type: ignore[arg-type]
+    row, below = rows[n], rows[n + 1] if n + 2 < len(rows) else None
+    return isinstance(row, list) and not any(row) and isinstance(below, list) and _heads_columns(below)
 
 
 def _tables(header: list[str], rows: list[list[str] | str], width: int) -> list[str]:
