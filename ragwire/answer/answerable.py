@@ -130,9 +130,10 @@ def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
 
 
 # "Who is the club's treasurer": the role is what the person asked for is named by.  An act ("who keeps the
-# keys") is not checked: documents often state it in other words ("become the property of").
-_WHO_ROLE = re.compile(r"^\s*who(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:on|at|in)\s+)?(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
-                       r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
+# keys") is not checked: documents often state it in other words ("become the property of").  A subject pronoun
+# opens a clause about the role ("the treasurer I pay", "the coach we ask"), not a longer name of it.
+WHO_ROLE = re.compile(r"^\s*who(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:on|at|in)\s+)?(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
+                     r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that|i|we|you|they)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
 
 
 def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
@@ -142,7 +143,7 @@ def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) 
     one that does not is about the organisation, not the person asked for: its address or its
     history does not say who the treasurer is.
     """
-    role = _head(_WHO_ROLE, question)
+    role = _head(WHO_ROLE, question)
     return _unnamed([role], quoted, embedding) if role else []
 
 

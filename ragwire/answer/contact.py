@@ -55,8 +55,12 @@ _WORD = re.compile(r"[^\W\d_][\w'-]*")
 
 
 def asks_contact(question: str) -> bool:
-    """Whether ``question`` asks where something is or how to reach someone."""
-    return bool(_ASKS_CONTACT.search(question))
+    """Whether ``question`` asks where something is or how to reach someone.
+
+    A capitalised word inside the question is part of a name ("Avon Reach", "the Open Water course"), not the ask.
+    """
+    return any(m.start() == len(question) - len(question.lstrip()) or not m.group()[:1].isupper()
+               for m in _ASKS_CONTACT.finditer(question))
 
 
 # A letter's dateline, the town it was written in and the day ("Portwell, 9 April 2026", "Lyon, le 3 mai 2025",

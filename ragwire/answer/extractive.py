@@ -42,6 +42,7 @@ from .extraction import cite as cite  # re-exported: the marker of one quote
 from .objections import objections, unquoted_weight
 from .pairs import asked_pair, pair_in_sources
 from .passages import Passage, distinct, row_label, split_passages, table_headers
+from .people import naming_someone
 from .quoting import quotes_of
 from .text import cosine, stated, stems
 from .typed import in_asked_unit, naming_focus, typed
@@ -123,15 +124,8 @@ def extractive_answer(question: str, sources: list[NumberedSource], embedding: A
                    vocabulary=vocabulary).render()
 
 
-def extract(
-    question: str,
-    sources: list[NumberedSource],
-    embedding: Any,
-    *,
-    max_sentences: int = 3,
-    threshold: float = REFUSAL_THRESHOLD,
-    vocabulary: Vocabulary | None = None,
-) -> Extraction:
+def extract(question: str, sources: list[NumberedSource], embedding: Any, *, max_sentences: int = 3,
+            threshold: float = REFUSAL_THRESHOLD, vocabulary: Vocabulary | None = None) -> Extraction:
     """Quote the retrieved passages closest to ``question``, or refuse.
 
     Args:
@@ -255,6 +249,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     # "An 11-year-old's ticket": the rows whose age bands hold 11 (ages.py); "a Sunday morning": its slots (dayparts.py).
     candidates = [c for c in candidates if age is None or holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
     candidates = of_part(question, candidates, lambda c: f"{c.passage.text} {c.passage.context}")
+    # "Who runs the hut?": the passage naming its wardens, not the nearer one of its dates (a file's title names no doer).
+    titles = {s.index: f"{file_words(s)} {headings[s.index]}" for s in sources}
+    candidates = naming_someone(question, [c for c in candidates if c.score >= threshold], lambda c: c.passage.text,
+                                lambda c: f"{c.passage.context} {titles[c.source]}") or candidates
     chosen = select(candidates, max_sentences, threshold)
     sources_by = {s.index: s for s in sources}
     quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}{whole.get(source_path(sources_by[c.source]), '')}"

@@ -104,6 +104,12 @@ class Lexicon:
             return True
         return bool(self._kinds(senses, depth) & others or self._kinds(others, depth) & senses)
 
+    def kind_of(self, word: str, other: str, depth: int = KIND_DEPTH) -> bool:
+        """Whether some sense of ``word`` is a kind of ``other`` (or ``other`` itself), at most ``depth`` steps up: a
+        coach and a warden are kinds of person; a group is not, though :meth:`stands_for` pairs them either way."""
+        senses = {s for w in self.lemmas(word) for s in self.words[w]}
+        return bool(self._kinds(senses, depth) & {s for w in self.lemmas(other) for s in self.words[w]})
+
     def end(self, word: str, comparative: bool = False) -> str | None:
         """Which end of a scale ``word`` names, "low" or "high": a superlative ("smallest") or an extreme's noun
         ("maximum"); with ``comparative``, also a comparative ("longer", "fewer"), as in "no longer than"."""

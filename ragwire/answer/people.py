@@ -11,18 +11,33 @@ who keeps its keys.  Questions of reach ("who do I call"), of right ("who can jo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
+from .answerable import WHO_ROLE
 from .contact import asks_contact
+from .lexicon import lexicon
 from .siblings import ON_A_SCALE
-from .text import WORD
+from .text import STOPWORDS, WORD, content_words, stated, stems, words
+
+C = TypeVar("C")
 
 # "Who runs …", "who looks after …": an act, whose doer a passage names.  Not "who can/may/is …", nor who gets or pays.
 _WHO_DOES = re.compile(r"^\s*who\s+(?!(?:can|could|may|might|must|should|shall|will|would|is|are|was|were|has|have|had|"
                        r"do|does|did|gets?|pays?|qualif\w*|needs?)\b)[a-z]+", re.IGNORECASE)
+# "Who should I phone …", "who do we ask …", "who should an office contact …": someone the asker turns to, whom a
+# passage names as it names a doer ("Bookings: <a name>, <a number>").
+_WHO_TO_ASK = re.compile(r"^\s*who(?:m)?\s+(?:should|do|does|can|could|must|shall|would|will|may)\s+"
+                         r"(?:i|we|you|one|they|(?:an?|the|my|our)\s+[\w-]+)\s", re.IGNORECASE)
 # What may stand before a word that opens a sentence, a line, a column or a bracket.
 _OPENS = ".!?:;·—–-([/|•*#\n"
 _WORDS = re.compile(r"[^\W\d_][\w'’.-]*")
+# How many words from a name a word for its holder's role may stand ("Head of ski school: <name>").
+_ROLE_SPAN = 4
+# Kinds of person a service is for or priced by, not who provides it: a row "Adult · <place name>" names no role.
+_SERVED = frozenset("""adult adults child children kid kids youth youths junior juniors senior seniors member members
+guest guests visitor visitors student students pupil pupils beginner beginners participant participants customer
+customers client clients family families infant infants baby babies people person persons""".split())
 
 
 def names_no_one(question: str, quoted: Sequence[str]) -> bool:
@@ -30,14 +45,80 @@ def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     if not _WHO_DOES.match(question) or asks_contact(question):
         return False
     asked = {w.lower() for w in WORD.findall(question)}
-    for text in quoted:
-        for m in _WORDS.finditer(text):
-            word = m.group().rstrip(".")
-            if not word[:1].isupper() or word.lower() in asked or word.lower() in ON_A_SCALE:
-                continue
-            if word.isupper() and len(word) <= 3:
-                continue  # a code or a unit ("CHF", "SAC"), not a name
-            before = text[:m.start()].rstrip()
-            if before and before[-1] not in _OPENS:
-                return False
-    return True
+    return not any(_names_someone(text, asked) for text in quoted)
+
+
+def naming_someone(question: str, candidates: list[C], text_of: Callable[[C], str],
+                   titled: Callable[[C], str]) -> list[C]:
+    """The ``candidates`` that name a person, the ones saying most plainly that they are the person asked for first,
+    when ``question`` asks who does something, holds a role or is the one to turn to ([] else).
+
+    "Who coaches the rowers?" is answered by the passage "Head coach: <a name>", though the club's
+    address and its season may be nearer the question as a whole.  A person is named by a capitalised
+    word the dictionary does not know (a given name or a surname, not "Winter" or "August") that neither
+    the question nor the candidate's title (``titled``: its file and heading, which name the
+    organisation) says.  Of those, the ones naming the role or the act ("treasurer", "coach" for "who
+    coaches") are kept when there are any: another passage may name another person; else the ones naming what
+    the act is done to ("chemistry" of "who teaches chemistry"); else the ones naming the person beside a word for
+    a kind of person ("Head of ski school: <name>"), not only a place.  "Who should I phone …" asks for someone
+    to turn to, named the same way.
+    """
+    role = WHO_ROLE.match(question)
+    act = _WHO_DOES.match(question)
+    if not (role or act and not asks_contact(question) or _WHO_TO_ASK.match(question)):
+        return []
+    asked = {w.lower() for w in WORD.findall(question)}
+    duty = words(role.group(1))[-1:] if role else [act.group().split()[-1].lower()] if act else []
+    titles = {id(c): {w.lower() for w in WORD.findall(titled(c))} for c in candidates}
+    people = [c for c in candidates if _names_person(text_of(c), asked | titles[id(c)])]
+    # What the act is done to or the role is of ("who teaches chemistry"), less the names and the title's words,
+    # which every passage of the organisation's file may say.
+    named = {w.lower() for w in WORD.findall(question)[1:] if w[:1].isupper()}
+    return ([c for c in people if any(stated(w, stems(text_of(c))) for w in duty)]
+            or [c for c in people if any(stated(w, stems(text_of(c))) for w in content_words(question) - named
+                                         - titles[id(c)] - set(duty))]
+            or [c for c in people if _named_by_role(text_of(c), asked | titles[id(c)])] or people)
+
+
+def _named_people(text: str, known: set[str]) -> list[tuple[int, list[str]]]:
+    """Each capitalised word of ``text`` the dictionary does not know and ``known`` lacks (a person's name), as its place
+    among the words of ``text``, with those words (lowercased)."""
+    found = [m.group() for m in _WORDS.finditer(text)]
+    said = [w.rstrip(".").lower() for w in found]
+    names = []
+    for i, (shown, word) in enumerate(zip(found, said, strict=True)):
+        # Three letters at least: a currency ("Kč", "Rs") or a unit is no name.
+        if (not shown[:1].isupper() or shown.isupper() or len(word) < 3 or word in known or word in STOPWORDS
+                or not re.sub(r"['’.-]", "", word).isalpha() or lexicon().knows(word)):
+            continue
+        # A compound of dictionary words ("Non-members") is a name only after another capitalised word, as a
+        # hyphenated given name follows its family name ("Lin Wei-ting").
+        if all(lexicon().knows(part) for part in word.split("-")) and not (i and found[i - 1].istitle()):
+            continue
+        names.append(i)
+    return [(i, said) for i in names]
+
+
+def _names_person(text: str, known: set[str]) -> bool:
+    """Whether ``text`` names a person (see :func:`_named_people`)."""
+    return bool(_named_people(text, known))
+
+
+def _named_by_role(text: str, known: set[str]) -> bool:
+    """Whether ``text`` names a person beside a word for a kind of person ("Head coach: <name>", "<name>, our host")."""
+    return any(lexicon().kind_of(w, "person") for i, said in _named_people(text, known)
+               for w in said[max(0, i - _ROLE_SPAN):i] + said[i + 1:i + 1 + _ROLE_SPAN] if w not in STOPWORDS | _SERVED)
+
+
+def _names_someone(text: str, known: set[str]) -> bool:
+    """Whether ``text`` writes a capitalised word inside a sentence that is not one of ``known`` (a name)."""
+    for m in _WORDS.finditer(text):
+        word = m.group().rstrip(".")
+        if not word[:1].isupper() or word.lower() in known or word.lower() in ON_A_SCALE:
+            continue
+        if word.isupper() and len(word) <= 3:
+            continue  # a code or a unit ("CHF", "SAC"), not a name
+        before = text[:m.start()].rstrip()
+        if before and before[-1] not in _OPENS:
+            return True
+    return False
