@@ -1,11 +1,12 @@
-"""Who does something: a passage that names no one does not say who.
+"""Who does something: a passage that names no one does not say who; the passage that names the person does.
 
 "Who keeps the boathouse keys?", "who repairs the boats?" are answered by a name: a person's ("the bosun, Mira
 Okonjo"), a firm's ("Tideway Marine does repairs"), or a place's where a branch is meant ("the yard in Ryeford").
-Documents write names capitalised inside a sentence.  A quote in which every capital opens a sentence, a line or
-a column, or repeats a word of the question, names no one the question does not: it is about the boathouse, not
-who keeps its keys.  Questions of reach ("who do I call"), of right ("who can join", "who gets a discount") and of role
-("who is the treasurer", read by :func:`.answerable.role_unmentioned`) are answered otherwise and not read here.
+A name is a capitalised word the dictionary does not know ("Okonjo", not "Winter" or "August") and the question
+does not say: a quote with none is about the boathouse, not who keeps its keys.  :func:`naming_someone` picks the
+passages to quote for "who does …", "who is the …" and "who should I phone …"; :func:`names_no_one` objects when
+the quotes of a "who does …" question name no one.  Questions of right ("who can join", "who gets a discount") are
+answered otherwise and not read here.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from typing import TypeVar
 from .answerable import WHO_ROLE
 from .contact import asks_contact
 from .lexicon import lexicon
-from .siblings import ON_A_SCALE
 from .text import STOPWORDS, WORD, content_words, stated, stems, words
 
 C = TypeVar("C")
@@ -29,8 +29,6 @@ _WHO_DOES = re.compile(r"^\s*who\s+(?!(?:can|could|may|might|must|should|shall|w
 # passage names as it names a doer ("Bookings: <a name>, <a number>").
 _WHO_TO_ASK = re.compile(r"^\s*who(?:m)?\s+(?:should|do|does|can|could|must|shall|would|will|may)\s+"
                          r"(?:i|we|you|one|they|(?:an?|the|my|our)\s+[\w-]+)\s", re.IGNORECASE)
-# What may stand before a word that opens a sentence, a line, a column or a bracket.
-_OPENS = ".!?:;·—–-([/|•*#\n"
 _WORDS = re.compile(r"[^\W\d_][\w'’.-]*")
 # How many words from a name a word for its holder's role may stand ("Head of ski school: <name>").
 _ROLE_SPAN = 4
@@ -45,7 +43,7 @@ def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     if not _WHO_DOES.match(question) or asks_contact(question):
         return False
     asked = {w.lower() for w in WORD.findall(question)}
-    return not any(_names_someone(text, asked) for text in quoted)
+    return not any(_names_person(text, asked) for text in quoted)
 
 
 def naming_someone(question: str, candidates: list[C], text_of: Callable[[C], str],
@@ -108,17 +106,3 @@ def _named_by_role(text: str, known: set[str]) -> bool:
     """Whether ``text`` names a person beside a word for a kind of person ("Head coach: <name>", "<name>, our host")."""
     return any(lexicon().kind_of(w, "person") for i, said in _named_people(text, known)
                for w in said[max(0, i - _ROLE_SPAN):i] + said[i + 1:i + 1 + _ROLE_SPAN] if w not in STOPWORDS | _SERVED)
-
-
-def _names_someone(text: str, known: set[str]) -> bool:
-    """Whether ``text`` writes a capitalised word inside a sentence that is not one of ``known`` (a name)."""
-    for m in _WORDS.finditer(text):
-        word = m.group().rstrip(".")
-        if not word[:1].isupper() or word.lower() in known or word.lower() in ON_A_SCALE:
-            continue
-        if word.isupper() and len(word) <= 3:
-            continue  # a code or a unit ("CHF", "SAC"), not a name
-        before = text[:m.start()].rstrip()
-        if before and before[-1] not in _OPENS:
-            return True
-    return False
