@@ -16,6 +16,7 @@ import os
 import re
 
 from .lexicon import lexicon
+from .people import WHO_DOES
 
 # "…mean, and what does…", "…? How much…": a second question starts at a question word.
 _QUESTION_WORD = (r"(?:what|what's|how|which|who|when|where|why|is|are|does|do|can|could|should|will|would"
@@ -253,15 +254,10 @@ def _split(question: str) -> list[str]:
                 parts.append(piece)
     if len(parts) < 2:
         return [question.strip()]
-    if m := _WHO_DOES.match(parts[0]):
+    if m := WHO_DOES.match(parts[0]):
         # "Who manages the shop, as well as the café?": a noun phrase after it is asked by the same verb.
         parts = [parts[0], *(f"{m.group(0)} {p}" if _DETERMINER.match(p) else p for p in parts[1:])]
     return [_as_question(p) for p in parts]
-
-
-# A question asked by its subject's verb: "Who manages …", "Who runs …".
-_WHO_DOES = re.compile(r"^who\s+(?!is\b|are\b|was\b|were\b|do\b|does\b|did\b|can\b|will\b)[a-z]+s(?=\s)",
-                       re.IGNORECASE)
 
 
 def _coordinated(question: str) -> list[str] | None:

@@ -155,6 +155,10 @@ def _prose(unit: Unit) -> list[str]:
     return out
 
 
+# A word right after a number ("2 400 Kč", "3 500 Ft"): a unit or a currency, which may end a sentence.
+_AFTER_NUMBER = re.compile(r"\d\s?[^\W\d_]{2}$")
+
+
 def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     """Split prose at ``. ! ?`` followed by a capital or a digit, not after a common abbreviation.
 
@@ -173,6 +177,8 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
             continue  # "1) Wipe … 2) Park …": numbered steps read as one instruction
         if len(word) == 1 and word.isalpha():
             continue  # an initial: "J. Smith"
+        if len(word) == 2 and written.istitle() and word.isalpha() and not _AFTER_NUMBER.search(text, start, gap.start()):
+            continue  # a shortened given name or title: "Ma. Luisa", "Mt. Cook"; not a currency after a sum ("400 Kč.")
         if after.isdigit() and (word == "no" or (len(word) <= 3 and written[:1].isupper() and word.isalpha())):
             continue  # "No. 5", "Rs. 60", "Fig. 3": an abbreviation before its number
         out.append(text[start:gap.end()].strip())

@@ -23,7 +23,7 @@ from .text import STOPWORDS, WORD, content_words, stated, stems, words
 C = TypeVar("C")
 
 # "Who runs …", "who looks after …": an act, whose doer a passage names.  Not "who can/may/is …", nor who gets or pays.
-_WHO_DOES = re.compile(r"^\s*who\s+(?!(?:can|could|may|might|must|should|shall|will|would|is|are|was|were|has|have|had|"
+WHO_DOES = re.compile(r"^\s*who\s+(?!(?:can|could|may|might|must|should|shall|will|would|is|are|was|were|has|have|had|"
                        r"do|does|did|gets?|pays?|qualif\w*|needs?)\b)[a-z]+", re.IGNORECASE)
 # "Who should I phone …", "who do we ask …", "who should an office contact …": someone the asker turns to, whom a
 # passage names as it names a doer ("Bookings: <a name>, <a number>").
@@ -40,7 +40,7 @@ customers client clients family families infant infants baby babies people perso
 
 def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     """Whether ``question`` asks who does something and the ``quoted`` texts name no one it does not already name."""
-    if not _WHO_DOES.match(question) or asks_contact(question):
+    if not WHO_DOES.match(question) or asks_contact(question):
         return False
     asked = {w.lower() for w in WORD.findall(question)}
     return not any(_names_person(text, asked) for text in quoted)
@@ -62,7 +62,7 @@ def naming_someone(question: str, candidates: list[C], text_of: Callable[[C], st
     to turn to, named the same way.
     """
     role = WHO_ROLE.match(question)
-    act = _WHO_DOES.match(question)
+    act = WHO_DOES.match(question)
     if not (role or act and not asks_contact(question) or _WHO_TO_ASK.match(question)):
         return []
     asked = {w.lower() for w in WORD.findall(question)}
@@ -79,8 +79,8 @@ def naming_someone(question: str, candidates: list[C], text_of: Callable[[C], st
 
 
 def _named_people(text: str, known: set[str]) -> list[tuple[int, list[str]]]:
-    """Each capitalised word of ``text`` the dictionary does not know and ``known`` lacks (a person's name), as its place
-    among the words of ``text``, with those words (lowercased)."""
+    """Each capitalised word of ``text`` the dictionary does not know and ``known`` lacks (a person's name), as its
+    place among the words of ``text``, with those words (lowercased)."""
     found = [m.group() for m in _WORDS.finditer(text)]
     said = [w.rstrip(".").lower() for w in found]
     names = []

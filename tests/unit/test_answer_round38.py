@@ -106,3 +106,15 @@ def test_a_subject_pronoun_after_the_role_opens_a_clause_about_it() -> None:
     passages = ["Pay by bank transfer to Ndovu Savings, account 4471.", "Treasurer: Amani Wekesa"]
     found = naming_someone("Who is the treasurer we pay for a hall booking?", passages, lambda p: p, lambda p: "hall")
     assert found == ["Treasurer: Amani Wekesa"]
+
+
+def test_a_shortened_given_name_or_title_before_a_name_does_not_end_the_sentence() -> None:
+    from ragwire.answer.passages import split_sentences
+
+    text = "Ask our shop supervisor, Ma. Teodora Bautista, at the counter. Lost items are kept for 30 days."
+    assert split_sentences(text) == [
+        "Ask our shop supervisor, Ma. Teodora Bautista, at the counter.", "Lost items are kept for 30 days."]
+    assert split_sentences("The ferry leaves from Mt. Maunganui wharf every hour. Tickets are sold on board.") == [
+        "The ferry leaves from Mt. Maunganui wharf every hour.", "Tickets are sold on board."]
+    assert split_sentences("The yearly fee for the choir is 2 400 Kč. Students and players under 19 pay half.") == [
+        "The yearly fee for the choir is 2 400 Kč.", "Students and players under 19 pay half."]
