@@ -118,3 +118,14 @@ def test_a_shortened_given_name_or_title_before_a_name_does_not_end_the_sentence
         "The ferry leaves from Mt. Maunganui wharf every hour.", "Tickets are sold on board."]
     assert split_sentences("The yearly fee for the choir is 2 400 Kč. Students and players under 19 pay half.") == [
         "The yearly fee for the choir is 2 400 Kč.", "Students and players under 19 pay half."]
+
+
+def test_a_head_of_the_focus_the_quotes_and_their_files_never_state_objects() -> None:
+    from ragwire.answer.siblings import unstated_modifier
+
+    quoted = ["Keg of pale ale, 30 l: 2 100 Kč per day"]
+    question = "How much does it cost to hire a keg of porter?"
+    assert unstated_modifier(question, quoted, lambda word: False) == ("porter", "keg")
+    assert unstated_modifier(question, quoted, lambda word: word == "porter") is None  # the file has a porter row
+    assert unstated_modifier(question, quoted) is None  # the store cannot say what the files mention
+    assert unstated_modifier(question, ["Keg of smoked porter, 30 l: 2 300 Kč per day"], lambda word: False) is None
