@@ -18,6 +18,7 @@ from typing import TypeVar
 from .answerable import WHO_ROLE
 from .contact import asks_contact
 from .lexicon import lexicon
+from .siblings import PAYERS
 from .text import STOPWORDS, WORD, content_words, stated, stems, words
 
 C = TypeVar("C")
@@ -33,9 +34,8 @@ _WORDS = re.compile(r"[^\W\d_][\w'’.-]*")
 # How many words from a name a word for its holder's role may stand ("Head of ski school: <name>").
 _ROLE_SPAN = 4
 # Kinds of person a service is for or priced by, not who provides it: a row "Adult · <place name>" names no role.
-_SERVED = frozenset("""adult adults child children kid kids youth youths junior juniors senior seniors member members
-guest guests visitor visitors student students pupil pupils beginner beginners participant participants customer
-customers client clients family families infant infants baby babies people person persons""".split())
+_SERVED = PAYERS | frozenset("""youth youths pupil pupils beginner beginners participant participants customer customers
+client clients people person persons""".split())
 
 
 def names_no_one(question: str, quoted: Sequence[str]) -> bool:

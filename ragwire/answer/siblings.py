@@ -221,9 +221,7 @@ def unstated_modifier(question: str, quoted: Sequence[str],
     The quotes then give the thing in general, or another kind of it left unnamed: a price list's "Skis" row is
     not the cross-country skis asked about.  Not a kind: a name, a verb, a value on a scale or a size (the checks
     of scales read those), a payer (the payers' scale), a word naming the answer type.  ``mentioned`` says whether
-    some chunk of the quoted files holds a word (None: the store cannot say, and only the quotes count).  A second
-    head of the focus ("a keg of *porter*") is such a kind too, when the quotes state the other and the quoted files
-    never mention it (then a word more general in the quotes, "beer", does not state it either).
+    some chunk of the quoted files holds a word (None: the store cannot say, and only the quotes count).
     """
     expected = expectation(question)
     if expected is None or not quoted:
@@ -248,12 +246,27 @@ def unstated_modifier(question: str, quoted: Sequence[str],
             if stated(word, said) or any(lexicon().stands_for(word, w) for w in pool) or mentioned and mentioned(word):
                 continue
             return " ".join(tokens[j:i + 1]), head
-    # "A keg of stout": a head of the focus the quotes never state, beside one they do ("keg"), in a file that never
-    # mentions it; the wheat beer keg's row is no row of a stout (a word more general, "beer", does not state it).
-    given = [h for h in expected.heads if stated(h, said)]
-    for head in expected.heads:
-        if (not given or head in given or mentioned is None or not head.isalpha() or names(question, [head])
-                or head in ON_A_SCALE or head in SIZES or head in PAYERS or type_word(head)):
+    return None
+
+
+def unstated_head(question: str, quoted: Sequence[str], mentioned: Callable[[str], bool]) -> tuple[str, str] | None:
+    """``(the head never stated, a head stated)`` when the focus of a typed question has two heads ("a keg of
+    *porter*"), the quotes state one and never the other, and the quoted files (``mentioned``) never mention it; or None.
+
+    The quotes then give another kind of the thing: a pale ale keg's row is no price of a keg of porter.  A word
+    more general in the quotes ("beer") does not state it; one of its kinds ("smoked porter") does.
+    """
+    expected = expectation(question)
+    if expected is None or not quoted:
+        return None
+    pool = {w for text in quoted for w in words(text)}
+    said = {stem(w) for w in pool}
+    # A payer, a size or a value on a scale is no thing ("admission for adults"), nor an adverb ("instead").
+    things = [h for h in expected.heads if h.isalpha() and not names(question, [h]) and h not in ON_A_SCALE
+              and h not in SIZES and h not in PAYERS and not type_word(h) and lexicon().usual_part(h) != "r"]
+    given = [h for h in things if stated(h, said)]
+    for head in things:
+        if not given or head in given:
             continue
         if not mentioned(head) and not any(lexicon().kind_of(w, head) for w in pool):
             return head, given[0]

@@ -121,11 +121,30 @@ def test_a_shortened_given_name_or_title_before_a_name_does_not_end_the_sentence
 
 
 def test_a_head_of_the_focus_the_quotes_and_their_files_never_state_objects() -> None:
-    from ragwire.answer.siblings import unstated_modifier
+    from ragwire.answer.siblings import unstated_head
 
     quoted = ["Keg of pale ale, 30 l: 2 100 Kč per day"]
     question = "How much does it cost to hire a keg of porter?"
-    assert unstated_modifier(question, quoted, lambda word: False) == ("porter", "keg")
-    assert unstated_modifier(question, quoted, lambda word: word == "porter") is None  # the file has a porter row
-    assert unstated_modifier(question, quoted) is None  # the store cannot say what the files mention
-    assert unstated_modifier(question, ["Keg of smoked porter, 30 l: 2 300 Kč per day"], lambda word: False) is None
+    assert unstated_head(question, quoted, lambda word: False) == ("porter", "keg")
+    assert unstated_head(question, quoted, lambda word: word == "porter") is None  # the file has a porter row
+    assert unstated_head(question, ["Keg of smoked porter, 30 l: 2 300 Kč per day"], lambda word: False) is None
+    # A payer is no thing of its own: "entry" for adults may well be the admission asked about.
+    assert unstated_head("How much is admission for adults at the fair?", ["Entry: 6 € for adults"], lambda w: False) is None
+
+
+def test_a_head_the_quotes_never_state_is_a_decisive_objection() -> None:
+    from ragwire.answer.decision import DECISIVE
+    from ragwire.answer.objections import objections
+
+    class Counts:  # the store's counts of one file's chunks: no chunk says "porter"
+        def documents_with(self, term: str, source: str | None = None) -> int | None:
+            return 0 if term == "porter" else 1
+
+        def refresh(self) -> None:
+            pass
+
+    row = "Keg of pale ale, 30 l: 2 100 Kč per day"
+    found = dict(objections("How much does it cost to hire a keg of porter?", [row], [_source(1, row)], [], Counts(),
+                            WordEmbedding()))
+    assert "sibling_quoted" in found and "sibling_quoted" in DECISIVE
+    assert found["sibling_quoted"].refusal.reason.endswith("give the keg but never say 'porter'.")
