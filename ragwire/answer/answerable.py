@@ -131,7 +131,7 @@ def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
 
 # "Who is the club's treasurer": the role is what the person asked for is named by.  An act ("who keeps the
 # keys") is not checked: documents often state it in other words ("become the property of").  A subject pronoun
-# opens a clause about the role ("the treasurer I pay", "the coach we ask"), not a longer name of it.
+# opens a clause about the role ("the secretary I write to", "the coach we ask"), not a longer name of it.
 WHO_ROLE = re.compile(r"^\s*who(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:on|at|in)\s+)?(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
                      r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that|i|we|you|they)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
 

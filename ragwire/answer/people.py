@@ -26,7 +26,7 @@ C = TypeVar("C")
 # "Who runs …", "who looks after …": an act, whose doer a passage names.  Not "who can/may/is …", nor who gets or pays.
 WHO_DOES = re.compile(r"^\s*who\s+(?!(?:can|could|may|might|must|should|shall|will|would|is|are|was|were|has|have|had|"
                        r"do|does|did|gets?|pays?|qualif\w*|needs?)\b)[a-z]+", re.IGNORECASE)
-# "Who should I phone …", "who do we ask …", "who should an office contact …": someone the asker turns to, whom a
+# "Who should I phone …", "who do we ask …", "who should a club secretary ask …": someone the asker turns to, whom a
 # passage names as it names a doer ("Bookings: <a name>, <a number>").
 _WHO_TO_ASK = re.compile(r"^\s*who(?:m)?\s+(?:should|do|does|can|could|must|shall|would|will|may)\s+"
                          r"(?:i|we|you|one|they|(?:an?|the|my|our)\s+[\w-]+)\s", re.IGNORECASE)
@@ -90,7 +90,7 @@ def _named_people(text: str, known: set[str]) -> list[tuple[int, list[str]]]:
                 or not re.sub(r"['’.-]", "", word).isalpha() or lexicon().knows(word)):
             continue
         # A compound of dictionary words ("Non-members") is a name only after another capitalised word, as a
-        # hyphenated given name follows its family name ("Lin Wei-ting").
+        # hyphenated given name follows its family name ("Ho Mei-lin").
         if all(lexicon().knows(part) for part in word.split("-")) and not (i and found[i - 1].istitle()):
             continue
         names.append(i)

@@ -261,7 +261,7 @@ def unstated_head(question: str, quoted: Sequence[str], mentioned: Callable[[str
         return None
     pool = {w for text in quoted for w in words(text)}
     said = {stem(w) for w in pool}
-    # A payer, a size or a value on a scale is no thing ("admission for adults"), nor an adverb ("instead").
+    # A payer, a size or a value on a scale is no thing ("entry for seniors"), nor an adverb ("instead").
     things = [h for h in expected.heads if h.isalpha() and not names(question, [h]) and h not in ON_A_SCALE
               and h not in SIZES and h not in PAYERS and not type_word(h) and lexicon().usual_part(h) != "r"]
     given = [h for h in things if stated(h, said)]

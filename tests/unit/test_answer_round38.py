@@ -20,7 +20,7 @@ def test_who_does_something_keeps_the_passages_that_name_a_person() -> None:
 
 def test_the_passage_naming_the_role_asked_comes_before_one_naming_another_person() -> None:
     passages = ["Club captain: Ilse Marwitz", "Treasurer: Oskar Brenneke", "Coach: Yannick Odoemena"]
-    assert _naming("Who is the treasurer of the Lindwurm rowing club?", passages) == ["Treasurer: Oskar Brenneke"]
+    assert _naming("Who is the treasurer at Lindwurm Rowing Club?", passages) == ["Treasurer: Oskar Brenneke"]
     assert _naming("Who coaches the juniors at Lindwurm?", passages) == ["Coach: Yannick Odoemena"]
 
 
@@ -44,7 +44,7 @@ def test_a_person_named_with_what_the_act_is_done_to_comes_before_one_named_with
 
 
 def test_months_and_capitalised_dictionary_words_name_no_person() -> None:
-    assert not _names_person("Winter training (May to August) is offered to Masters rowers.", set())
+    assert not _names_person("Summer camps (June to July) are run for Masters paddlers.", set())
     assert not _names_person("This is the Safety Notes sheet of the club.", set())
     assert _names_person("Head coach: Rangi Whatuora", set())
 
@@ -86,12 +86,12 @@ def test_a_person_named_beside_a_word_for_a_role_comes_before_a_place_name() -> 
 def test_the_people_a_service_is_for_are_no_role() -> None:
     from ragwire.answer.people import _named_by_role
 
-    assert not _named_by_role("Children under 6 ride free on the Pfannkogel lift", set())
+    assert not _named_by_role("Children under 5 travel free on the Pfannkogel lift", set())
     assert _named_by_role("Lift attendant: Ottilie Wernsdorf", set())
 
 
 def test_a_compound_of_dictionary_words_is_a_name_only_after_a_capitalised_word() -> None:
-    assert not _names_person("Members: CHF 25 · Non-members: CHF 35", set())
+    assert not _names_person("Members: CHF 27 · Non-members: CHF 39", set())
     assert _names_person("Club captain: Ho Mei-lin", set())
 
 
@@ -111,25 +111,25 @@ def test_a_subject_pronoun_after_the_role_opens_a_clause_about_it() -> None:
 def test_a_shortened_given_name_or_title_before_a_name_does_not_end_the_sentence() -> None:
     from ragwire.answer.passages import split_sentences
 
-    text = "Ask our shop supervisor, Ma. Teodora Bautista, at the counter. Lost items are kept for 30 days."
+    text = "Ask our shop supervisor, Ma. Teodora Bautista, at the counter. Lost property waits at the desk for 30 days."
     assert split_sentences(text) == [
-        "Ask our shop supervisor, Ma. Teodora Bautista, at the counter.", "Lost items are kept for 30 days."]
+        "Ask our shop supervisor, Ma. Teodora Bautista, at the counter.", "Lost property waits at the desk for 30 days."]
     assert split_sentences("The ferry leaves from Mt. Maunganui wharf every hour. Tickets are sold on board.") == [
         "The ferry leaves from Mt. Maunganui wharf every hour.", "Tickets are sold on board."]
-    assert split_sentences("The yearly fee for the choir is 2 400 Kč. Students and players under 19 pay half.") == [
-        "The yearly fee for the choir is 2 400 Kč.", "Students and players under 19 pay half."]
+    assert split_sentences("The yearly fee for the choir is 1 800 Kč. Pupils and players under 19 pay half of it.") == [
+        "The yearly fee for the choir is 1 800 Kč.", "Pupils and players under 19 pay half of it."]
 
 
 def test_a_head_of_the_focus_the_quotes_and_their_files_never_state_objects() -> None:
     from ragwire.answer.siblings import unstated_head
 
     quoted = ["Keg of pale ale, 30 l: 2 100 Kč per day"]
-    question = "How much does it cost to hire a keg of porter?"
+    question = "What does a keg of porter cost to hire?"
     assert unstated_head(question, quoted, lambda word: False) == ("porter", "keg")
     assert unstated_head(question, quoted, lambda word: word == "porter") is None  # the file has a porter row
     assert unstated_head(question, ["Keg of smoked porter, 30 l: 2 300 Kč per day"], lambda word: False) is None
     # A payer is no thing of its own: "entry" for adults may well be the admission asked about.
-    assert unstated_head("How much is admission for adults at the fair?", ["Entry: 6 € for adults"], lambda w: False) is None
+    assert unstated_head("What does entry for seniors cost on fair days?", ["Admission: 6 € for seniors"], lambda w: False) is None
 
 
 def test_a_head_the_quotes_never_state_is_a_decisive_objection() -> None:
@@ -144,7 +144,7 @@ def test_a_head_the_quotes_never_state_is_a_decisive_objection() -> None:
             pass
 
     row = "Keg of pale ale, 30 l: 2 100 Kč per day"
-    found = dict(objections("How much does it cost to hire a keg of porter?", [row], [_source(1, row)], [], Counts(),
+    found = dict(objections("What does a keg of porter cost to hire?", [row], [_source(1, row)], [], Counts(),
                             WordEmbedding()))
     assert "sibling_quoted" in found and "sibling_quoted" in DECISIVE
     assert found["sibling_quoted"].refusal.reason.endswith("give the keg but never say 'porter'.")
