@@ -24,8 +24,9 @@ from .text import STOPWORDS, WORD, content_words, stated, stems, words
 C = TypeVar("C")
 
 # "Who runs …", "who looks after …": an act, whose doer a passage names.  Not "who can/may/is …", nor who gets or pays.
-WHO_DOES = re.compile(r"^\s*who\s+(?!(?:can|could|may|might|must|should|shall|will|would|is|are|was|were|has|have|had|"
-                       r"do|does|did|gets?|pays?|qualif\w*|needs?)\b)[a-z]+", re.IGNORECASE)
+WHO_DOES = re.compile(r"^\s*who\s+(?:(?:is|are)\s+(?=[a-z]+ing\b))?"  # "who is running …" asks the act as "who runs"
+                      r"(?!(?:can|could|may|might|must|should|shall|will|would|is|are|was|were|has|have|had|"
+                      r"do|does|did|gets?|pays?|qualif\w*|needs?)\b)[a-z]+", re.IGNORECASE)
 # "Who should I phone …", "who do we ask …", "who should a club secretary ask …": someone the asker turns to, whom a
 # passage names as it names a doer ("Bookings: <a name>, <a number>").
 _WHO_TO_ASK = re.compile(r"^\s*who(?:m)?\s+(?:should|do|does|can|could|must|shall|would|will|may)\s+"

@@ -148,3 +148,11 @@ def test_a_head_the_quotes_never_state_is_a_decisive_objection() -> None:
                             WordEmbedding()))
     assert "sibling_quoted" in found and "sibling_quoted" in DECISIVE
     assert found["sibling_quoted"].refusal.reason.endswith("give the keg but never say 'porter'.")
+
+
+def test_who_is_doing_something_asks_the_act_as_who_does_it() -> None:
+    from ragwire.answer.people import WHO_DOES
+
+    passages = ["The walk starts at 10:00 from the quay steps.", "Walk leader: Oonagh Feeney"]
+    assert _naming("Who is leading the harbour walk on Sunday?", passages) == ["Walk leader: Oonagh Feeney"]
+    assert WHO_DOES.match("Who is leading the walk?") and not WHO_DOES.match("Who is the walk leader?")
