@@ -250,11 +250,11 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     candidates = [c for c in candidates if age is None or holds(age, f"{c.passage.text} {c.passage.context}")] or candidates
     candidates = of_part(question, candidates, lambda c: f"{c.passage.text} {c.passage.context}")
     # "Who runs the hut?": the passage naming its wardens, not the nearer one of its dates (a file's title names no doer).
-    titles = {s.index: f"{file_words(s)} {headings[s.index]}" for s in sources}
-    candidates = naming_someone(question, [c for c in candidates if c.score >= threshold], lambda c: c.passage.text,
-                                lambda c: f"{c.passage.context} {titles[c.source]}") or candidates
-    chosen = select(candidates, max_sentences, threshold)
     sources_by = {s.index: s for s in sources}
+    if people := naming_someone(question, [c for c in candidates if c.score >= threshold], lambda c: c.passage.text,
+                                lambda c: f"{c.passage.context} {file_words(sources_by[c.source])} {headings[c.source]}"):
+        candidates = people
+    chosen = select(candidates, max_sentences, threshold)
     quoted = [f"{c.passage.text} {c.passage.context} {headings[c.source]}{whole.get(source_path(sources_by[c.source]), '')}"
               for c in chosen]
     yes_no = is_yes_no(question)

@@ -95,8 +95,7 @@ class Lexicon:
             return None
         if mine & theirs:
             return True
-        senses = {s for w in mine for s in self.words[w]}
-        others = {s for w in theirs for s in self.words[w]}
+        senses, others = self._senses(mine), self._senses(theirs)
         if senses & others:
             return True
         if any(r in others for s in senses for r in self.related[s]) or \
@@ -107,8 +106,7 @@ class Lexicon:
     def kind_of(self, word: str, other: str, depth: int = KIND_DEPTH) -> bool:
         """Whether some sense of ``word`` is a kind of ``other`` (or ``other`` itself), at most ``depth`` steps up: a
         coach and a warden are kinds of person; a group is not, though :meth:`stands_for` pairs them either way."""
-        senses = {s for w in self.lemmas(word) for s in self.words[w]}
-        return bool(self._kinds(senses, depth) & {s for w in self.lemmas(other) for s in self.words[w]})
+        return bool(self._kinds(self._senses(self.lemmas(word)), depth) & self._senses(self.lemmas(other)))
 
     def end(self, word: str, comparative: bool = False) -> str | None:
         """Which end of a scale ``word`` names, "low" or "high": a superlative ("smallest") or an extreme's noun
@@ -126,9 +124,12 @@ class Lexicon:
         thing within :data:`SIBLING_DEPTH` steps (a cat and a dog, pine and birch, lunch and dinner)."""
         if self.stands_for(word, other) is not False:
             return False
-        mine = {s for w in self.lemmas(word) for s in self.words[w]}
-        theirs = {s for w in self.lemmas(other) for s in self.words[w]}
+        mine, theirs = self._senses(self.lemmas(word)), self._senses(self.lemmas(other))
         return bool(self._kinds(mine, SIBLING_DEPTH) & self._kinds(theirs, SIBLING_DEPTH))
+
+    def _senses(self, lemmas: set[str]) -> set[int]:
+        """Every sense of the dictionary forms ``lemmas``."""
+        return {s for w in lemmas for s in self.words[w]}
 
     def _kinds(self, senses: set[int], depth: int = KIND_DEPTH) -> set[int]:
         """``senses`` and everything they are a kind of, up to ``depth`` steps."""

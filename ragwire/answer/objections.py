@@ -36,7 +36,14 @@ from .labels import other_instance
 from .lexicon import lexicon
 from .people import names_no_one
 from .periods import other_period, other_period_text
-from .siblings import about_instead_text, other_modifier, quoted_sibling, unstated_head, unstated_modifier
+from .siblings import (
+    about_instead_text,
+    other_modifier,
+    quoted_sibling,
+    unstated_head,
+    unstated_modifier,
+    unstated_text,
+)
 from .text import content_words, stated, stem, words
 from .unnamed import unnamed_things
 
@@ -85,12 +92,10 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
         yield "sibling_quoted", Extraction.refused(about_instead_text(*kind), [kind[0]])
     if mentioned is not None and (kind := unstated_head(question, quoted, mentioned)):
         # "A keg of porter" quoted from the pale ale keg's row: a sibling the quotes leave unnamed.
-        yield "sibling_quoted", Extraction.refused(
-            f"The documents do not say: the closest passages give the {kind[1]} but never say '{kind[0]}'.", [kind[0]])
+        yield "sibling_quoted", Extraction.refused(unstated_text(*kind), [kind[0]])
     if kind := unstated_modifier(question, quoted, mentioned):
         # "Cross-country skis" quoted from the row "Skis": the thing in general, or another kind left unnamed.
-        yield "modifier_unstated", Extraction.refused(
-            f"The documents do not say: the closest passages give the {kind[1]} but never say '{kind[0]}'.", [kind[0]])
+        yield "modifier_unstated", Extraction.refused(unstated_text(*kind), [kind[0]])
     if aged := other_age(question, quoted):
         # The "12 and over" row quoted to an 11-year-old: the row of another age band, as a sibling's.
         yield "sibling_quoted", Extraction.refused(other_age_text(*aged), [aged[0]])

@@ -17,8 +17,8 @@ from typing import TypeVar
 
 from .answerable import WHO_ROLE
 from .contact import asks_contact
+from .focus import PAYERS
 from .lexicon import lexicon
-from .siblings import PAYERS
 from .text import STOPWORDS, WORD, content_words, stated, stems, words
 
 C = TypeVar("C")
@@ -68,15 +68,17 @@ def naming_someone(question: str, candidates: list[C], text_of: Callable[[C], st
         return []
     asked = {w.lower() for w in WORD.findall(question)}
     duty = words(role.group(1))[-1:] if role else [act.group().split()[-1].lower()] if act else []
-    titles = {id(c): {w.lower() for w in WORD.findall(titled(c))} for c in candidates}
-    people = [c for c in candidates if _names_person(text_of(c), asked | titles[id(c)])]
-    # What the act is done to or the role is of ("who teaches chemistry"), less the names and the title's words,
-    # which every passage of the organisation's file may say.
-    named = {w.lower() for w in WORD.findall(question)[1:] if w[:1].isupper()}
-    return ([c for c in people if any(stated(w, stems(text_of(c))) for w in duty)]
-            or [c for c in people if any(stated(w, stems(text_of(c))) for w in content_words(question) - named
-                                         - titles[id(c)] - set(duty))]
-            or [c for c in people if _named_by_role(text_of(c), asked | titles[id(c)])] or people)
+    # What the act is done to or the role is of ("who teaches chemistry"), less the names, which every passage
+    # about the organisation may say.
+    objects = content_words(question) - {w.lower() for w in WORD.findall(question)[1:] if w[:1].isupper()} - set(duty)
+    people = []  # each candidate naming someone: its title's words, its stems and its named people
+    for c in candidates:
+        title = {w.lower() for w in WORD.findall(titled(c))}
+        if named := _named_people(text_of(c), asked | title):
+            people.append((c, title, stems(text_of(c)), named))
+    return ([c for c, _, said, _ in people if any(stated(w, said) for w in duty)]
+            or [c for c, title, said, _ in people if any(stated(w, said) for w in objects - title)]
+            or [c for c, _, _, named in people if _by_role(named)] or [c for c, _, _, _ in people])
 
 
 def _named_people(text: str, known: set[str]) -> list[tuple[int, list[str]]]:
@@ -103,7 +105,8 @@ def _names_person(text: str, known: set[str]) -> bool:
     return bool(_named_people(text, known))
 
 
-def _named_by_role(text: str, known: set[str]) -> bool:
-    """Whether ``text`` names a person beside a word for a kind of person ("Head coach: <name>", "<name>, our host")."""
-    return any(lexicon().kind_of(w, "person") for i, said in _named_people(text, known)
+def _by_role(named: list[tuple[int, list[str]]]) -> bool:
+    """Whether a person :func:`_named_people` found stands beside a word for a kind of person ("Head coach: <name>",
+    "<name>, our host")."""
+    return any(lexicon().kind_of(w, "person") for i, said in named
                for w in said[max(0, i - _ROLE_SPAN):i] + said[i + 1:i + 1 + _ROLE_SPAN] if w not in STOPWORDS | _SERVED)

@@ -240,13 +240,24 @@ def unstated_modifier(question: str, quoted: Sequence[str],
             word = tokens[j]
             if word in STOPWORDS or word in expected.heads:
                 break
-            if (not word.replace("-", "").isalpha() or names(question, [word]) or word in ON_A_SCALE
-                    or word in SIZES or word in PAYERS or type_word(word) or word in acts):
+            if not word.replace("-", "").isalpha() or _no_kind(question, word) or word in acts:
                 continue
             if stated(word, said) or any(lexicon().stands_for(word, w) for w in pool) or mentioned and mentioned(word):
                 continue
             return " ".join(tokens[j:i + 1]), head
     return None
+
+
+def unstated_text(kind: str, thing: str) -> str:
+    """The refusal for a kind of ``thing`` the quotes never say (:func:`unstated_modifier`, :func:`unstated_head`)."""
+    return f"The documents do not say: the closest passages give the {thing} but never say '{kind}'."
+
+
+def _no_kind(question: str, word: str) -> bool:
+    """Whether ``word`` of ``question`` is no kind of a thing: a name, a value on a scale or a size (the checks of
+    scales read those), a payer (the payers' scale) or a word naming the answer type."""
+    return (bool(names(question, [word])) or word in ON_A_SCALE or word in SIZES or word in PAYERS
+            or type_word(word))
 
 
 def unstated_head(question: str, quoted: Sequence[str], mentioned: Callable[[str], bool]) -> tuple[str, str] | None:
@@ -262,8 +273,7 @@ def unstated_head(question: str, quoted: Sequence[str], mentioned: Callable[[str
     pool = {w for text in quoted for w in words(text)}
     said = {stem(w) for w in pool}
     # A payer, a size or a value on a scale is no thing ("entry for seniors"), nor an adverb ("instead").
-    things = [h for h in expected.heads if h.isalpha() and not names(question, [h]) and h not in ON_A_SCALE
-              and h not in SIZES and h not in PAYERS and not type_word(h) and lexicon().usual_part(h) != "r"]
+    things = [h for h in expected.heads if h.isalpha() and not _no_kind(question, h) and lexicon().usual_part(h) != "r"]
     given = [h for h in things if stated(h, said)]
     for head in things:
         if not given or head in given:

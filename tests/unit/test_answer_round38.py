@@ -84,10 +84,10 @@ def test_a_person_named_beside_a_word_for_a_role_comes_before_a_place_name() -> 
 
 
 def test_the_people_a_service_is_for_are_no_role() -> None:
-    from ragwire.answer.people import _named_by_role
+    from ragwire.answer.people import _by_role, _named_people
 
-    assert not _named_by_role("Children under 5 travel free on the Pfannkogel lift", set())
-    assert _named_by_role("Lift attendant: Ottilie Wernsdorf", set())
+    assert not _by_role(_named_people("Children under 5 travel free on the Pfannkogel lift", set()))
+    assert _by_role(_named_people("Lift attendant: Ottilie Wernsdorf", set()))
 
 
 def test_a_compound_of_dictionary_words_is_a_name_only_after_a_capitalised_word() -> None:
