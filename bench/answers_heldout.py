@@ -18,7 +18,7 @@ so are messy and corpus_b to corpus_m, retired from held out on 2026-12-05.  Wit
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o,corpus_p,corpus_q,corpus_r,corpus_s,corpus_t,corpus_u,corpus_v,corpus_w,corpus_x,corpus_y,corpus_z,corpus_aa,corpus_ab,corpus_ac,corpus_ad,corpus_ae,corpus_af,corpus_ag,corpus_ah,corpus_ai,corpus_aj,corpus_ak,corpus_al,corpus_am,corpus_an] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o,corpus_p,corpus_q,corpus_r,corpus_s,corpus_t,corpus_u,corpus_v,corpus_w,corpus_x,corpus_y,corpus_z,corpus_aa,corpus_ab,corpus_ac,corpus_ad,corpus_ae,corpus_af,corpus_ag,corpus_ah,corpus_ai,corpus_aj,corpus_ak,corpus_al,corpus_am,corpus_an,corpus_ao] [--fresh]
 """
 
 from __future__ import annotations
@@ -111,6 +111,9 @@ CORPORA = {
     # Written blind on 2026-12-07 at the start of round 38: held out, for the round after corpus AM's measurement.
     "corpus_an": Corpus("corpus_an", common.BENCH_DIR / "heldout" / "corpus_an",
                         (common.BENCH_DIR / "heldout" / "corpus_an.yaml",)),
+    # Written blind on 2026-12-07 at the start of round 39: held out, for the round after corpus AN's measurement.
+    "corpus_ao": Corpus("corpus_ao", common.BENCH_DIR / "heldout" / "corpus_ao",
+                        (common.BENCH_DIR / "heldout" / "corpus_ao.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -123,8 +126,8 @@ NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)
 # corpus_v in round 20, corpus_w in round 21, corpus_x in round 22, corpus_y in round 23, corpus_z in round 24,
 # corpus_aa in round 25, corpus_ab in round 27, corpus_ac in round 28, corpus_ad and corpus_ae in round 30, corpus_af
 # in round 32, corpus_ag in round 33, corpus_ah in round 34, corpus_ai in round 35, corpus_aj after round 35,
-# corpus_ak after round 36, corpus_al in round 37, corpus_am in round 38.  corpus_an is held out: it runs only when
-# named.
+# corpus_ak after round 36, corpus_al in round 37, corpus_am in round 38.  corpus_an and corpus_ao are held out: they
+# run only when named.
 DEVELOPMENT = ("dev", "dev2", "dev3", "devkiln", "dev4", "messy", "corpus_b", "corpus_c", "corpus_d", "corpus_e",
                "corpus_f", "corpus_g", "corpus_h", "corpus_i", "corpus_j", "corpus_k", "corpus_l", "corpus_m",
                "corpus_n", "corpus_o", "corpus_p", "corpus_q", "corpus_r",
@@ -300,7 +303,7 @@ def main() -> None:
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
                          "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m, corpus_n, corpus_o, "
                          "corpus_p, corpus_q, corpus_r, corpus_s, corpus_t, corpus_u, corpus_v, corpus_w, corpus_x, "
-                         "corpus_y, corpus_z, corpus_aa, corpus_ab, corpus_ac, corpus_ad, corpus_ae, corpus_af, corpus_ag, corpus_ah, corpus_ai, corpus_aj, corpus_ak, corpus_al, corpus_am, corpus_an (default: the development sets, or with --fit the seven retired last; a held-out "
+                         "corpus_y, corpus_z, corpus_aa, corpus_ab, corpus_ac, corpus_ad, corpus_ae, corpus_af, corpus_ag, corpus_ah, corpus_ai, corpus_aj, corpus_ak, corpus_al, corpus_am, corpus_an, corpus_ao (default: the development sets, or with --fit the seven retired last; a held-out "
                          "set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
