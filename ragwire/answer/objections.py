@@ -84,9 +84,9 @@ def objections(question: str, quoted: Sequence[str], quoted_from: Sequence[Numbe
         yield "asked_unnamed", Extraction.refused(
             "The documents do not say: the closest passages name no one who does what is asked.", [])
     named_files = [f"{q} {file_words(source)}" for q, source in zip(quoted, quoted_from, strict=True)]
-    if pair := quoted_sibling(question, named_files, embedding):
-        yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])
     mentioned = files_mention(quoted_from, vocabulary) if vocabulary is not None else None
+    if pair := quoted_sibling(question, named_files, embedding, mentioned):
+        yield "sibling_quoted", Extraction.refused(about_instead_text(*pair), [pair[0]])
     if mentioned is not None and (kind := other_modifier(question, quoted, mentioned)):
         # A mango smoothie quoted from the rows of the banana and kiwi ones.
         yield "sibling_quoted", Extraction.refused(about_instead_text(*kind), [kind[0]])

@@ -53,8 +53,16 @@ SIZES = frozenset("""extra-small small medium regular standard large extra-large
 SCALES = (SIZES, PAYERS)
 
 
-def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | None) -> tuple[str, str] | None:
-    """A key word of ``question`` the ``quoted`` texts leave out, and their word that is its sibling; or None."""
+def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | None,
+                   mentioned: Callable[[str], bool] | None = None) -> tuple[str, str] | None:
+    """A key word of ``question`` the ``quoted`` texts leave out, and their word that is its sibling; or None.
+
+    ``mentioned`` says whether some chunk of the quoted files holds a word (None: the store cannot say).  A word
+    the quoted files use themselves has no sibling by the lexicon alone: a file that speaks of its "gallery" and
+    quotes its "museum" names one thing two ways, or a part of it, or what it holds; a price list with a wetsuit
+    row and no word of a drysuit answers for the wetsuit.  The scales' rows (sizes,
+    payers) and compounds keep their own evidence, used or not.
+    """
     pool = sorted({w for text in quoted for w in content_words(text)})
     tokens = [w for text in quoted for w in [*words(text), ""]]  # "" keeps two quotes' words apart
     said = {stem(w) for w in tokens if w}  # "non-members" too, which content_words leaves out
@@ -85,6 +93,8 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
         part = lexicon().usual_part(term)
         if part == "v":
             continue  # an action's sibling is another action ("pay" and "hire"), named beside it as often as not
+        if mentioned is not None and mentioned(term):
+            continue
         near = [w for w, sim in zip(pool, cosines(vectors[len(key):], vector), strict=True)
                 if sim >= SIBLING_NEAR and lexicon().usual_part(w) == part]
         # A value on a scale ("June", "months") gives what a word of time asks ("the dates", "the season"): no sibling.
