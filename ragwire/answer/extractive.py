@@ -42,7 +42,7 @@ from .extraction import cite as cite  # re-exported: the marker of one quote
 from .objections import objections, unquoted_weight
 from .pairs import asked_pair, pair_in_sources
 from .passages import Passage, distinct, row_label, split_passages, table_headers
-from .people import naming_someone
+from .people import naming_someone, states_duty
 from .quoting import quotes_of
 from .text import cosine, stated, stems
 from .typed import in_asked_unit, naming_focus, typed
@@ -177,8 +177,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         raise ValueError(f"max_sentences must be at least 1, got {max_sentences}")
     candidates = score_passages(question, sources, embedding, vocabulary)
     if not asks_contact(question):
-        # A letterhead names what every question names; it answers only how to reach someone (contact.py).
-        candidates = [c for c in candidates if not contact_only(c.passage.text)] or candidates
+        # A letterhead names what every question names; it answers only how to reach someone (contact.py), or who
+        # holds the role asked: "Treasurer: <a name>, <a number>" is contact details, and who the treasurer is.
+        candidates = [c for c in candidates if not contact_only(c.passage.text)
+                      or states_duty(question, c.passage.text)] or candidates
     if naming := files_naming(question, sources, vocabulary):
         # A question naming one organisation or place is answered from a file that mentions it.
         paths = {s.index: source_path(s) for s in sources}

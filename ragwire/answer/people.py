@@ -47,6 +47,26 @@ def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     return not any(_names_person(text, asked) for text in quoted)
 
 
+def asks_someone(question: str) -> bool:
+    """Whether ``question`` asks who does something, holds a role or is the one to turn to (not how to reach them)."""
+    return bool(WHO_ROLE.match(question) or WHO_DOES.match(question) and not asks_contact(question)
+                or _WHO_TO_ASK.match(question))
+
+
+def states_duty(question: str, text: str) -> bool:
+    """Whether ``text`` names the role or the act ``question`` asks the holder of ("Treasurer: …" for "who is the
+    treasurer", "Camp manager: …" for "who manages the camp")."""
+    said = stems(text)
+    return asks_someone(question) and any(stated(w, said) for w in _duty(question))
+
+
+def _duty(question: str) -> list[str]:
+    """The word for the role or the act a who-question asks about ("treasurer", "coaches"); [] for neither."""
+    if role := WHO_ROLE.match(question):
+        return words(role.group(1))[-1:]
+    return [act.group().split()[-1].lower()] if (act := WHO_DOES.match(question)) else []
+
+
 def naming_someone(question: str, candidates: list[C], text_of: Callable[[C], str],
                    titled: Callable[[C], str]) -> list[C]:
     """The ``candidates`` that name a person, the ones saying most plainly that they are the person asked for first,
@@ -62,12 +82,10 @@ def naming_someone(question: str, candidates: list[C], text_of: Callable[[C], st
     a kind of person ("Head of ski school: <name>"), not only a place.  "Who should I phone …" asks for someone
     to turn to, named the same way.
     """
-    role = WHO_ROLE.match(question)
-    act = WHO_DOES.match(question)
-    if not (role or act and not asks_contact(question) or _WHO_TO_ASK.match(question)):
+    if not asks_someone(question):
         return []
     asked = {w.lower() for w in WORD.findall(question)}
-    duty = words(role.group(1))[-1:] if role else [act.group().split()[-1].lower()] if act else []
+    duty = _duty(question)
     # What the act is done to or the role is of ("who teaches chemistry"), less the names, which every passage
     # about the organisation may say.
     objects = content_words(question) - {w.lower() for w in WORD.findall(question)[1:] if w[:1].isupper()} - set(duty)
