@@ -230,7 +230,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
         refusals.append(Extraction.refused(f"The retrieved documents do not answer this question: nothing in them "
                                            f"states {named}.", missing))
     expected = expectation(question)
-    whole = naming_focus(expected, sources)
+    whole = naming_focus(expected, sources, question, vocabulary)
     if expected is not None:
         # "How long does shipping take?" is answered by a passage that gives a duration for the shipping.
         kept = [_with_heading(c, expected.kind)

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, TypeVar
 from .asked import identifiers
 from .context import NumberedSource, file_words, source_path
 from .coverage import covers
-from .evidence import NEIGHBOUR
+from .evidence import NEIGHBOUR, Vocabulary, names
 from .expectations import SPELLED_NUMBERS, Expectation
 from .instances import UNITS, asked_currency
 from .lexicon import lexicon
 from .passages import Scored, chunk_title
-from .text import content_words, cosines, stated, stems
+from .text import content_words, cosines, stated, stems, words
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -68,13 +68,28 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
     return kept
 
 
-def naming_focus(expected: Expectation | None, sources: Sequence[NumberedSource]) -> dict[str, str]:
+def naming_focus(expected: Expectation | None, sources: Sequence[NumberedSource], question: str = "",
+                 vocabulary: Vocabulary | None = None) -> dict[str, str]:
     """The files whose retrieved chunks name the focus whole somewhere ("the Acme climb", "Acme Summer Climb"), each
     with the heads as words its chunks name: such a file calls its thing so where it names it by one of its words
-    alone ("Acme: 2 days")."""
-    if expected is None or len(expected.heads) < 2:
+    alone ("Acme: 2 days").
+
+    And the files that mention in some chunk (the ``vocabulary``'s count) a name ``question`` gives as what the thing
+    is of, its owner, with that name: "the open day of <a school>" is answered from the school's own calendar, whose
+    rows never repeat its name.  A name before the thing ("the <name> plan") picks a row, which a file mentioning it
+    elsewhere does not give.
+    """
+    if expected is None:
         return {}
-    return {source_path(s): " " + " ".join(expected.heads) for s in sources if _named_together(expected.heads, s.text)}
+    out = {source_path(s): " " + " ".join(expected.heads) for s in sources
+           if len(expected.heads) > 1 and _named_together(expected.heads, s.text)}
+    owners = set(words(expected.focus.partition(" of ")[2]))
+    if vocabulary is None or not (named := [h for h in expected.heads if h in owners and h in names(question, [h])]):
+        return out
+    for path in dict.fromkeys(source_path(s) for s in sources):
+        if said := [h for h in named if (vocabulary.documents_with(h, path) or 0) > 0]:
+            out[path] = f"{out.get(path, '')} {' '.join(said)}"
+    return out
 
 
 def _named_together(heads: Sequence[str], text: str) -> bool:

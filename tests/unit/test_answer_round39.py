@@ -24,28 +24,28 @@ class _Kin:
         return [self._vector(t) for t in texts]
 
 
-def test_a_kin_word_quoted_from_files_that_never_use_the_asked_word_is_a_sibling():
+def test_a_kin_word_quoted_from_files_that_never_use_the_asked_word_is_a_sibling() -> None:
     assert quoted_sibling("What does a pine shelf cost?", ["Birch shelf: 12 EUR"], _Kin(),
                           mentioned=lambda word: False) == ("pine", "birch")
 
 
-def test_a_kin_word_quoted_from_files_that_use_the_asked_word_themselves_is_no_sibling():
+def test_a_kin_word_quoted_from_files_that_use_the_asked_word_themselves_is_no_sibling() -> None:
     # The file speaks of pine elsewhere: its birch row is no evidence that pine is another row it lacks.
     assert quoted_sibling("What does a pine shelf cost?", ["Birch shelf: 12 EUR"], _Kin(),
                           mentioned=lambda word: word == "pine") is None
 
 
-def test_the_rows_of_a_scale_stay_siblings_when_the_files_use_the_asked_word():
+def test_the_rows_of_a_scale_stay_siblings_when_the_files_use_the_asked_word() -> None:
     # A size names a row whatever else the file says: the small trunk's price is not the medium one's.
     assert quoted_sibling("What does a medium trunk cost?", ["Small trunk: 40 EUR"], _Kin(),
                           mentioned=lambda word: True) == ("medium", "small")
 
 
-def test_without_a_store_to_ask_the_quotes_alone_decide():
+def test_without_a_store_to_ask_the_quotes_alone_decide() -> None:
     assert quoted_sibling("What does a pine shelf cost?", ["Birch shelf: 12 EUR"], _Kin()) == ("pine", "birch")
 
 
-def test_contact_details_naming_the_asked_role_answer_who_holds_it():
+def test_contact_details_naming_the_asked_role_answer_who_holds_it() -> None:
     from ragwire.answer.contact import contact_only
     from ragwire.answer.people import states_duty
 
@@ -55,14 +55,14 @@ def test_contact_details_naming_the_asked_role_answer_who_holds_it():
     assert states_duty("Who manages the campsite?", "Site manager: Ilka Marvendt, 0555 010 122")
 
 
-def test_contact_details_without_the_asked_role_stay_a_letterhead():
+def test_contact_details_without_the_asked_role_stay_a_letterhead() -> None:
     from ragwire.answer.people import states_duty
 
     assert not states_duty("Who is the bursar of the boat club?", "Boat club, 4 Quay Lane, tel. 0555 010 122")
     assert not states_duty("How do I reach the bursar?", "Bursar: Ilka Marvendt, tel. 0555 010 122")  # no who-question
 
 
-def test_who_holds_a_role_is_answered_from_the_contact_line_naming_it():
+def test_who_holds_a_role_is_answered_from_the_contact_line_naming_it() -> None:
     from ragwire.answer.extractive import extractive_answer
 
     from .test_extractive import WordEmbedding, _source
@@ -72,3 +72,40 @@ def test_who_holds_a_role_is_answered_from_the_contact_line_naming_it():
     text, refused = extractive_answer("Who is the bursar of the boat club?", sources, WordEmbedding(), threshold=0.2)
     assert not refused
     assert "Ilka Marvendt" in text
+
+
+class _Counts:
+    """A store's term counts per file: ``{(term, file): chunks}``."""
+
+    def __init__(self, counts: dict[tuple[str, str], int]) -> None:
+        self.counts = counts
+
+    def documents_with(self, term: str, source: str | None = None) -> int | None:
+        return self.counts.get((term, source or ""), 0)
+
+    def refresh(self) -> None:
+        pass
+
+
+def test_a_file_mentioning_the_named_owner_of_the_thing_asked_names_it_for_all_its_rows() -> None:
+    from ragwire.answer.expectations import expectation
+    from ragwire.answer.typed import naming_focus
+
+    from .test_extractive import _source
+
+    question = "On what date is the open day of Brindlewood Academy?"
+    sources = [_source(1, "Dates: 14 May open day, 2 June prize giving"), _source(2, "Term dates of another school")]
+    store = _Counts({("brindlewood", "/docs/1.md"): 3})
+    assert naming_focus(expectation(question), sources, question, store) == {"/docs/1.md": " brindlewood"}
+
+
+def test_a_name_before_the_thing_picks_a_row_and_is_not_given_by_a_file_mentioning_it() -> None:
+    from ragwire.answer.expectations import expectation
+    from ragwire.answer.typed import naming_focus
+
+    from .test_extractive import _source
+
+    question = "How much is the Larkspur plan?"
+    sources = [_source(1, "Plans: Basic 10 EUR, Plus 20 EUR")]
+    store = _Counts({("larkspur", "/docs/1.md"): 2})
+    assert naming_focus(expectation(question), sources, question, store) == {}
