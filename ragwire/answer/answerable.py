@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .asked import DAYS, asked, in_range, with_unit
+from .changes import states_change
 from .context import NumberedSource, file_words
 from .expectations import RELATIVE_CHARGES, expectation, names_type, type_word
 from .focus import AUXILIARIES
@@ -81,7 +82,7 @@ def missing_terms(question: str, sources: Sequence[NumberedSource], embedding: A
                and not (t in measured and in_range(*measured[t], text))]
     missing += [t for t in dict.fromkeys(words(question)) if (m := _SPELLED_JOINED.fullmatch(t))
                 and measure_unit(m.group(2)) and not _spelled_carried(t, _VALUES[m.group(1)], m.group(2), vocabulary, text)]
-    return missing + _key_terms_without_neighbour(question, vocabulary, embedding)
+    return missing + _key_terms_without_neighbour(question, vocabulary, embedding, text)
 
 
 def unmentioned(question: str, quoted: Sequence[str], embedding: Any,
@@ -97,7 +98,8 @@ def unmentioned(question: str, quoted: Sequence[str], embedding: Any,
     """
     said = set(words(" ".join(quoted)))
     weights = dict(key_terms(question, _content_terms(question), embedding))
-    absent = [t for t in _key_terms_without_neighbour(question, said | set(implicit), embedding) if t in weights]
+    absent = [t for t in _key_terms_without_neighbour(question, said | set(implicit), embedding, " ".join(quoted))
+              if t in weights]
     # A passage that covers most of what the question rests on may say it in other words
     # ("webhooks for job completion" for "notify"); one that misses most of it answers another question.  The
     # subject it leaves unsaid (the file's, the collection's) is covered by any passage, so it is not weighed.
@@ -228,11 +230,13 @@ def key_terms(question: str, terms: list[str], embedding: Any,
     return [(t, w) for t, w in zip(terms, weights, strict=False) if w >= floor]
 
 
-def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any) -> list[str]:
-    """Key words of ``question`` (by masking weight) stated in no form in ``vocabulary`` and with no word near."""
+def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any, text: str = "") -> list[str]:
+    """Key words of ``question`` (by masking weight) stated in no form in ``vocabulary`` (of the sources' ``text``) and
+    with no word near; a change of price ``text`` states as documents write it is stated (see :mod:`.changes`)."""
     # A word naming the recognised answer type ("temperatures") is stated by the type's units (5 °C), not by itself.
     expected = expectation(question)
-    terms = [t for t in _content_terms(question) if not _stated(t, vocabulary) and not names_type(t, expected)]
+    terms = [t for t in _content_terms(question) if not _stated(t, vocabulary) and not names_type(t, expected)
+             and not states_change(t, text)]
     return _without_neighbour([t for t, _ in key_terms(question, terms, embedding)], vocabulary, embedding)
 
 

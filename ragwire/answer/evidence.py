@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .answerable import KEY_TERM_WEIGHT, key_terms
 from .asked import in_cyclic_range
+from .changes import states_change
 from .expectations import SUPERLATIVES, expectation, names_type
 from .instances import unit_word
 from .lexicon import lexicon
@@ -345,7 +346,7 @@ def grounded(terms: Sequence[str], passages: Sequence[str], embedding: Any,
         if close and term in kinds:
             close = {w for w in close if lexicon().stands_for(term, w) is not False}
         near[term] = close | {w for w in pool if stated(term, {stem(w)})}
-    return [{t for t in terms if near[t] & set(ws)} for ws in vocab]
+    return [{t for t in terms if near[t] & set(ws) or states_change(t, p)} for ws, p in zip(vocab, passages, strict=True)]
 
 
 def _standing_out(close: set[str], words_: list[str], sims: np.ndarray) -> set[str]:

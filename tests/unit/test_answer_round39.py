@@ -109,3 +109,29 @@ def test_a_name_before_the_thing_picks_a_row_and_is_not_given_by_a_file_mentioni
     sources = [_source(1, "Plans: Basic 10 EUR, Plus 20 EUR")]
     store = _Counts({("larkspur", "/docs/1.md"): 2})
     assert naming_focus(expectation(question), sources, question, store) == {}
+
+
+def test_a_change_of_price_is_stated_as_documents_write_it() -> None:
+    from ragwire.answer.changes import states_change
+
+    assert states_change("discount", "Parties of eight or more get 15 % off the bill.")
+    assert states_change("reductions", "Pensioners pay €3 less on weekdays.")
+    assert states_change("surcharge", "Payment by card: +3 % on the total")
+    assert states_change("surcharges", "We add 4 % for deliveries after 18:00")
+
+
+def test_a_price_alone_states_no_change_and_other_words_name_none() -> None:
+    from ragwire.answer.changes import states_change
+
+    assert not states_change("discount", "Day ticket: €12, open 10 to 18")
+    assert not states_change("surcharge", "Delivery: €6 per order")
+    assert not states_change("price", "Parties of eight or more get 15 % off the bill.")
+
+
+def test_a_discount_no_document_names_is_grounded_by_the_share_taken_off() -> None:
+    from ragwire.answer.evidence import grounded
+
+    from .test_extractive import WordEmbedding
+
+    passages = ["Pottery workshop groups of six or more get 10 % off.", "The pottery workshop is in the old mill."]
+    assert grounded(["discount"], passages, WordEmbedding()) == [{"discount"}, set()]
