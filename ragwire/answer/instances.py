@@ -236,6 +236,15 @@ def measure_unit(word: str) -> bool:
 _CURRENCY_WORDS = frozenset(_codes + _word_codes + _names)
 _SIGN_WORDS = frozenset(sign.lower() for sign in (*_symbols, *_letters)
                         if re.fullmatch(r"\w{2,}", sign) and not unit_word(sign.lower()))
+# The plain-letter signs a currency writes before its amount ("kr. 70", "Rs. 60"), lower-cased.
+_SIGNS_BEFORE = frozenset(sign.lower() for sign in _letters if len(sign) > 1)
+
+
+def sign_before_amount(word: str) -> bool:
+    """Whether ``word`` is a currency's plain-letter sign written before an amount ("kr", "Rs", "Ksh")."""
+    return word.lower().rstrip(".") in _SIGNS_BEFORE
+
+
 LABEL_UNITS: dict[str, frozenset[str]] = {
     "amount of money": _CURRENCY_WORDS | _SIGN_WORDS | {"price", "cost", "fee", "fare", "amount", "total"},
     "mass": frozenset({"kg", "g", "t", "lb", "lbs", "weight", "mass", "kilograms", "grams", "tonnes"}),

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from .instances import SPELLED_VALUES
+from .instances import SPELLED_VALUES, sign_before_amount
 from .layout import MIN_WORDS, SENTENCE_GAP, TERMINAL, WRAP_CHARS, Unit, ends_dangling, units
 from .text import SENTENCE_ABBREVIATIONS, content_words, stem
 
@@ -179,8 +179,9 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
             continue  # an initial: "J. Smith"
         if len(word) == 2 and written.istitle() and word.isalpha() and not _AFTER_NUMBER.search(text, start, gap.start()):
             continue  # a shortened given name or title: "Ma. Luisa", "Mt. Cook"; not a currency after a sum ("400 Kč.")
-        if after.isdigit() and (word == "no" or (len(word) <= 3 and written[:1].isupper() and word.isalpha())):
-            continue  # "No. 5", "Rs. 60", "Fig. 3": an abbreviation before its number
+        if after.isdigit() and (word == "no" or sign_before_amount(word) or (len(word) <= 3 and written[:1].isupper()
+                                                                              and word.isalpha())):
+            continue  # "No. 5", "Rs. 60", "kr. 70", "Fig. 3": an abbreviation before its number
         out.append(text[start:gap.end()].strip())
         start = gap.end()
     out.append(text[start:].strip())

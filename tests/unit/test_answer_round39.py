@@ -135,3 +135,13 @@ def test_a_discount_no_document_names_is_grounded_by_the_share_taken_off() -> No
 
     passages = ["Pottery workshop groups of six or more get 10 % off.", "The pottery workshop is in the old mill."]
     assert grounded(["discount"], passages, WordEmbedding()) == [{"discount"}, set()]
+
+
+def test_a_currency_sign_before_its_amount_does_not_end_a_sentence() -> None:
+    from ragwire.answer.passages import split_sentences
+
+    assert split_sentences("Rehearsal room C kr. 95,- per hour. Lockers kr. 30,- per month.") == [
+        "Rehearsal room C kr. 95,- per hour.", "Lockers kr. 30,- per month."]
+    # A short word that is no currency sign still ends its sentence before a number.
+    assert split_sentences("The last ferry leaves at ten. 40 cars fit on deck.") == [
+        "The last ferry leaves at ten.", "40 cars fit on deck."]
