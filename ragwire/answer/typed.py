@@ -84,7 +84,11 @@ def naming_focus(expected: Expectation | None, sources: Sequence[NumberedSource]
     out = {source_path(s): " " + " ".join(expected.heads) for s in sources
            if len(expected.heads) > 1 and _named_together(expected.heads, s.text)}
     owners = set(words(expected.focus.partition(" of ")[2]))
-    if vocabulary is None or not (named := [h for h in expected.heads if h in owners and h in names(question, [h])]):
+    named = [h for h in expected.heads if not any(c.isdigit() for c in h) and h in names(question, [h])]
+    # Every head a name ("how much deposit does <a customer> pay"): the focus is whom the question is about, which the
+    # file addressed to them names once, not the thing asked.  A code ("SCR-1") names a row as a name before a thing does.
+    named = named if len(named) == len(expected.heads) else [h for h in named if h in owners]
+    if vocabulary is None or not named:
         return out
     for path in dict.fromkeys(source_path(s) for s in sources):
         if said := [h for h in named if (vocabulary.documents_with(h, path) or 0) > 0]:

@@ -145,3 +145,29 @@ def test_a_currency_sign_before_its_amount_does_not_end_a_sentence() -> None:
     # A short word that is no currency sign still ends its sentence before a number.
     assert split_sentences("The last ferry leaves at ten. 40 cars fit on deck.") == [
         "The last ferry leaves at ten.", "40 cars fit on deck."]
+
+
+def test_a_focus_of_names_alone_is_named_by_a_file_mentioning_them() -> None:
+    from ragwire.answer.expectations import expectation
+    from ragwire.answer.typed import naming_focus
+
+    from .test_extractive import _source
+
+    question = "How much deposit does Mr Quillfeather have to pay to book the hall?"
+    assert all(h in ("quillfeather", "mr") for h in expectation(question).heads)
+    sources = [_source(1, "A deposit of 25 % is due by 1 May."), _source(2, "Hall hire terms")]
+    store = _Counts({("quillfeather", "/docs/1.md"): 1, ("mr", "/docs/1.md"): 1})
+    assert naming_focus(expectation(question), sources, question, store) == {"/docs/1.md": " quillfeather mr"}
+
+
+def test_a_code_in_the_focus_names_a_row_and_is_not_given_by_a_file_mentioning_it() -> None:
+    from ragwire.answer.expectations import expectation
+    from ragwire.answer.typed import naming_focus
+
+    from .test_extractive import _source
+
+    question = "What does KB-7 cost per month?"
+    assert expectation(question).heads == ("kb-7",)
+    sources = [_source(1, "Unit KB-2: 120 EUR per month")]
+    store = _Counts({("kb-7", "/docs/1.md"): 1})
+    assert naming_focus(expectation(question), sources, question, store) == {}
