@@ -22,7 +22,7 @@ from .expectations import SPELLED_NUMBERS, Expectation
 from .instances import UNITS, asked_currency
 from .lexicon import lexicon
 from .passages import Scored, chunk_title
-from .text import content_words, cosines, stated, stems, words
+from .text import STOPWORDS, content_words, cosines, stated, stems, words
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -65,7 +65,27 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
                                         f"{titles[c.source]} {' '.join(extra)}")]
             if kept:
                 break
+    if not kept and (kind := _kind_named(expected)):
+        # "The express service": a passage labelled by the kind ("Express: 48 hours, price plus 50%") names the
+        # service, a word for any offer, which it leaves unsaid.
+        kept = [c for c in above if stated(kind, stems(f"{c.passage.text} {c.passage.context}")) and covers(
+            expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
+            f"{titles[c.source]} {' '.join(expected.heads)}")]
     return kept
+
+
+# Words for any offer of a business, which a price list's rows leave unsaid: "the express service" is its "Express" row.
+_ANY_OFFER = frozenset("service services option options offer offers".split())
+
+
+def _kind_named(expected: Expectation) -> str:
+    """The word naming the kind of an offer the focus asks about by a word for any offer ("express" of "the 48-hour
+    express service"), "" when the focus names a thing of its own."""
+    tokens = words(expected.focus)
+    if len(expected.heads) != 1 or expected.heads[0] not in _ANY_OFFER or expected.heads[0] not in tokens:
+        return ""
+    before = tokens[:tokens.index(expected.heads[0])]
+    return next((w for w in reversed(before) if w.isalpha() and w not in STOPWORDS), "")
 
 
 def naming_focus(expected: Expectation | None, sources: Sequence[NumberedSource], question: str = "",

@@ -171,3 +171,24 @@ def test_a_code_in_the_focus_names_a_row_and_is_not_given_by_a_file_mentioning_i
     sources = [_source(1, "Unit KB-2: 120 EUR per month")]
     store = _Counts({("kb-7", "/docs/1.md"): 1})
     assert naming_focus(expectation(question), sources, question, store) == {}
+
+
+def test_a_word_for_any_offer_is_named_by_its_kind_s_row() -> None:
+    from ragwire.answer.extractive import extractive_answer
+
+    from .test_extractive import WordEmbedding, _source
+
+    sources = [_source(1, "Turnaround times.\n\nExpress: 24 hours, price plus 40%."),
+               _source(2, "Standard turnaround: 10 working days.")]
+    text, refused = extractive_answer("How much extra is the 24-hour express service?", sources, WordEmbedding(),
+                                      threshold=0.2)
+    assert not refused, text
+    assert "plus 40%" in text
+
+
+def test_the_kind_of_an_offer_is_read_only_when_its_head_is_a_word_for_any_offer() -> None:
+    from ragwire.answer.expectations import expectation
+    from ragwire.answer.typed import _kind_named
+
+    assert _kind_named(expectation("How much extra is the express service?")) == "express"
+    assert _kind_named(expectation("How much is the express ferry?")) == ""
