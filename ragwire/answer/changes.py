@@ -1,9 +1,9 @@
 """A change of price stated without its name: a discount as "10 % off", a surcharge as "+2 %".
 
 Documents write a change of price as the change itself and seldom name it: "groups get 10 % off",
-"card payments +2 %", "students pay €5 less".  A question naming it ("is there a discount for
-groups?", "what surcharge applies?") is grounded by a passage that states a change that way, though
-no chunk of the collection holds the question's word.
+"card payments +2 %", "students pay €5 less".  A question naming it ("do groups get a discount?",
+"what surcharge applies?") is grounded by a passage that states a change that way, though no chunk
+of the collection holds the question's word.
 """
 
 from __future__ import annotations

@@ -236,7 +236,7 @@ def measure_unit(word: str) -> bool:
 _CURRENCY_WORDS = frozenset(_codes + _word_codes + _names)
 _SIGN_WORDS = frozenset(sign.lower() for sign in (*_symbols, *_letters)
                         if re.fullmatch(r"\w{2,}", sign) and not unit_word(sign.lower()))
-# The plain-letter signs a currency writes before its amount ("kr. 70", "Rs. 60"), lower-cased.
+# The plain-letter signs a currency writes before its amount ("kr. 85", "Rs. 60"), lower-cased.
 _SIGNS_BEFORE = frozenset(sign.lower() for sign in _letters if len(sign) > 1)
 
 

@@ -181,7 +181,7 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
             continue  # a shortened given name or title: "Ma. Luisa", "Mt. Cook"; not a currency after a sum ("400 Kč.")
         if after.isdigit() and (word == "no" or sign_before_amount(word) or (len(word) <= 3 and written[:1].isupper()
                                                                               and word.isalpha())):
-            continue  # "No. 5", "Rs. 60", "kr. 70", "Fig. 3": an abbreviation before its number
+            continue  # "No. 5", "Rs. 60", "kr. 85", "Fig. 3": an abbreviation before its number
         out.append(text[start:gap.end()].strip())
         start = gap.end()
     out.append(text[start:].strip())

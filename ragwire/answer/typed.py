@@ -66,7 +66,7 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
             if kept:
                 break
     if not kept and (kind := _kind_named(expected)):
-        # "The express service": a passage labelled by the kind ("Express: 48 hours, price plus 50%") names the
+        # "The express service": a passage labelled by the kind ("Express: next day, price plus 30%") names the
         # service, a word for any offer, which it leaves unsaid.
         kept = [c for c in above if stated(kind, stems(f"{c.passage.text} {c.passage.context}")) and covers(
             expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
@@ -79,7 +79,7 @@ _ANY_OFFER = frozenset("service services option options offer offers".split())
 
 
 def _kind_named(expected: Expectation) -> str:
-    """The word naming the kind of an offer the focus asks about by a word for any offer ("express" of "the 48-hour
+    """The word naming the kind of an offer the focus asks about by a word for any offer ("express" of "the same-day
     express service"), "" when the focus names a thing of its own."""
     tokens = words(expected.focus)
     if len(expected.heads) != 1 or expected.heads[0] not in _ANY_OFFER or expected.heads[0] not in tokens:
@@ -95,7 +95,7 @@ def naming_focus(expected: Expectation | None, sources: Sequence[NumberedSource]
     alone ("Acme: 2 days").
 
     And the files that mention in some chunk (the ``vocabulary``'s count) a name ``question`` gives as what the thing
-    is of, its owner, with that name: "the open day of <a school>" is answered from the school's own calendar, whose
+    is of, its owner, with that name: "the prize giving of <a school>" is answered from the school's own calendar, whose
     rows never repeat its name.  A name before the thing ("the <name> plan") picks a row, which a file mentioning it
     elsewhere does not give.
     """

@@ -67,7 +67,7 @@ def test_who_holds_a_role_is_answered_from_the_contact_line_naming_it() -> None:
 
     from .test_extractive import WordEmbedding, _source
 
-    sources = [_source(1, "The boat club meets on the first Monday of each month in the boathouse."),
+    sources = [_source(1, "The boat club meets every Tuesday evening in the boathouse."),
                _source(2, "Boat club bursar: Ilka Marvendt, tel. 0555 010 122")]
     text, refused = extractive_answer("Who is the bursar of the boat club?", sources, WordEmbedding(), threshold=0.2)
     assert not refused
@@ -93,8 +93,8 @@ def test_a_file_mentioning_the_named_owner_of_the_thing_asked_names_it_for_all_i
 
     from .test_extractive import _source
 
-    question = "On what date is the open day of Brindlewood Academy?"
-    sources = [_source(1, "Dates: 14 May open day, 2 June prize giving"), _source(2, "Term dates of another school")]
+    question = "What date is the prize giving of Brindlewood Academy?"
+    sources = [_source(1, "Dates: 14 May sports day, 2 June prize giving"), _source(2, "Term dates of another school")]
     store = _Counts({("brindlewood", "/docs/1.md"): 3})
     assert naming_focus(expectation(question), sources, question, store) == {"/docs/1.md": " brindlewood"}
 
@@ -133,7 +133,7 @@ def test_a_discount_no_document_names_is_grounded_by_the_share_taken_off() -> No
 
     from .test_extractive import WordEmbedding
 
-    passages = ["Pottery workshop groups of six or more get 10 % off.", "The pottery workshop is in the old mill."]
+    passages = ["Pottery workshop parties of six and over get 10 % off.", "The pottery workshop is in the old mill."]
     assert grounded(["discount"], passages, WordEmbedding()) == [{"discount"}, set()]
 
 
@@ -180,7 +180,7 @@ def test_a_word_for_any_offer_is_named_by_its_kind_s_row() -> None:
 
     sources = [_source(1, "Turnaround times.\n\nExpress: 24 hours, price plus 40%."),
                _source(2, "Standard turnaround: 10 working days.")]
-    text, refused = extractive_answer("How much extra is the 24-hour express service?", sources, WordEmbedding(),
+    text, refused = extractive_answer("How much extra does the 24-hour express service cost?", sources, WordEmbedding(),
                                       threshold=0.2)
     assert not refused, text
     assert "plus 40%" in text
@@ -190,5 +190,5 @@ def test_the_kind_of_an_offer_is_read_only_when_its_head_is_a_word_for_any_offer
     from ragwire.answer.expectations import expectation
     from ragwire.answer.typed import _kind_named
 
-    assert _kind_named(expectation("How much extra is the express service?")) == "express"
+    assert _kind_named(expectation("How much extra does the express service cost?")) == "express"
     assert _kind_named(expectation("How much is the express ferry?")) == ""
