@@ -20,7 +20,7 @@ from .asked import identifiers as identifiers  # re-exported: the codes of a que
 from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words, source_path
-from .coverage import instance, measured
+from .coverage import instance
 from .dayparts import of_part
 from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
 from .elsewhere import files_naming
@@ -45,7 +45,7 @@ from .passages import Passage, distinct, row_label, split_passages, table_header
 from .people import naming_someone, states_duty
 from .quoting import quotes_of
 from .text import cosine, stated, stems
-from .typed import in_asked_unit, naming_focus, typed
+from .typed import in_asked_unit, naming_focus, typed_step
 
 if TYPE_CHECKING:
     from ..stages import Embedder
@@ -233,14 +233,10 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     whole = naming_focus(expected, sources, question, vocabulary)
     if expected is not None:
         # "How long does shipping take?" is answered by a passage that gives a duration for the shipping.
-        kept = [_with_heading(c, expected.kind)
-                for c in typed(expected, candidates, headings, sources, threshold, embedding, whole)]
-        candidates = kept or candidates
+        kept, unmeasured = typed_step(expected, candidates, headings, sources, threshold, embedding, whole)
+        candidates = [_with_heading(c, expected.kind) for c in kept] or candidates
         if not kept:
-            seen["typed_unfound"] = True
-            seen["typed_unmeasured"] = not any(measured(expected, c.passage.text, f"{c.passage.context} | "
-                                                        f"{headings[c.source]}") for c in candidates
-                                               if c.score >= threshold)
+            seen["typed_unfound"], seen["typed_unmeasured"] = True, unmeasured
             refusals.append(Extraction.refused(expected.refusal()))
     # "What does it draw in watts?" is answered by a number in watts, not by the voltage beside it.
     in_unit, unit = in_asked_unit(question, candidates)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .asked import identifiers
 from .context import NumberedSource, file_words, source_path
-from .coverage import covers
+from .coverage import covers, measured
 from .evidence import NEIGHBOUR, Vocabulary, names
 from .expectations import SPELLED_NUMBERS, Expectation
 from .instances import UNITS, asked_currency
@@ -86,6 +86,15 @@ def _kind_named(expected: Expectation) -> str:
         return ""
     before = tokens[:tokens.index(expected.heads[0])]
     return next((w for w in reversed(before) if w.isalpha() and w not in STOPWORDS), "")
+
+
+def typed_step(expected: Expectation, candidates: list[C], headings: dict[int, str], sources: list[NumberedSource],
+               threshold: float, embedding: Embedder | None, whole: dict[str, str]) -> tuple[list[C], bool]:
+    """The candidates that give the expected answer (:func:`typed`), and, when none does, whether none above
+    ``threshold`` even gives a value of the type as asked, about anything (the decisive ``typed_unmeasured``)."""
+    kept = typed(expected, candidates, headings, sources, threshold, embedding, whole)
+    return kept, not kept and not any(measured(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}")
+                                      for c in candidates if c.score >= threshold)
 
 
 def naming_focus(expected: Expectation | None, sources: Sequence[NumberedSource], question: str = "",
