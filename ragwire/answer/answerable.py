@@ -230,7 +230,7 @@ def key_terms(question: str, terms: list[str], embedding: Any,
     return [(t, w) for t, w in zip(terms, weights, strict=False) if w >= floor]
 
 
-def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any, text: str = "") -> list[str]:
+def _key_terms_without_neighbour(question: str, vocabulary: set[str], embedding: Any, text: str) -> list[str]:
     """Key words of ``question`` (by masking weight) stated in no form in ``vocabulary`` (of the sources' ``text``) and
     with no word near; a change of price ``text`` states as documents write it is stated (see :mod:`.changes`)."""
     # A word naming the recognised answer type ("temperatures") is stated by the type's units (5 °C), not by itself.

@@ -56,8 +56,7 @@ def asks_someone(question: str) -> bool:
 def states_duty(question: str, text: str) -> bool:
     """Whether ``text`` names the role or the act ``question`` asks the holder of ("Treasurer: …" for "who is the
     treasurer", "Camp manager: …" for "who manages the camp")."""
-    said = stems(text)
-    return asks_someone(question) and any(stated(w, said) for w in _duty(question))
+    return asks_someone(question) and any(stated(w, stems(text)) for w in _duty(question))
 
 
 def _duty(question: str) -> list[str]:

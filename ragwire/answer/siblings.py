@@ -86,16 +86,17 @@ def quoted_sibling(question: str, quoted: Sequence[str], embedding: Embedder | N
         if (scale := _scale(term)) and (other := next((w for w in pool if w in scale and not _one_row(term, w)),
                                                       None)):
             return term, other
-    vectors = embedding.embed_documents(key + pool)
-    for term, vector in zip(key, vectors[: len(key)], strict=True):
+    # An action's sibling is another action ("pay" and "hire"), named beside it as often as not; a word the quoted
+    # files use is no lexicon sibling's (see above).  Neither is embedded.
+    kin = [t for t in key if lexicon().usual_part(t) != "v" and not (mentioned is not None and mentioned(t))]
+    if not kin:
+        return None
+    vectors = embedding.embed_documents(kin + pool)
+    for term, vector in zip(kin, vectors[: len(kin)], strict=True):
         # A sibling the embedding also puts near: a rare sense makes words of other meanings kin in WordNet
         # (an error and a bent, a day and a year, a number and a key: 0.42 to 0.52 over the development sets).
         part = lexicon().usual_part(term)
-        if part == "v":
-            continue  # an action's sibling is another action ("pay" and "hire"), named beside it as often as not
-        if mentioned is not None and mentioned(term):
-            continue
-        near = [w for w, sim in zip(pool, cosines(vectors[len(key):], vector), strict=True)
+        near = [w for w, sim in zip(pool, cosines(vectors[len(kin):], vector), strict=True)
                 if sim >= SIBLING_NEAR and lexicon().usual_part(w) == part]
         # A value on a scale ("June", "months") gives what a word of time asks ("the dates", "the season"): no sibling.
         if sibling := next((w for w in near if lexicon().siblings(term, w)
