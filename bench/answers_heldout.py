@@ -18,7 +18,7 @@ so are messy and corpus_b to corpus_m, retired from held out on 2026-12-05.  Wit
 ``--sets`` it runs the development sets only: a held-out set runs only when named, so a run
 meant for development never shows its figures.
 
-    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o,corpus_p,corpus_q,corpus_r,corpus_s,corpus_t,corpus_u,corpus_v,corpus_w,corpus_x,corpus_y,corpus_z,corpus_aa,corpus_ab,corpus_ac,corpus_ad,corpus_ae,corpus_af,corpus_ag,corpus_ah,corpus_ai,corpus_aj,corpus_ak,corpus_al,corpus_am,corpus_an,corpus_ao] [--fresh]
+    python bench/answers_heldout.py [--sets dev,dev2,dev3,devkiln,dev4,messy,corpus_b,corpus_c,corpus_d,corpus_e,corpus_f,corpus_g,corpus_h,corpus_i,corpus_j,corpus_k,corpus_l,corpus_m,corpus_n,corpus_o,corpus_p,corpus_q,corpus_r,corpus_s,corpus_t,corpus_u,corpus_v,corpus_w,corpus_x,corpus_y,corpus_z,corpus_aa,corpus_ab,corpus_ac,corpus_ad,corpus_ae,corpus_af,corpus_ag,corpus_ah,corpus_ai,corpus_aj,corpus_ak,corpus_al,corpus_am,corpus_an,corpus_ao,corpus_ap] [--fresh]
 """
 
 from __future__ import annotations
@@ -114,6 +114,9 @@ CORPORA = {
     # Written blind on 2026-12-07 at the start of round 39: held out, for the round after corpus AN's measurement.
     "corpus_ao": Corpus("corpus_ao", common.BENCH_DIR / "heldout" / "corpus_ao",
                         (common.BENCH_DIR / "heldout" / "corpus_ao.yaml",)),
+    # Written blind on 2026-12-08 at the start of round 40: held out, for the round after corpus AO's measurement.
+    "corpus_ap": Corpus("corpus_ap", common.BENCH_DIR / "heldout" / "corpus_ap",
+                        (common.BENCH_DIR / "heldout" / "corpus_ap.yaml",)),
 }
 # A part the documents cannot answer is right when the answer names it as not covered.
 NOT_COVERED = re.compile(r"do(?:es)? not (?:cover|say|answer|give|state|mention)|not covered|nothing in (?:the|them)",
@@ -303,7 +306,7 @@ def main() -> None:
                     help="comma-separated: dev, dev2, dev3, devkiln, dev4, messy, corpus_b, corpus_c, corpus_d, corpus_e, "
                          "corpus_f, corpus_g, corpus_h, corpus_i, corpus_j, corpus_k, corpus_l, corpus_m, corpus_n, corpus_o, "
                          "corpus_p, corpus_q, corpus_r, corpus_s, corpus_t, corpus_u, corpus_v, corpus_w, corpus_x, "
-                         "corpus_y, corpus_z, corpus_aa, corpus_ab, corpus_ac, corpus_ad, corpus_ae, corpus_af, corpus_ag, corpus_ah, corpus_ai, corpus_aj, corpus_ak, corpus_al, corpus_am, corpus_an, corpus_ao (default: the development sets, or with --fit the seven retired last; a held-out "
+                         "corpus_y, corpus_z, corpus_aa, corpus_ab, corpus_ac, corpus_ad, corpus_ae, corpus_af, corpus_ag, corpus_ah, corpus_ai, corpus_aj, corpus_ak, corpus_al, corpus_am, corpus_an, corpus_ao, corpus_ap (default: the development sets, or with --fit the seven retired last; a held-out "
                          "set runs only when named)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ragwire-answers-bench"))
     ap.add_argument("--fresh", action="store_true", help="ingest again even when a cached store exists")
