@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .instances import column_unit
 from .lexicon import lexicon
+from .text_tables import as_markdown
 
 # A passage shorter than this (in words) is a label or a fragment, not an answer (passages.py), and a numbered
 # clause this long is a sentence, not a section's name.
@@ -92,7 +93,7 @@ def units(text: str) -> list[Unit]:
 
 
 def _group(text: str) -> list[Unit]:
-    raw = text.splitlines()
+    raw = as_markdown(text.splitlines())
     width = _fill_width(raw)
     units: list[Unit] = []
     block = 0
@@ -126,8 +127,8 @@ def _group(text: str) -> list[Unit]:
         elif ROW.match(line):
             units.append(Unit("row", [stripped], block))
             if (len(units) >= 3 and units[-2].kind == "rule" and units[-3].header
-                    and not units[-3].lines[0].strip("|: \t") and not re.search(r"\d", stripped)):
-                # A converter's empty header row ("|  |  |") over the rule: a first row of words names the columns.
+                    and not units[-3].lines[0].strip("|: \t") and labels_only(stripped)):
+                # A converter's empty header row ("|  |  |") over the rule: a first row of labels names the columns.
                 units[-3].header, units[-1].header = False, True
         elif _UNDERLINE.match(line):
             # A setext underline makes the line above it a heading.
@@ -155,6 +156,13 @@ def _group(text: str) -> list[Unit]:
         else:
             units.append(Unit("text", [stripped], block))
     return units
+
+
+def labels_only(row: str) -> bool:
+    """Whether every cell of a table ``row`` opens with a word, as column labels do ("Kids 3–11", "Price (EUR)"),
+    not with a value ("£8", "2 h 15 min", "12.50")."""
+    cells = [cell.split() for cell in row.strip().strip("|").split("|")]
+    return all(not re.search(r"\d", cell[0]) for cell in cells if cell)
 
 
 def _first_row(found: list[Unit]) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .instances import SPELLED_VALUES, sign_before_amount
-from .layout import MIN_WORDS, SENTENCE_GAP, TERMINAL, WRAP_CHARS, Unit, ends_dangling, units
+from .layout import MIN_WORDS, SENTENCE_GAP, TERMINAL, WRAP_CHARS, Unit, ends_dangling, labels_only, units
 from .text import SENTENCE_ABBREVIATIONS, content_words, stem
 
 if TYPE_CHECKING:
@@ -75,6 +75,8 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
     first_text = next((u for u in found if u.kind in ("text", "bullet")), None)
     last_text = next((u for u in reversed(found) if u.kind in ("text", "bullet")), None)
     lead = ""  # "Other members pay:": the sentence a list's items complete, part of their context
+    section = False  # the row before named a table below the first: this row of labels is its header
+    sections = _sections(found)
     item = ""  # "3. Spring concert": a numbered item's title line, the context of the lines indented under it
     for unit in found:
         if unit.kind in ("heading", "title"):
@@ -93,8 +95,11 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
             continue
         if unit.kind == "row":
             cells = _cells(unit.lines[0])
-            if unit.header:
-                header = cells
+            if unit.header or section:
+                header, section = cells, False
+                continue
+            if header is not None and any(unit is u for u in sections):
+                context, title, section = cells[0], "", True
                 continue
             pieces = [_render_row(cells, header)]
         else:
@@ -113,6 +118,20 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
             if piece and _worth_quoting(piece):
                 out.append((piece, context, title))
     return [Passage(text, ctx, i, ttl) for i, (text, ctx, ttl) in enumerate(out)]
+
+
+def _sections(found: list[Unit]) -> list[Unit]:
+    """The rows naming a second table in a sheet: a short label alone in the first cell ("Sites in town | | |") right
+    above a row of column labels.  A sentence alone in the first cell is a row of notes."""
+    out = []
+    for unit, below in zip(found, found[1:], strict=False):
+        if unit.kind != "row" or below.kind != "row":
+            continue
+        cells, under = _cells(unit.lines[0]), _cells(below.lines[0])
+        if (len(cells) > 2 and cells[0] and not any(cells[1:]) and len(cells[0].split()) <= MAX_SECTION_WORDS
+                and cells[0][-1:] not in TERMINAL and sum(map(bool, under)) > 2 and labels_only(below.lines[0])):
+            out.append(unit)
+    return out
 
 
 def _item_title(unit: Unit) -> str:
@@ -159,6 +178,12 @@ def _prose(unit: Unit) -> list[str]:
 _AFTER_NUMBER = re.compile(r"\d\s?[^\W\d_]{2}$")
 
 
+# The most words a row naming a second table in a sheet holds: a label, not a note.
+MAX_SECTION_WORDS = 8
+# Shortened words that stand before a number, in any case: "no. 5", "max. 6 people", "min. 2 nights", "ca. 40 m".
+_BEFORE_NUMBER = frozenset("no nr max min ca tel".split())
+
+
 def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     """Split prose at ``. ! ?`` followed by a capital or a digit, not after a common abbreviation.
 
@@ -179,9 +204,9 @@ def split_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
             continue  # an initial: "J. Smith"
         if len(word) == 2 and written.istitle() and word.isalpha() and not _AFTER_NUMBER.search(text, start, gap.start()):
             continue  # a shortened given name or title: "Ma. Luisa", "Mt. Cook"; not a currency after a sum ("400 Kč.")
-        if after.isdigit() and (word == "no" or sign_before_amount(word) or (len(word) <= 3 and written[:1].isupper()
-                                                                              and word.isalpha())):
-            continue  # "No. 5", "Rs. 60", "kr. 85", "Fig. 3": an abbreviation before its number
+        if after.isdigit() and (word in _BEFORE_NUMBER or sign_before_amount(word)
+                                or (len(word) <= 3 and written[:1].isupper() and word.isalpha())):
+            continue  # "No. 5", "Rs. 60", "kr. 85", "Fig. 3", "max. 6": an abbreviation before its number
         out.append(text[start:gap.end()].strip())
         start = gap.end()
     out.append(text[start:].strip())
@@ -305,6 +330,9 @@ class Scored(Protocol):
 
     @property
     def ranked(self) -> float: ...
+
+    @property
+    def literal(self) -> bool: ...
 
 
 def row_label(text: str) -> frozenset[str]:
