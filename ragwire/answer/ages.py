@@ -41,6 +41,10 @@ _BANDS = (
     (re.compile(rf"\bunder[- ]{_N}s?\b", re.IGNORECASE), lambda m: (0, int(m.group(1)) - 1)),
     (re.compile(rf"\bover[- ]{_N}s?\b", re.IGNORECASE), lambda m: (int(m.group(1)) + 1, math.inf)),
     (re.compile(rf"\bfrom\s+(?:age\s+)?{_N}\s+years?\b", re.IGNORECASE), lambda m: (int(m.group(1)), math.inf)),
+    # "adults from 25 pay", "members aged from 60": a payer from an age on, with no end after it.
+    (re.compile(rf"\b(?:adults?|seniors?|pensioners?|members?|people|persons?|pupils?|students?)\s+(?:aged\s+)?from\s+"
+                rf"(?:age\s+)?{_N}\b(?!\s*(?:years?\s*)?(?:to|–|-)\s*\d|\s*years?\b)", re.IGNORECASE),
+     lambda m: (int(m.group(1)), math.inf)),
 )
 
 
@@ -67,10 +71,11 @@ def asked_age(question: str) -> int | None:
 
 def bands(text: str) -> list[tuple[float, float]]:
     """The age bands ``text`` gives, as ``(youngest, oldest)``: in numbers, else by its payer words ("Extra adult")."""
-    return _numbered(text) or [_PAYER_WORDS[w] for w in _WORDS.findall(text.lower()) if w in _PAYER_WORDS]
+    return bands_in_numbers(text) or [_PAYER_WORDS[w] for w in _WORDS.findall(text.lower()) if w in _PAYER_WORDS]
 
 
-def _numbered(text: str) -> list[tuple[float, float]]:
+def bands_in_numbers(text: str) -> list[tuple[float, float]]:
+    """The age bands ``text`` gives in numbers ("ages 6 to 12", "from 16 years"), not by its payer words."""
     return [band(m) for pattern, band in _BANDS for m in pattern.finditer(text)]
 
 
@@ -89,7 +94,7 @@ def other_age(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:
     if not found or any(lo <= age <= hi for lo, hi in found):
         return None
     lo, hi = found[0]
-    worded = not _numbered(" ".join(quoted))
+    worded = not bands_in_numbers(" ".join(quoted))
     band = (_PAYER_PLURALS[(lo, hi)] if worded and (lo, hi) in _PAYER_PLURALS
             else f"ages {lo:g} and over" if hi == math.inf else f"ages under {hi + 1:g}" if lo == 0
             else f"ages {lo:g} to {hi:g}")

@@ -133,9 +133,12 @@ def existence_unmentioned(question: str, quoted: Sequence[str], embedding: Embed
 
 # "Who is the club's treasurer": the role is what the person asked for is named by.  An act ("who keeps the
 # keys") is not checked: documents often state it in other words ("become the property of").  A subject pronoun
-# opens a clause about the role ("the secretary I write to", "the coach we ask"), not a longer name of it.
-WHO_ROLE = re.compile(r"^\s*who(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:on|at|in)\s+)?(?:the|a|an|their|its|your|our)\s+((?:[\w'-]+\s+){0,2}?"
-                     r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that|i|we|you|they)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
+# opens a clause about the role ("the secretary I write to", "the coach we ask"), not a longer name of it.  A verb
+# that gives someone a role names it after the verb ("who was voted in as chair", "who was appointed as the warden").
+_GIVES_ROLE = r"(?:elected|appointed|named|chosen|voted|nominated|selected|made)\s+(?:as\s+)?(?:(?:the|a|an)\s+)?"
+WHO_ROLE = re.compile(r"^\s*who(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:on|at|in)\s+)?(?:(?:the|a|an|their|its|your|our)\s+"
+                      rf"|{_GIVES_ROLE})((?:[\w'-]+\s+){{0,2}}?"
+                      r"[\w'-]+?)(?=\s+(?:of|at|for|in|on|to|with|from|who|that|i|we|you|they)\b|\s*[?.,]|\s*$)", re.IGNORECASE)
 
 
 def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) -> list[str]:
@@ -146,7 +149,19 @@ def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) 
     history does not say who the treasurer is.
     """
     role = _head(WHO_ROLE, question)
-    return _unnamed([role], quoted, embedding) if role else []
+    if not role:
+        return []
+    # "The vice-president", "the deputy head": another role than the president or the head, named only with its
+    # prefix, which the quotes must state too.
+    phrase = re.split(r"[\s-]+", WHO_ROLE.match(question).group(1).lower())  # type: ignore[union-attr]
+    said = set(re.split(r"[\W_]+", " ".join(quoted).lower()))
+    if phrase[0] in _SECOND_ROLES and len(phrase) > 1 and phrase[0] not in said:
+        return [" ".join(phrase)]
+    return _unnamed([role], quoted, embedding)
+
+
+# Words that make another role of the one they stand before: a vice-president is not the president.
+_SECOND_ROLES = frozenset("vice deputy assistant co sub ex acting associate junior".split())
 
 
 # "Which coolant does …", "what breed are …", "in which languages …": the kind of thing asked for, right after the

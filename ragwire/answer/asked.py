@@ -34,6 +34,12 @@ _HOW_NOT_ATTRIBUTE = frozenset("much many long often do does did is are can coul
 _LITERAL = re.compile(r"(?<![\w.:-])(\d{1,2}:\d{2}|\d[\d.,:/-]*\d|\d)(?:\s*([a-zA-Zµ°%]+))?")
 # A one-letter key ("group B", "zone C", "category B car"): a capital letter standing alone, not "I" or "A".
 _KEY = re.compile(r"(?<=\s)([B-HJ-Z])(?=[\s?.,!]|$)")
+# A clothing-style size code picks one row of a size table: "an M-size unit", "a size XL box", "the XS locker".
+_SIZE_CODE = re.compile(r"(?<![\w-])(XXS|XS|S|M|L|XL|XXL|XXXL)-size[ds]?\b|\bsize[- ](XXS|XS|S|M|L|XL|XXL|XXXL)(?![\w-])")
+# The kinds of day a question may ask about that hold several weekdays, each as it is written in a question.
+KINDS_OF_DAY = {"weekday": re.compile(r"\b(?:weekdays?|working\s+days?)\b", re.IGNORECASE),
+                 "weekend": re.compile(r"\bweekends?\b", re.IGNORECASE)}
+_OTHER_KIND = {"weekday": "weekend", "weekend": "weekday"}
 # "a third lesson": an ordinal picks one row of several as a number does.
 ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 # "open on Saturdays": a day of the week picks one line of a timetable as a number does.
@@ -107,8 +113,11 @@ def asked(question: str) -> Asked:
             attribute.append(m.group(1).lower())
     literals = [m.group(1).lower() for m in _LITERAL.finditer(question)]
     literals += [m.group(1).lower() for m in _KEY.finditer(question)]
+    literals += [f"size:{m.group(1) or m.group(2)}" for m in _SIZE_CODE.finditer(question)]
     tokens = [_day(t) for t in words(question)]
     literals += [w for w in tokens if w in DAYS]
+    # A kind of day picks rows as a weekday does: "on weekdays" is the "Tue–Fri" row, not the weekend's.
+    literals += [kind for kind, pattern in KINDS_OF_DAY.items() if pattern.search(question)]
     literals += [w.removesuffix("s") for w in tokens if w.removesuffix("s") in PARTS_OF_DAY]
     literals += [w for w in tokens if w in MONTHS]
     # An age group picks its row as a number does, written "under-15", "under 15s" or "U15" alike.
@@ -142,7 +151,15 @@ def literals_held(wanted: Asked, text: str) -> set[str]:
     held = {lit for lit in wanted.literals if lit in tokens and lit not in PARTS_OF_DAY
             and (lit not in units or with_unit(lit, units[lit], text))}
     held |= {lit for lit in wanted.literals if " " in lit and _side_by_side(tuple(lit.split()), text)}
+    # A size code is written in capitals, standing alone ("Size: M", "M · 6 m2"), not a unit after a number ("2.4 m").
+    held |= {lit for lit in wanted.literals if lit.startswith("size:")
+             and re.search(rf"(?<![\w.,-])(?<!\d )(?<!\d){lit[5:]}(?![\w'’-])", text)}
     held |= {lit for lit in wanted.literals if lit in PARTS_OF_DAY and _in_part_of_day(lit, text)}
+    if kinds := [lit for lit in wanted.literals if lit in KINDS_OF_DAY]:
+        from .days import holds_day  # days.py reads the weekdays this module names
+
+        # A row for both kinds ("Mon–Fri: 350 · Sat–Sun: 450") tells neither apart.
+        held |= {kind for kind in kinds if holds_day(kind, text) and not holds_day(_OTHER_KIND[kind], text)}
     held |= {lit for lit in wanted.literals if lit in MONTHS and in_cyclic_range(lit, text)}
     held |= {lit for lit in wanted.literals if re.fullmatch(r"u\d+", lit)
              and any((m.group(1) or m.group(2)) == lit[1:] for m in _AGE_GROUP.finditer(text))}
@@ -178,6 +195,20 @@ def with_unit(literal: str, unit: str, text: str) -> bool:
         return True
     return any(same_unit(unit, m.group(1)) for m in re.finditer(
         rf"(?<![^\W_])([a-zA-Z°%]+)\)?\s*:\s*{re.escape(literal)}(?![\d.,]\d|\d)", text, re.IGNORECASE))
+
+
+def identifying(literals: set[str], question: str, timed: bool) -> set[str]:
+    """The ``literals`` of ``question`` that name the row asked about: what it is ("8 kg", "size:M", "u15", a code, a
+    number in a range), not what it is priced per ("per 100 sheets"); and when it holds (a day, a month, a part of the
+    day) only for a question asking a time (``timed``): a timetable's row for a day gives that day's times, but a price
+    list's row for a day prices whatever the row is of, not the meal asked about for that day."""
+    whens = DAYS | set(MONTHS) | set(PARTS_OF_DAY) | set(KINDS_OF_DAY)
+    return {lit for lit in literals if (timed or lit not in whens)
+            and not re.search(rf"\b(?:per|every|each)\s+{re.escape(lit)}\b", question, re.IGNORECASE)}
+
+
+# The answer types that are times: a row for the asked day or month gives them.
+TIMED_KINDS = frozenset({"time of day", "frequency", "calendar date", "date", "duration"})
 
 
 def telling(held: Sequence[set[str]]) -> set[str]:

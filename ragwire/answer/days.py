@@ -14,16 +14,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .asked import DAYS, WEEK, in_cyclic_range
+from .asked import DAYS, KINDS_OF_DAY, WEEK, in_cyclic_range
 from .text import words
 
 _WEEKEND_DAYS = frozenset({"saturday", "sunday"})
 _WORKING_DAYS = DAYS - _WEEKEND_DAYS
 # The kinds of day a question may ask about, each as it is written in a question.
 _ASKED = {
-    "weekend": re.compile(r"\bweekends?\b", re.IGNORECASE),
+    "weekend": KINDS_OF_DAY["weekend"],
     "public holiday": re.compile(r"\b(?:public|bank|national)\s+holidays?\b", re.IGNORECASE),
-    "weekday": re.compile(r"\b(?:weekdays?|working\s+days?)\b", re.IGNORECASE),
+    "weekday": KINDS_OF_DAY["weekday"],
 }
 # Every day at once: a passage saying so covers whichever day was asked.
 _EVERY_DAY = re.compile(r"\b(?:daily|every\s+day|each\s+day|any\s+day|all\s+week|(?:7|seven)\s+days\s+a\s+week|"
@@ -60,6 +60,11 @@ def _holds(day: str, text: str, named: set[str]) -> bool:
     if day in DAYS:
         return in_cyclic_range(day, text) or ("weekend" if day in _WEEKEND_DAYS else "weekday") in named
     return False
+
+
+def holds_day(day: str, text: str) -> bool:
+    """Whether ``text`` names the kind of day ``day`` or days of it ("Tue–Fri" for "weekday"), or every day."""
+    return _holds(day, text, _named_days(text))
 
 
 def other_day(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:

@@ -83,6 +83,15 @@ class Vocabulary(Protocol):
 _SIZE_WORDS = frozenset({"big", "large", "small", "huge", "tiny"})
 
 
+# Idioms whose noun names nothing asked about ("whom should we get in touch with", "the person in charge of the bar",
+# "who takes care of keys", "money off"): the phrase means contacting, running, looking after or a discount, which a document
+# says in its own words (a discount as "10 % off"), so the noun is no key term a passage must state.  The idiom's
+# other words stay.
+_IDIOM_NOUNS = re.compile(r"\b(in)\s+touch\b(?=\s+with\b)|\b(in)\s+charge\b(?=\s+of\b)"
+                          r"|\b(take|takes|taking|took)\s+care\b(?=\s+of\b)|\b(get|gets)\s+hold\b(?=\s+of\b)"
+                          r"|\bmoney\s+(off)\b", re.IGNORECASE)
+
+
 def salient_terms(question: str) -> list[str]:
     """The content words of ``question``: no function word, question frame, answer-type word or number.
 
@@ -91,7 +100,7 @@ def salient_terms(question: str) -> list[str]:
     weight).  Unrecognised ("what is the lamp's height"), nothing else would: it is salient.
     """
     expected = expectation(question)
-    tokens = words(question)
+    tokens = words(_IDIOM_NOUNS.sub(lambda m: next(g for g in m.groups() if g), question))
     # "How big is the cool box": the size asked for, which a document gives in litres or centimetres, not by the word.
     sizes = {w for before, w in zip(tokens, tokens[1:], strict=False) if before == "how" and w in _SIZE_WORDS}
     out = []

@@ -78,15 +78,19 @@ def focused(rest: str, names: set[str] | frozenset[str] = frozenset()) -> tuple[
     if not tokens or tokens[0] in PRONOUNS:
         return "", (), ()
     content, used = _noun_phrase(tokens)
+    content = _relative_dropped(content, tokens[used:])
     if content[:1] and (content[0].endswith("ing") or infinitive) and len(content) == 1 and tokens[used:used + 1]:
         # "learning to drive a car": the verb form's own infinitive leads to its object as a determiner does.
-        chained = 2 if tokens[used] == "to" and tokens[used + 2:used + 3] and tokens[used + 2] in _DETERMINERS else 0
-        if tokens[used + chained] in _DETERMINERS:
+        # A phrasal verb's particle and preposition lead to its object too: "the deadline to send off for a sample".
+        lead = used + next((i for i, t in enumerate(tokens[used:]) if t not in _PARTICLES), len(tokens) - used)
+        lead += lead > used and tokens[lead:lead + 1] != [] and tokens[lead] in PREPOSITIONS
+        chained = 2 if tokens[lead:lead + 1] == ["to"] and tokens[lead + 2:lead + 3] and tokens[lead + 2] in _DETERMINERS else 0
+        if tokens[lead + chained:lead + chained + 1] and tokens[lead + chained] in _DETERMINERS:
             # A verb form heads the phrase ("the charge for renting a canoe out"): the action is named
             # in other words by the documents ("canoes hired by the day"), its object is not.
-            obj, more = _noun_phrase(tokens[used + chained + 1:])
+            obj, more = _noun_phrase(tokens[lead + chained + 1:])
             if obj:
-                content, used = _predicate_dropped(obj)[-1:], used + chained + 1 + more
+                content, used = _predicate_dropped(obj)[-1:], lead + chained + 1 + more
     if not content:
         return "", (), ()
     # "the price of a kayak", "a ticket for the ferry": what the phrase is of or for follows it.
@@ -141,7 +145,17 @@ def _object(tokens: list[str], at: int) -> tuple[list[str], int]:
     while start < len(tokens) and tokens[start] in _DETERMINERS:
         start += 1
     words, used = _noun_phrase(tokens[start:])
-    return words, start + used
+    return _relative_dropped(words, tokens[start + used:]), start + used
+
+
+def _relative_dropped(words: list[str], after: list[str]) -> list[str]:
+    """``words`` less a closing verb in "-ing" that opens a clause about the noun before it ("a pupil boarding at …",
+    "a guest staying at …"): not its head.  A noun in "-ing" stays ("a boat mooring in the harbour")."""
+    if len(words) > 1 and after[:1] and after[0] in PREPOSITIONS and words[-1].endswith("ing") \
+            and lexicon().usual_part(words[-1]) != "n" \
+            and any(lexicon().usual.get(base) == "v" for base in lexicon().lemmas(words[-1])):
+        return words[:-1]
+    return words
 
 
 def _journey(word: str) -> bool:

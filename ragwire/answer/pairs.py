@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from .ages import bands_in_numbers
 from .asked import DAYS
 from .context import NumberedSource, file_words
 from .ends import SEGMENT, end_named, ends
@@ -51,12 +52,20 @@ def asked_pair(question: str) -> tuple[str, str] | None:
         return None
     if len(m.group(0).split()) == 1 and tokens[2:3] and tokens[2] not in STOPWORDS:
         return None  # "what causes engine noise": a verb and its object, not "what fuel mix is …"
+    if len(m.group(0).split()) == 2 and m.group(0).split()[0].lower() == "who" and _passive(first):
+        return None  # "who was elected chair": a verb in the passive and the role it gave, not an elected chair
     if ((first in PAYERS or first in _WHEN) and len(tokens) > 2 and re.fullmatch(r"[a-z][a-z-]+", tokens[2]) and tokens[2] not in STOPWORDS
             and (len(tokens) == 3 or tokens[3] in STOPWORDS)):
         # A payer before a two-word thing ("the senior lift pass"): the thing is the two words, the payer its row
         # ("Lift pass: … 45 EUR senior"); so is a kind of day ("the weekend opening hours": "Sat–Sun 9–17").
         return second, tokens[2]
     return first, second
+
+
+def _passive(word: str) -> bool:
+    """Whether ``word`` is a verb's past participle ("elected", "chosen"): a verb's form, not the verb itself."""
+    return word.endswith(("ed", "en")) and any(base != word and lexicon().usual_part(base) == "v"
+                                               for base in lexicon().lemmas(word))
 
 
 def pair_in_sources(pair: tuple[str, str], sources: Sequence[NumberedSource], headings: dict[int, str]) -> bool:
@@ -98,9 +107,18 @@ def pair_stated(pair: tuple[str, str], text: str) -> bool:
     end = end_named(pair[0])
     if end is None:
         return False
+    if stem(pair[1]) == "age" and _age_bound(end, text):
+        return True
     frame = pair[1] in QUESTION_FRAME
     return any(end in ends(segment) and (frame or any(_head(pair[1], w) for w in words(segment)))
                for segment in SEGMENT.split(text))
+
+
+def _age_bound(end: str, text: str) -> bool:
+    """Whether ``text`` gives an age band with a youngest age when ``end`` is the low one: "from 16 years", "18+" and
+    "ages 8 to 12" state a minimum age without the words.  "Under 16" states no oldest age: it is mostly a rule for
+    the young ("under-16s walk beside a parent")."""
+    return end == "low" and any(lo > 0 for lo, _ in bands_in_numbers(text))
 
 
 # How many hypernym steps apart a document's noun may be from the pair's head and still name it: a fee is a

@@ -15,6 +15,7 @@ import itertools
 import os
 import re
 
+from .expectations import type_word
 from .lexicon import lexicon
 from .people import WHO_DOES
 
@@ -219,6 +220,16 @@ def _distributed(a: str, b: str) -> str:
     return a if i is None else " ".join([*first, *second[i + 1:]])
 
 
+_WHO_IS = re.compile(r"^\s*who\s+(?:is|are|was|were)\b", re.IGNORECASE)
+
+
+def _names_role(phrase: str) -> bool:
+    """Whether a noun ``phrase`` ("the head of the library") names a kind of person by its head, not a thing a question
+    asks the value of ("the fare for a dog": a fare is a passenger too, but first a sum)."""
+    head = re.split(r"\s+(?:of|for|at|in|on|to|with|from)\s+", phrase.strip(" ?.!").lower())[0].split()[-1]
+    return lexicon().kind_of(head, "person") and not type_word(head)
+
+
 def _split(question: str) -> list[str]:
     pieces = [p.strip(" ,;") for p in _JOINED.split(question.strip())]
     if len(pieces) > 1 and any(_ATTRIBUTES.match(p) or _WHICH_MORE.match(p) for p in pieces):
@@ -257,6 +268,10 @@ def _split(question: str) -> list[str]:
     if m := WHO_DOES.match(parts[0]):
         # "Who manages the shop, as well as the café?": a noun phrase after it is asked by the same verb.
         parts = [parts[0], *(f"{m.group(0)} {p}" if _DETERMINER.match(p) else p for p in parts[1:])]
+    elif m := _WHO_IS.match(parts[0]):
+        # "Who is the caretaker, as well as the head of the library?": a role after it is asked "who is" too; a
+        # thing ("the fare for a dog") is asked "what is".
+        parts = [parts[0], *(f"{m.group(0)} {p}" if _DETERMINER.match(p) and _names_role(p) else p for p in parts[1:])]
     return [_as_question(p) for p in parts]
 
 
