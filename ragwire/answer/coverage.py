@@ -61,7 +61,8 @@ def measured(expected: Expectation, text: str, context: str = "") -> bool:
     if expected.aspect and not any(_stated_in(a, said) for a in expected.aspect) and not _unnamed_aspect(
             expected.aspect, text, said):
         return False
-    return not expected.counted or _counts(expected.counted, text)
+    # A heading may count for the rows under it: "Group lessons (at most 6 pupils)" over the packages' prices.
+    return not expected.counted or _counts(expected.counted, text) or bool(context) and _counts(expected.counted, context)
 
 
 # A place's altitude, or how high it is, is given as where it sits or what it rises to, without the word: "the hut

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from .ages import asked_age, holds
 from .answerable import missing_terms
-from .asked import asked, attribute_share, codes_carried, literals_held, telling
+from .asked import TIMED_KINDS, asked, attribute_share, codes_carried, identifying, literals_held, telling
 from .asked import identifiers as identifiers  # re-exported: the codes of a question
 from .calibration import strength
 from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words, source_path
-from .coverage import instance
+from .coverage import instance, measured
 from .dayparts import of_part
 from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
 from .elsewhere import files_naming
@@ -36,7 +36,7 @@ from .evidence import (
     salient_absent,
     salient_terms,
 )
-from .expectations import expectation, is_yes_no
+from .expectations import Expectation, expectation, is_yes_no
 from .extraction import Extraction
 from .extraction import cite as cite  # re-exported: the marker of one quote
 from .objections import objections, unquoted_weight
@@ -94,6 +94,7 @@ class Candidate:
     says: float = 0.0  # the share of the question's salient words (weighed by rarity) the passage states
     shows: float = 0.0  # the bonus for naming the asked attribute and holding the question's literal values
     label: frozenset[str] = frozenset()  # the stems of what a row is of ("young", "adult" of "Young adult (19–25)")
+    literal: bool = False  # holds a literal value of the question that tells passages apart ("8 kg", "Class 9")
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,7 @@ def assess(question: str, sources: list[NumberedSource], embedding: Embedder, *,
     if expected is not None:
         # "How long does shipping take?" is answered by a passage that gives a duration for the shipping.
         kept, unmeasured = typed_step(expected, candidates, headings, sources, threshold, embedding, whole)
-        candidates = [_with_heading(c, expected.kind) for c in kept] or candidates
+        candidates = [_with_heading(c, expected) for c in kept] or candidates
         if not kept:
             seen["typed_unfound"], seen["typed_unmeasured"] = True, unmeasured
             refusals.append(Extraction.refused(expected.refusal()))
@@ -295,10 +296,10 @@ def _grounding(terms: list[str], candidates: list[Candidate], headings: dict[int
     return keep, [t for t in terms if t not in seen] or list(terms)
 
 
-def _with_heading(candidate: Candidate, kind: str) -> Candidate:
+def _with_heading(candidate: Candidate, expected: Expectation) -> Candidate:
     """The candidate, showing its heading when only the heading holds the answer's value."""
     passage = candidate.passage
-    if instance(kind, passage.text) or not passage.context:
+    if measured(expected, passage.text) or not passage.context:
         return candidate
     return dataclasses.replace(candidate, heading=passage.context)
 
@@ -326,6 +327,7 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
     vectors = embedding.embed_documents([_scoring_text(p) for _, p in found])
     weights = _term_weights(question, vocabulary)
     total = sum(weights.values())
+    timed = (expected := expectation(question)) is not None and expected.kind in TIMED_KINDS
     out = []
     for (source, passage), vector, has_code, values in zip(found, vectors, carried, held, strict=False):
         score = cosine(question_vec, vector)
@@ -338,7 +340,7 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
             says = sum(w for t, w in weights.items() if _says(t, said)) / total
             ranked += TERMS_BONUS * says
         out.append(Candidate(source.index, passage, score, ranked, tuple(vector), has_code, says=says, shows=shows,
-                             label=row_label(passage.text)))
+                             label=row_label(passage.text), literal=bool(identifying(values & tells, question, timed))))
     return out
 
 

@@ -54,8 +54,11 @@ def typed(expected: Expectation, candidates: list[C], headings: dict[int, str], 
     titles = {s.index: f"{file_words(s)} {chunk_title(s.text)} {' '.join(sorted(codes[source_path(s)]))}"
                        f"{whole.get(source_path(s), '')}" for s in sources}
     above = [c for c in candidates if c.score >= threshold]
+    # A row holding a value the question gives ("the 12 mm drill", "Grade 4") is the thing asked about, however it
+    # names it ("Bit 12 mm" for "the 12 mm drill"), when it gives a value of the type asked.
     kept = [c for c in above if covers(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}",
-                                       titles[c.source])]
+                                       titles[c.source])
+            or c.literal and measured(expected, c.passage.text, f"{c.passage.context} | {headings[c.source]}")]
     if not kept and expected.heads and embedding is not None:
         # No passage names the focus as the question does: one may name it by a synonym, the closer kind first.
         pool = sorted(above, key=lambda c: c.ranked, reverse=True)[:SYNONYM_POOL]
