@@ -147,6 +147,7 @@ class _Candidate:
     passage: Passage
     score: float = 0.9
     ranked: float = 0.9
+    literal: bool = False  # holds no value the question gives
 
 
 def test_a_code_another_chunk_of_the_file_gives_is_the_subject_of_its_clauses():
