@@ -269,7 +269,7 @@ def _split(question: str) -> list[str]:
         # "Who manages the shop, as well as the café?": a noun phrase after it is asked by the same verb.
         parts = [parts[0], *(f"{m.group(0)} {p}" if _DETERMINER.match(p) else p for p in parts[1:])]
     elif m := _WHO_IS.match(parts[0]):
-        # "Who is the caretaker, as well as the head of the library?": a role after it is asked "who is" too; a
+        # "Who is the skipper, as well as the chief of the ferry crew?": a role after it is asked "who is" too; a
         # thing ("the fare for a dog") is asked "what is".
         parts = [parts[0], *(f"{m.group(0)} {p}" if _DETERMINER.match(p) and _names_role(p) else p for p in parts[1:])]
     return [_as_question(p) for p in parts]

@@ -170,7 +170,7 @@ def test_a_vice_or_deputy_role_is_not_named_by_the_role_it_seconds() -> None:
 def test_a_noun_phrase_after_who_is_is_asked_who_is_too() -> None:
     from ragwire.answer.parts import split_parts
 
-    assert split_parts("Who is the warden of the boat shed, as well as the head of the tennis section?") == [
-        "Who is the warden of the boat shed?", "Who is the head of the tennis section?"]
-    assert split_parts("Who is the warden of the boat shed, as well as the key deposit for the shed?")[1] == (
-        "What is the key deposit for the shed?")
+    assert split_parts("Who is the warden of the boat shed, as well as the chief of the tennis section?") == [
+        "Who is the warden of the boat shed?", "Who is the chief of the tennis section?"]
+    assert split_parts("Who is the warden of the boat shed, as well as the shed locker rent per year?")[1] == (
+        "What is the shed locker rent per year?")
