@@ -39,7 +39,6 @@ _SIZE_CODE = re.compile(r"(?<![\w-])(XXS|XS|S|M|L|XL|XXL|XXXL)-size[ds]?\b|\bsiz
 # The kinds of day a question may ask about that hold several weekdays, each as it is written in a question.
 KINDS_OF_DAY = {"weekday": re.compile(r"\b(?:weekdays?|working\s+days?)\b", re.IGNORECASE),
                  "weekend": re.compile(r"\bweekends?\b", re.IGNORECASE)}
-_OTHER_KIND = {"weekday": "weekend", "weekend": "weekday"}
 # "a third lesson": an ordinal picks one row of several as a number does.
 ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 # "open on Saturdays": a day of the week picks one line of a timetable as a number does.
@@ -155,11 +154,6 @@ def literals_held(wanted: Asked, text: str) -> set[str]:
     held |= {lit for lit in wanted.literals if lit.startswith("size:")
              and re.search(rf"(?<![\w.,-])(?<!\d )(?<!\d){lit[5:]}(?![\w'’-])", text)}
     held |= {lit for lit in wanted.literals if lit in PARTS_OF_DAY and _in_part_of_day(lit, text)}
-    if kinds := [lit for lit in wanted.literals if lit in KINDS_OF_DAY]:
-        from .days import holds_day  # days.py reads the weekdays this module names
-
-        # A row for both kinds ("Mon–Fri: 350 · Sat–Sun: 450") tells neither apart.
-        held |= {kind for kind in kinds if holds_day(kind, text) and not holds_day(_OTHER_KIND[kind], text)}
     held |= {lit for lit in wanted.literals if lit in MONTHS and in_cyclic_range(lit, text)}
     held |= {lit for lit in wanted.literals if re.fullmatch(r"u\d+", lit)
              and any((m.group(1) or m.group(2)) == lit[1:] for m in _AGE_GROUP.finditer(text))}

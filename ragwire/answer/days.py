@@ -62,9 +62,16 @@ def _holds(day: str, text: str, named: set[str]) -> bool:
     return False
 
 
-def holds_day(day: str, text: str) -> bool:
-    """Whether ``text`` names the kind of day ``day`` or days of it ("Tue–Fri" for "weekday"), or every day."""
-    return _holds(day, text, _named_days(text))
+def kinds_held(literals: Sequence[str], text: str) -> set[str]:
+    """The kinds of day among a question's ``literals`` (:data:`.asked.KINDS_OF_DAY`) that ``text`` holds, naming it
+    or days of it ("Tue–Fri" for "weekday"), and not the other kind: a row for both ("Mon–Fri: 350 · Sat–Sun: 450")
+    tells neither apart."""
+    named = _named_days(text)
+    return {kind for kind in literals if kind in _OTHER_KIND
+            and _holds(kind, text, named) and not _holds(_OTHER_KIND[kind], text, named)}
+
+
+_OTHER_KIND = {"weekday": "weekend", "weekend": "weekday"}
 
 
 def other_day(question: str, quoted: Sequence[str]) -> tuple[str, str] | None:

@@ -22,6 +22,7 @@ from .contact import asks_contact, contact_only
 from .context import NumberedSource, file_words, source_path
 from .coverage import instance, measured
 from .dayparts import of_part
+from .days import kinds_held
 from .decision import ANSWER_FLOOR, OVERRULE_AT, Evidence, decisive, probability
 from .elsewhere import files_naming
 from .ends import sides_crossed
@@ -320,7 +321,8 @@ def score_passages(question: str, sources: list[NumberedSource], embedding: Any,
     carried = codes_carried(identifiers(question), [f"{p.text} {p.context} {s.hit.metadata.get('heading_path') or ''}"
                                                     for s, p in found])
     wanted = asked(question)
-    held = [literals_held(wanted, f"{p.text} {p.context}") - sides_crossed(question, p.text) for _, p in found]
+    held = [(literals_held(wanted, text := f"{p.text} {p.context}") | kinds_held(wanted.literals, text))
+            - sides_crossed(question, p.text) for _, p in found]
     tells = telling(held)
     question_vec = embedding.embed_query(question)
     # One batch for all passages: the model call is most of this function's time.

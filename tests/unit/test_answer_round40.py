@@ -117,11 +117,13 @@ def test_a_row_naming_a_second_table_in_a_sheet_heads_it_with_the_labels_under_i
 
 
 def test_a_kind_of_day_asked_picks_the_row_of_its_days() -> None:
-    wanted = asked("When does the workshop close on weekdays?")
-    assert literals_held(wanted, "Tue to Fri 10:00 - 19:00") == {"weekday"}
-    assert not literals_held(wanted, "Sat and Sun 10:00 - 16:00")
-    assert not literals_held(wanted, "Mon-Fri: 6 EUR · Sat-Sun: 8 EUR")  # a row for both kinds tells neither
-    assert literals_held(asked("Is the pool open at the weekend?"), "Sat-Sun 09:00-17:00") == {"weekend"}
+    from ragwire.answer.days import kinds_held
+
+    wanted = asked("When does the workshop close on weekdays?").literals
+    assert kinds_held(wanted, "Tue to Fri 10:00 - 19:00") == {"weekday"}
+    assert not kinds_held(wanted, "Sat and Sun 10:00 - 16:00")
+    assert not kinds_held(wanted, "Mon-Fri: 6 EUR · Sat-Sun: 8 EUR")  # a row for both kinds tells neither
+    assert kinds_held(asked("Is the pool open at the weekend?").literals, "Sat-Sun 09:00-17:00") == {"weekend"}
 
 
 def test_a_row_holding_the_asked_value_gives_the_typed_answer_whatever_it_calls_the_thing() -> None:
