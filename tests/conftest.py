@@ -135,6 +135,18 @@ def examples_config(examples_store, tmp_path) -> Path:
     return examples_store.copy(tmp_path)
 
 
+@dataclass(frozen=True)
+class ScoredPassage:
+    """A passage of a numbered source with its similarity to the question, as the typed step reads a candidate
+    (``ragwire.answer.passages.Scored``)."""
+
+    source: int
+    passage: Any  # ragwire.answer.passages.Passage
+    score: float = 0.9
+    ranked: float = 0.9
+    literal: bool = False  # holds a value the question gives that tells passages apart ("6 kg", "size M")
+
+
 class WordEmbedding:
     """Bag of words hashed with SHA-256 into 64 dimensions: shared words make vectors close."""
 

@@ -149,11 +149,11 @@ def role_unmentioned(question: str, quoted: Sequence[str], embedding: Embedder) 
     history does not say who the treasurer is.
     """
     role = _head(WHO_ROLE, question)
-    if not role:
+    if not role or not (m := WHO_ROLE.match(question)):
         return []
     # "The vice-president", "the deputy head": another role than the president or the head, named only with its
     # prefix, which the quotes must state too.
-    phrase = re.split(r"[\s-]+", WHO_ROLE.match(question).group(1).lower())  # type: ignore[union-attr]
+    phrase = re.split(r"[\s-]+", m.group(1).lower())
     said = set(re.split(r"[\W_]+", " ".join(quoted).lower()))
     if phrase[0] in _SECOND_ROLES and len(phrase) > 1 and phrase[0] not in said:
         return [" ".join(phrase)]

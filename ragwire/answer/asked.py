@@ -196,13 +196,14 @@ def identifying(literals: set[str], question: str, timed: bool) -> set[str]:
     number in a range), not what it is priced per ("per 100 sheets"); and when it holds (a day, a month, a part of the
     day) only for a question asking a time (``timed``): a timetable's row for a day gives that day's times, but a price
     list's row for a day prices whatever the row is of, not the meal asked about for that day."""
-    whens = DAYS | set(MONTHS) | set(PARTS_OF_DAY) | set(KINDS_OF_DAY)
-    return {lit for lit in literals if (timed or lit not in whens)
+    return {lit for lit in literals if (timed or lit not in _WHENS)
             and not re.search(rf"\b(?:per|every|each)\s+{re.escape(lit)}\b", question, re.IGNORECASE)}
 
 
 # The answer types that are times: a row for the asked day or month gives them.
 TIMED_KINDS = frozenset({"time of day", "frequency", "calendar date", "date", "duration"})
+# The literals saying when a row holds, not what it is of (see identifying()).
+_WHENS = DAYS | set(MONTHS) | set(PARTS_OF_DAY) | set(KINDS_OF_DAY)
 
 
 def telling(held: Sequence[set[str]]) -> set[str]:

@@ -76,7 +76,7 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
     last_text = next((u for u in reversed(found) if u.kind in ("text", "bullet")), None)
     lead = ""  # "Other members pay:": the sentence a list's items complete, part of their context
     section = False  # the row before named a table below the first: this row of labels is its header
-    sections = _sections(found)
+    sections = {id(unit) for unit in _sections(found)}  # units compare by value: two alike rows are two rows
     item = ""  # "3. Spring concert": a numbered item's title line, the context of the lines indented under it
     for unit in found:
         if unit.kind in ("heading", "title"):
@@ -98,7 +98,7 @@ def split_passages(text: str, *, heading: str = "", header: list[str] | None = N
             if unit.header or section:
                 header, section = cells, False
                 continue
-            if header is not None and any(unit is u for u in sections):
+            if header is not None and id(unit) in sections:
                 context, title, section = cells[0], "", True
                 continue
             pieces = [_render_row(cells, header)]

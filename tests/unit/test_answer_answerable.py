@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from ragwire.answer.answerable import missing_terms
@@ -12,6 +10,8 @@ from ragwire.answer.expectations import expectation
 from ragwire.answer.extractive import extractive_answer
 from ragwire.answer.passages import Passage
 from ragwire.answer.typed import typed
+
+from tests.conftest import ScoredPassage
 
 from .test_extractive import WordEmbedding, _source
 
@@ -141,19 +141,10 @@ def test_a_measured_number_inside_a_range_of_its_unit_is_carried_and_a_version_i
     assert missing_terms("When will firmware 5.0 be released?", fees, WordEmbedding()) == ["5.0"]
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    source: int
-    passage: Passage
-    score: float = 0.9
-    ranked: float = 0.9
-    literal: bool = False  # holds no value the question gives
-
-
 def test_a_code_another_chunk_of_the_file_gives_is_the_subject_of_its_clauses():
     # A lease gives the flat's code once, in its opening chunk, not in the clause stating the rent.
     expected = expectation("What is the rent per month for flat B0417?")
-    rent = _Candidate(2, Passage("The monthly rent is EUR 950, payable on the first working day.", "", 0))
+    rent = ScoredPassage(2, Passage("The monthly rent is EUR 950, payable on the first working day.", "", 0))
     lease = {"source": "/docs/lease.md", "file_name": "lease.md"}
     opening = "Lease for flat B0417, second floor, Harbour Street 9."
     rent_clause = rent.passage.text

@@ -128,25 +128,17 @@ def test_a_kind_of_day_asked_picks_the_row_of_its_days() -> None:
 
 def test_a_row_holding_the_asked_value_gives_the_typed_answer_whatever_it_calls_the_thing() -> None:
     import dataclasses
-    from dataclasses import dataclass
 
     from ragwire.answer.context import NumberedSource
     from ragwire.answer.passages import Passage
     from ragwire.answer.typed import typed
     from ragwire.retrieval import Hit
-
-    @dataclass(frozen=True)
-    class _Row:
-        source: int
-        passage: Passage
-        score: float = 0.6
-        ranked: float = 0.6
-        literal: bool = False
+    from tests.conftest import ScoredPassage
 
     expected = expectation("What does one load in the 6 kg drum machine cost?")
     assert expected is not None and expected.heads == ("machine",)
-    small = _Row(1, Passage("item: Washer 6 kg · price: 40 EUR", "", 0), literal=True)
-    large = _Row(1, Passage("item: Washer 12 kg · price: 70 EUR · notes: one duvet per machine", "", 1))
+    small = ScoredPassage(1, Passage("item: Washer 6 kg · price: 40 EUR", "", 0), literal=True)
+    large = ScoredPassage(1, Passage("item: Washer 12 kg · price: 70 EUR · notes: one duvet per machine", "", 1))
     text = "| item | price |\n| --- | --- |\n| Washer 6 kg | 40 EUR |"
     sources = [NumberedSource(1, text, Hit(text, {"source": "/docs/prices.md", "file_name": "prices.md"}))]
     kept = typed(expected, [small, large], {1: ""}, sources, 0.3, None, whole={})
@@ -156,17 +148,12 @@ def test_a_row_holding_the_asked_value_gives_the_typed_answer_whatever_it_calls_
 
 def test_a_vice_or_deputy_role_is_not_named_by_the_role_it_seconds() -> None:
     from ragwire.answer.answerable import role_unmentioned
+    from tests.conftest import WordEmbedding
 
-    class _Flat:
-        def embed_query(self, text: str) -> list[float]:
-            return [1.0, 0.0]
-
-        def embed_documents(self, texts: list[str]) -> list[list[float]]:
-            return [[1.0, 0.0] for _ in texts]
-
-    assert role_unmentioned("Who is the vice-chair of the rowing society?", ["Chair: Ada Quill"], _Flat())
-    assert role_unmentioned("Who is the vice-chair of the rowing society?", ["Vice-chair: Ada Quill"], _Flat()) == []
-    assert role_unmentioned("Who is the deputy head?", ["Head: Ada Quill"], _Flat()) == ["deputy head"]
+    words = WordEmbedding()
+    assert role_unmentioned("Who is the vice-chair of the rowing society?", ["Chair: Ada Quill"], words)
+    assert role_unmentioned("Who is the vice-chair of the rowing society?", ["Vice-chair: Ada Quill"], words) == []
+    assert role_unmentioned("Who is the deputy head?", ["Head: Ada Quill"], words) == ["deputy head"]
 
 
 def test_a_noun_phrase_after_who_is_is_asked_who_is_too() -> None:
